@@ -1,0 +1,81 @@
+// Types.h - element types and tile types of the tile IR (scalars are rank-0 tiles).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tilevm::ir {
+
+/// The kind of one element. `Ptr` is a global-memory pointer whose pointee is a non-pointer kind.
+enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+
+/// Largest tile rank and element count the IR accepts (Triton's TRITON_MAX_TENSOR_NUMEL).
+inline constexpr unsigned kMaxRank = 4;
+inline constexpr int64_t kMaxTileElements = int64_t(1) << 20;
+
+/// An element type: a scalar kind, or `ptr<pointee>`.
+struct ElemType {
+  ScalarKind kind = ScalarKind::I32;
+  ScalarKind pointee = ScalarKind::I32;  ///< meaningful only when kind == Ptr
+
+  static ElemType ptrTo(ScalarKind p) { return {ScalarKind::Ptr, p}; }
+  bool isInt() const { return kind <= ScalarKind::I64; }
+  bool isFloat() const { return kind >= ScalarKind::F16 && kind <= ScalarKind::F64; }
+  bool isPtr() const { return kind == ScalarKind::Ptr; }
+  /// Bits per element (pointers are 64-bit).
+  unsigned bitWidth() const;
+  bool operator==(const ElemType& o) const {
+    return kind == o.kind && (kind != ScalarKind::Ptr || pointee == o.pointee);
+  }
+};
+
+/// Bits of a non-pointer scalar kind.
+unsigned bitWidth(ScalarKind k);
+/// Text name of a non-pointer kind ("i32", "bf16"); nullopt for Ptr.
+std::string_view scalarName(ScalarKind k);
+/// Inverse of scalarName.
+std::optional<ScalarKind> scalarFromName(std::string_view name);
+
+/// A value's type: an element type and a static row-major shape of rank 0 (scalar) to kMaxRank.
+class Type {
+ public:
+  Type() = default;
+  explicit Type(ElemType elem) : elem_(elem) {}
+  Type(ElemType elem, std::span<const int64_t> shape);
+  static Type scalar(ScalarKind k) { return Type(ElemType{k, ScalarKind::I32}); }
+  static Type tile(ScalarKind k, std::span<const int64_t> shape) { return Type(ElemType{k, ScalarKind::I32}, shape); }
+
+  const ElemType& elem() const { return elem_; }
+  unsigned rank() const { return rank_; }
+  bool isScalar() const { return rank_ == 0; }
+  std::span<const int64_t> shape() const { return {dims_.data(), rank_}; }
+  int64_t dim(unsigned i) const { return dims_[i]; }
+  /// Number of elements (1 for a scalar).
+  int64_t numElements() const;
+  bool isInt() const { return elem_.isInt(); }
+  bool isFloat() const { return elem_.isFloat(); }
+  bool isPtr() const { return elem_.isPtr(); }
+
+  Type withElem(ElemType e) const { Type t = *this; t.elem_ = e; return t; }
+  Type withElem(ScalarKind k) const { return withElem(ElemType{k, ScalarKind::I32}); }
+  Type withShape(std::span<const int64_t> shape) const { return Type(elem_, shape); }
+  bool sameShape(const Type& o) const;
+  bool operator==(const Type& o) const { return elem_ == o.elem_ && sameShape(o); }
+
+  /// Text form: `f32`, `ptr<f16>`, `tile<64x64xf32>`.
+  std::string str() const;
+
+ private:
+  ElemType elem_;
+  uint8_t rank_ = 0;
+  std::array<int64_t, kMaxRank> dims_{};
+};
+
+/// Text form of an element type.
+std::string elemTypeStr(ElemType e);
+
+}  // namespace tilevm::ir

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages tilevm builds and tests with (see docs/building.md).
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  cmake ninja-build g++ python3 \
+  llvm-19-dev libzstd-dev zlib1g-dev \
+  clang-19 libclang-rt-19-dev \
+  libtbb-dev catch2 libcli11-dev graphviz >/dev/null
+echo "install-deps: ok"

@@ -1,0 +1,12 @@
+// Commands.h - registration of the tilevm subcommands (one function per file).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace tilevm::tools {
+
+/// Each adds its subcommand(s) to `app`; when run, the subcommand stores its exit code in `rc`.
+void addIrCommands(CLI::App& app, int& rc);  // asm, dis, verify
+void addDemoCommand(CLI::App& app, int& rc);  // demo
+
+}  // namespace tilevm::tools

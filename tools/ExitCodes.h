@@ -1,0 +1,15 @@
+// ExitCodes.h - the documented exit codes of the tilevm CLI.
+#pragma once
+
+namespace tilevm::tools {
+
+/// Process exit codes (README: "Exit codes").
+enum ExitCode : int {
+  kExitOk = 0,           ///< success
+  kExitBadInput = 1,     ///< malformed kernel, bytecode, argument or file
+  kExitEnvironment = 2,  ///< missing device, driver or tool
+  kExitFindings = 3,     ///< checks found problems in the kernel
+  kExitDisagree = 4,     ///< engines disagree
+};
+
+}  // namespace tilevm::tools

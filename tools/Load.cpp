@@ -1,0 +1,57 @@
+// Load.cpp - file loading shared by the subcommands.
+#include "tools/Load.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "ir/Verifier.h"
+#include "ir/bytecode/Bytecode.h"
+#include "ir/text/Text.h"
+
+namespace tilevm::tools {
+
+Result<std::string> readFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Diagnostic{path, 0, 0, "cannot open file"};
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) return Diagnostic{path, 0, 0, "cannot read file"};
+  return ss.str();
+}
+
+bool looksLikeBytecode(const std::string& bytes) {
+  return !bytes.empty() && static_cast<uint8_t>(bytes[0]) == ir::kBytecodeMagic[0];
+}
+
+void report(const std::vector<Diagnostic>& diags, const SourceManager& sources) {
+  for (const auto& d : diags) std::cerr << render(d, &sources);
+}
+
+std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager& sources) {
+  auto contents = readFile(path);
+  if (!contents) {
+    report({contents.error()}, sources);
+    return nullptr;
+  }
+  Result<std::unique_ptr<ir::Module>> m = Diagnostic{};
+  if (looksLikeBytecode(*contents)) {
+    const auto* p = reinterpret_cast<const uint8_t*>(contents->data());
+    m = ir::read(std::span<const uint8_t>(p, contents->size()), path);
+  } else {
+    sources.add(path, *contents);
+    m = ir::parse(*contents, path);
+  }
+  if (!m) {
+    report({m.error()}, sources);
+    return nullptr;
+  }
+  auto diags = ir::verify(**m);
+  if (!diags.empty()) {
+    report(diags, sources);
+    return nullptr;
+  }
+  return std::move(*m);
+}
+
+}  // namespace tilevm::tools

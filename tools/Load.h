@@ -1,0 +1,26 @@
+// Load.h - reads a module from a file in either form (.tile text or .tbc bytecode) and verifies it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+namespace tilevm::tools {
+
+/// Whole file contents, or a diagnostic naming the file.
+Result<std::string> readFile(const std::string& path);
+
+/// True when the bytes start like bytecode (the magic's non-ASCII first byte).
+bool looksLikeBytecode(const std::string& bytes);
+
+/// Parses or reads `path`, then verifies. On failure the diagnostics are printed to stderr
+/// (with source lines from `sources`) and null is returned.
+std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager& sources);
+
+/// Prints diagnostics to stderr.
+void report(const std::vector<Diagnostic>& diags, const SourceManager& sources);
+
+}  // namespace tilevm::tools

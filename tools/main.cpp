@@ -1,0 +1,22 @@
+// main.cpp - the tilevm command line: one binary, subcommands (see README "CLI usage").
+#include <CLI/CLI.hpp>
+
+#include "tools/Commands.h"
+#include "tools/ExitCodes.h"
+
+int main(int argc, char** argv) {
+  using namespace tilevm::tools;
+  CLI::App app{"tilevm: run, check and compile Triton-style tile kernels"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("tilevm ") + TILEVM_VERSION);
+  int rc = kExitOk;
+  addIrCommands(app, rc);
+  addDemoCommand(app, rc);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+  return rc;
+}
