@@ -20,7 +20,10 @@ Result<std::string> readFile(const std::string& path) {
   return ss.str();
 }
 
-bool looksLikeBytecode(const std::string& bytes) {
+bool looksLikeBytecode(const std::string& path, const std::string& bytes) {
+  auto endsWith = [&](const char* ext) { return path.size() >= 4 && path.compare(path.size() - 4, 4, ext) == 0; };
+  if (endsWith(".tbc")) return true;
+  if (endsWith("tile")) return false;
   return !bytes.empty() && static_cast<uint8_t>(bytes[0]) == ir::kBytecodeMagic[0];
 }
 
@@ -35,7 +38,7 @@ std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager&
     return nullptr;
   }
   Result<std::unique_ptr<ir::Module>> m = Diagnostic{};
-  if (looksLikeBytecode(*contents)) {
+  if (looksLikeBytecode(path, *contents)) {
     const auto* p = reinterpret_cast<const uint8_t*>(contents->data());
     m = ir::read(std::span<const uint8_t>(p, contents->size()), path);
   } else {

@@ -13,8 +13,8 @@ namespace tilevm::tools {
 /// Whole file contents, or a diagnostic naming the file.
 Result<std::string> readFile(const std::string& path);
 
-/// True when the bytes start like bytecode (the magic's non-ASCII first byte).
-bool looksLikeBytecode(const std::string& bytes);
+/// Bytecode or text? By extension (.tbc, .tile), else by the magic's non-ASCII first byte.
+bool looksLikeBytecode(const std::string& path, const std::string& bytes);
 
 /// Parses or reads `path`, then verifies. On failure the diagnostics are printed to stderr
 /// (with source lines from `sources`) and null is returned.

@@ -55,7 +55,7 @@ class Reader {
   void readHeader() {
     auto magic = in_.bytes(sizeof kBytecodeMagic, "magic");
     for (size_t i = 0; i < sizeof kBytecodeMagic; ++i)
-      if (magic[i] != kBytecodeMagic[i]) ByteReader::failAt(i, "not tilevm bytecode (bad magic)");
+      if (magic[i] != kBytecodeMagic[i]) ByteReader::failAt(0, "not tilevm bytecode (bad magic)");
     size_t at = in_.offset();
     uint8_t major = in_.u8("major version");
     uint8_t minor = in_.u8("minor version");
@@ -98,8 +98,9 @@ class Reader {
       for (unsigned d = 0; d < rank; ++d) {
         at = r.offset();
         uint64_t v = r.varU("dimension");
-        if (v == 0 || v > uint64_t(kMaxTileElements) || (numel *= int64_t(v)) > kMaxTileElements)
-          ByteReader::failAt(at, "tile shape exceeds " + std::to_string(kMaxTileElements) + " elements or has a zero dim");
+        if (v == 0) ByteReader::failAt(at, "tile dimension must be positive");
+        if (v > uint64_t(kMaxTileElements) || (numel *= int64_t(v)) > kMaxTileElements)
+          ByteReader::failAt(at, "tile shape exceeds " + std::to_string(kMaxTileElements) + " elements");
         dims[d] = int64_t(v);
       }
       types_.emplace_back(e, std::span<const int64_t>(dims, rank));

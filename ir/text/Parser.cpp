@@ -9,7 +9,7 @@
 //   attr     := INT | FLOAT | inf | -inf | nan | WORD | STRING | '[' [INT (',' INT)*] ']'
 //   region   := '(' [value ':' type (',' ...)*] ')' '{' op* '}'
 //   type     := i1|i8|i16|i32|i64|f16|bf16|f32|f64 | 'ptr' '<' scalar '>' | 'tile' '<' (INT 'x')+ elem '>'
-//   loc      := 'loc' '(' STRING ':' INT ':' INT ')'
+//   loc      := 'loc' '(' (STRING ':' INT ':' INT | 'unknown') ')'
 // An op's operands must start on its mnemonic's line: a new line begins the next op.
 #include <charconv>
 #include <cmath>
@@ -259,7 +259,12 @@ class Parser {
     lex_.next();
     expectPunct('(');
     Token f = lex_.next();
-    if (f.kind != Tok::String) expected("a file name string", f);
+    if (f.kind == Tok::Ident && f.text == "unknown") {
+      expectPunct(')');
+      loc = Location{};
+      return;
+    }
+    if (f.kind != Tok::String) expected("a file name string or 'unknown'", f);
     expectPunct(':');
     Token l = lex_.next();
     expectPunct(':');

@@ -121,7 +121,11 @@ class Printer {
   }
 
   void printLoc(const Location& l) {
-    if (!opts_.locations || l.line == 0) return;
+    if (!opts_.locations) return;
+    if (l.line == 0) {
+      out_ += " loc(unknown)";  // so that parsing does not invent a position
+      return;
+    }
     const std::string& f = l.file < m_.files.size() ? m_.files[l.file] : std::string();
     out_ += " loc(" + quote(f) + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ")";
   }

@@ -1,0 +1,19 @@
+# lit.cfg.py - lit configuration for tilevm's golden tests (FileCheck).
+import os
+import lit.formats
+
+config.name = "tilevm"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".tile", ".test", ".py"]
+config.test_source_root = os.path.dirname(__file__)
+config.excludes = ["lit.cfg.py", "Inputs", "inputs"]
+# Keep lit's Output/ folders in the build tree, not beside the sources.
+config.test_exec_root = lit_config.params.get("exec_root", os.path.join(os.path.dirname(__file__), "Output"))
+
+tilevm = lit_config.params.get("tilevm")
+llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-19/bin")
+if not tilevm:
+    lit_config.fatal("pass --param tilevm=/path/to/tilevm")
+config.substitutions.append(("%tilevm", tilevm))
+config.substitutions.append(("%repo", os.path.abspath(os.path.join(config.test_source_root, "..", ".."))))
+config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
