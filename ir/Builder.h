@@ -36,6 +36,12 @@ class Builder {
                   std::span<const Type>(resultTypes.begin(), resultTypes.size()), std::move(attrs));
   }
 
+  Op* create(Opcode code, const std::vector<Value*>& operands, std::initializer_list<Type> resultTypes,
+             std::vector<Attribute> attrs = {}) {
+    return create(code, std::span<Value* const>(operands), std::span<const Type>(resultTypes.begin(), resultTypes.size()),
+                  std::move(attrs));
+  }
+
   /// Conveniences for common single-result ops.
   Value* constant(Type t, AttrValue value);
   Value* unary(Opcode code, Value* a) { return create(code, {a}, {a->type})->result(); }

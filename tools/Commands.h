@@ -8,5 +8,6 @@ namespace tilevm::tools {
 /// Each adds its subcommand(s) to `app`; when run, the subcommand stores its exit code in `rc`.
 void addIrCommands(CLI::App& app, int& rc);  // asm, dis, verify
 void addDemoCommand(CLI::App& app, int& rc);  // demo
+void addCompileCommand(CLI::App& app, int& rc);  // compile
 
 }  // namespace tilevm::tools

@@ -1,0 +1,540 @@
+// Builtins.cpp - name resolution for triton / triton.language, and the builtins for creation,
+// shapes, memory, atomics, debugging, and Python's own builtins.
+#include "frontend/Builtins.h"
+
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+#include "frontend/BuiltinTable.h"
+
+namespace tilevm::frontend {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.type().shape().end()}; }
+
+const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "bool", "len", "print", "abs"};
+const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to", "sum",
+                                      "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "reduce",
+                                      "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
+                                      "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel"};
+
+// Canonical spelling: "tl.NAME" for everything in triton.language (and its math / libdevice
+// submodules), "triton.NAME" for the triton package itself.
+std::string canonical(const std::string& path) {
+  if (path == "triton.language" || path == "triton.language.math" || path == "triton.language.extra.cuda.libdevice" ||
+      path == "triton.language.extra.libdevice")
+    return "tl";
+  static const char* prefixes[] = {"triton.language.extra.cuda.libdevice.", "triton.language.extra.libdevice.",
+                                   "triton.language.math.", "triton.language.core.", "triton.language.standard.",
+                                   "triton.language.random.", "triton.language."};
+  for (const char* p : prefixes) {
+    std::string s(p);
+    if (path.rfind(s, 0) == 0) return "tl." + path.substr(s.size());
+  }
+  if (path == "triton.cdiv") return "tl.cdiv";
+  return path;
+}
+
+void checkPointer(Lowerer& L, const CV& p, const Expr& at, const char* fn) {
+  if (!p.isTensor() || !p.dtype.isPtr())
+    L.fail(at, std::string(fn) + "() needs a pointer (or a tile of pointers), got " + p.describe());
+}
+
+// Broadcasts `v` (a number or tensor) to the pointer's shape and element type.
+CV toPointee(Lowerer& L, const CV& v, const CV& ptr, const Expr& at) {
+  CV t = L.cast(v, ptr.dtype.element(), at);
+  return L.broadcastTo(t, shapeOf(ptr), at);
+}
+
+CV mask(Lowerer& L, const CV& m, const CV& ptr, const Expr& at) {
+  CV b = L.cast(m, DType::of(ScalarKind::I1), at);
+  return L.broadcastTo(b, shapeOf(ptr), at);
+}
+
+// pointer and mask/value may each be broadcast to the other's shape (Triton's load semantics).
+void broadcastPointerWith(Lowerer& L, CV& ptr, const CV& other, const Expr& at) {
+  if (!other.isTensor()) return;
+  CV o = other;
+  L.broadcastPair(ptr, o, at);
+}
+
+std::string cacheModifier(Lowerer& L, const std::string& s, const Expr& at, bool load) {
+  if (s.empty()) return s;
+  std::string m = s[0] == '.' ? s.substr(1) : s;
+  bool ok = load ? (m == "ca" || m == "cg" || m == "cv") : (m == "wb" || m == "cg" || m == "cs" || m == "wt");
+  if (!ok) L.fail(at, "unsupported cache modifier '" + s + "'");
+  return m;
+}
+
+CV atomicRmw(Lowerer& L, CallArgs& c, const std::string& fn, const std::string& base) {
+  Args a(L, c, fn, {"pointer", "val", "mask", "sem", "scope"});
+  CV ptr = a.get(0);
+  checkPointer(L, ptr, a.at(0), fn.c_str());
+  if (a.get(1).isTensor()) broadcastPointerWith(L, ptr, a.get(1), a.site());
+  if (a.has(2) && a.get(2).isTensor()) broadcastPointerWith(L, ptr, a.get(2), a.site());
+  CV val = toPointee(L, a.get(1), ptr, a.at(1));
+  DType e = ptr.dtype.element();
+  std::string kind = base;
+  if (base == "add") kind = e.isFloat() ? "fadd" : "add";
+  if ((base == "max" || base == "min") && e.isUnsigned) kind = "u" + base;
+  if ((base == "and" || base == "or" || base == "xor") && !e.isInt())
+    L.fail(a.site(), fn + "() needs integer values, got " + e.name());
+  std::vector<ir::Value*> ops{ptr.value, val.value};
+  if (a.has(2)) ops.push_back(mask(L, a.get(2), ptr, a.at(2)).value);
+  std::vector<ir::Attribute> attrs{{"kind", kind}};
+  if (a.has(3)) attrs.push_back({"sem", a.strOr(3, "acq_rel")});
+  if (a.has(4)) attrs.push_back({"scope", a.strOr(4, "gpu")});
+  L.setLoc(a.site());
+  return CV::tensor(L.b.create(Opcode::AtomicRmw, ops, {val.type()}, attrs)->result(), e);
+}
+
+CV permute(Lowerer& L, const CV& in, std::vector<int64_t> order, const Expr& at) {
+  CV t = L.toTensor(in, at);
+  unsigned r = t.type().rank();
+  if (order.size() != r) L.fail(at, "permute order must list " + std::to_string(r) + " dims");
+  std::vector<int64_t> shape;
+  for (int64_t& d : order) {
+    if (d < 0) d += r;
+    if (d < 0 || d >= int64_t(r)) L.fail(at, "permute dim out of range");
+    shape.push_back(t.type().dim(unsigned(d)));
+  }
+  L.setLoc(at);
+  return CV::tensor(L.b.create(Opcode::Permute, {t.value}, {t.type().withShape(shape)}, {{"order", order}})->result(), t.dtype);
+}
+
+std::vector<int64_t> dimsFrom(Lowerer& L, const Args& a, size_t first, const Expr& at) {
+  std::vector<int64_t> dims;
+  auto add = [&](const CV& v) {
+    if (v.kind != CV::K::Int) L.fail(at, "dimensions must be constexpr integers, got " + v.describe());
+    dims.push_back(v.i);
+  };
+  if (a.has(first)) {
+    const CV& v = a.get(first);
+    if (v.kind == CV::K::Tuple) for (const CV& d : v.elts) add(d);
+    else add(v);
+  }
+  for (const CV& v : a.rest()) add(v);
+  return dims;
+}
+
+void registerPython(BuiltinTable& t) {
+  auto minmax = [](bool isMax) {
+    return [isMax](Lowerer& L, CallArgs& c) {
+      const char* fn = isMax ? "max" : "min";
+      if (c.pos.size() < 2 || !c.kw.empty()) L.fail(*c.site, std::string(fn) + "() takes two or more positional arguments");
+      CV acc = c.pos[0];
+      for (size_t i = 1; i < c.pos.size(); ++i) {
+        const CV& v = c.pos[i];
+        if (acc.isNumber() && v.isNumber()) {
+          bool pick = isMax ? v.asDouble() > acc.asDouble() : v.asDouble() < acc.asDouble();
+          if (pick) acc = v;
+        } else {
+          acc = L.minMax(isMax, acc, v, false, *c.site);
+        }
+      }
+      return acc;
+    };
+  };
+  t["max"] = minmax(true);
+  t["min"] = minmax(false);
+  t["float"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "float", {"x"});
+    const CV& v = a.get(0);
+    if (v.isNumber()) return CV::real(v.asDouble());
+    if (v.kind == CV::K::Str) {
+      std::string s = v.s;
+      for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+      if (s == "inf" || s == "+inf" || s == "infinity") return CV::real(std::numeric_limits<double>::infinity());
+      if (s == "-inf" || s == "-infinity") return CV::real(-std::numeric_limits<double>::infinity());
+      if (s == "nan") return CV::real(std::numeric_limits<double>::quiet_NaN());
+      char* end = nullptr;
+      double d = std::strtod(v.s.c_str(), &end);
+      if (end && *end == '\0' && !v.s.empty()) return CV::real(d);
+    }
+    L.fail(a.at(0), "float() needs a constant number or string, got " + v.describe());
+  };
+  t["int"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "int", {"x"});
+    const CV& v = a.get(0);
+    if (v.isNumber()) return CV::integer(v.kind == CV::K::Float ? int64_t(v.f) : v.i);
+    L.fail(a.at(0), "int() needs a constant number (use x.to(tl.int32) for tensors), got " + v.describe());
+  };
+  t["bool"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "bool", {"x"});
+    return CV::boolean(L.constexprTruth(a.get(0), a.at(0), "bool() argument"));
+  };
+  t["len"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "len", {"x"});
+    const CV& v = a.get(0);
+    if (v.kind == CV::K::Tuple) return CV::integer(int64_t(v.elts.size()));
+    if (v.isTensor() && !v.type().isScalar()) return CV::integer(v.type().dim(0));
+    L.fail(a.at(0), "len() needs a tuple or a tile, got " + v.describe());
+  };
+  t["abs"] = [](Lowerer& L, CallArgs& c) { return L.callBuiltin("tl.abs", c); };
+  t["print"] = [](Lowerer& L, CallArgs& c) { return L.callBuiltin("tl.device_print", c); };
+  t["range"] = [](Lowerer& L, CallArgs& c) -> CV { L.fail(*c.site, "range() can only be used as the iterable of a for loop"); };
+  t["tl.range"] = t["range"];
+  t["tl.static_range"] = t["range"];
+  t["tl.constexpr"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "tl.constexpr", {"value"});
+    if (a.get(0).isTensor()) L.fail(a.at(0), "tl.constexpr() needs a compile-time value");
+    return a.get(0);
+  };
+  t["triton.next_power_of_2"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "triton.next_power_of_2", {"n"});
+    int64_t n = a.intArg(0), p = 1;
+    while (p < n) p <<= 1;
+    return CV::integer(p);
+  };
+}
+
+void registerCreation(BuiltinTable& t) {
+  auto gridQuery = [](Opcode code, const char* fn) {
+    return [code, fn](Lowerer& L, CallArgs& c) {
+      Args a(L, c, fn, {"axis"});
+      int64_t axis = a.intArg(0);
+      if (axis < 0 || axis > 2) L.fail(a.at(0), std::string(fn) + " axis must be 0, 1 or 2, got " + std::to_string(axis));
+      L.setLoc(a.site());
+      return CV::tensor(L.b.create(code, {}, {ir::Type::scalar(ScalarKind::I32)}, {{"axis", axis}})->result(),
+                        DType::of(ScalarKind::I32));
+    };
+  };
+  t["tl.program_id"] = gridQuery(Opcode::ProgramId, "program_id");
+  t["tl.num_programs"] = gridQuery(Opcode::NumPrograms, "num_programs");
+  t["tl.arange"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "arange", {"start", "end"});
+    int64_t s = a.intArg(0), e = a.intArg(1);
+    if (e <= s) L.fail(a.site(), "arange's end must be greater than start");
+    int64_t n = e - s;
+    if (n & (n - 1)) L.fail(a.site(), "arange's range must be a power of 2, got " + std::to_string(n));
+    if (n > ir::kMaxTileElements || e > INT32_MAX || s < 0) L.fail(a.site(), "arange's range is too large");
+    L.setLoc(a.site());
+    return CV::tensor(L.b.arange(s, e), DType::of(ScalarKind::I32));
+  };
+  t["tl.full"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "full", {"shape", "value", "dtype"});
+    auto shape = a.shapeArg(0);
+    DType dt = a.dtypeArg(2);
+    const CV& v = a.get(1);
+    L.setLoc(a.site());
+    if (v.isNumber()) return L.constant(v, dt, shape);
+    return L.broadcastTo(L.cast(v, dt, a.at(1)), shape, a.site());
+  };
+  t["tl.zeros"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "zeros", {"shape", "dtype"});
+    L.setLoc(a.site());
+    return L.constant(CV::integer(0), a.dtypeArg(1), a.shapeArg(0));
+  };
+  t["tl.zeros_like"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "zeros_like", {"input"});
+    CV x = a.tensor(0);
+    L.setLoc(a.site());
+    return L.constant(CV::integer(0), x.dtype, shapeOf(x));
+  };
+  t["tl.full_like"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "full_like", {"input", "value", "dtype"});
+    CV x = a.tensor(0);
+    DType dt = a.has(2) ? a.dtypeArg(2) : x.dtype;
+    L.setLoc(a.site());
+    return L.broadcastTo(L.cast(a.get(1), dt, a.at(1)), shapeOf(x), a.site());
+  };
+  t["tl.cdiv"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "cdiv", {"x", "div"});
+    CV sum = L.binary("+", a.get(0), a.get(1), a.site());
+    CV num = L.binary("-", sum, CV::integer(1), a.site());
+    return L.binary("//", num, a.get(1), a.site());
+  };
+  t["tl.where"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "where", {"condition", "x", "y"});
+    return L.select(a.get(0), a.get(1), a.get(2), a.site());
+  };
+}
+
+void registerShape(BuiltinTable& t) {
+  t["tl.broadcast_to"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "broadcast_to", {"input", "shape", "*"});
+    return L.broadcastTo(a.get(0), dimsFrom(L, a, 1, a.site()), a.site());
+  };
+  t["tl.broadcast"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "broadcast", {"input", "other"});
+    CV x = a.tensor(0), y = a.tensor(1);
+    L.broadcastPair(x, y, a.site());
+    return CV::tuple({x, y});
+  };
+  t["tl.expand_dims"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "expand_dims", {"input", "axis"});
+    CV x = a.tensor(0);
+    std::vector<int64_t> axes = dimsFrom(L, a, 1, a.site());
+    int64_t rank = x.type().rank() + int64_t(axes.size());
+    for (int64_t& ax : axes) if (ax < 0) ax += rank;
+    std::sort(axes.begin(), axes.end());
+    for (int64_t ax : axes) x = L.expandDims(x, ax, a.site());
+    return x;
+  };
+  auto reshape = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "reshape", {"input", "shape", "*", "can_reorder"});
+    return L.reshape(a.get(0), dimsFrom(L, a, 1, a.site()), a.site());
+  };
+  t["tl.reshape"] = reshape;
+  t["tl.view"] = reshape;
+  t["tl.ravel"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "ravel", {"x"});
+    CV x = a.tensor(0);
+    return L.reshape(x, {x.type().numElements()}, a.site());
+  };
+  t["tl.permute"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "permute", {"input", "dims", "*"});
+    return permute(L, a.get(0), dimsFrom(L, a, 1, a.site()), a.site());
+  };
+  t["tl.trans"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "trans", {"input", "dims", "*"});
+    CV x = a.tensor(0);
+    std::vector<int64_t> dims = dimsFrom(L, a, 1, a.site());
+    if (dims.empty()) {
+      if (x.type().rank() != 2) L.fail(a.site(), "trans() without dims needs a 2-D tile, got " + x.describe());
+      dims = {1, 0};
+    }
+    return permute(L, x, dims, a.site());
+  };
+  t["tl.join"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "join", {"a", "b"});
+    CV x = a.get(0), y = a.get(1);
+    L.unify(x, y, a.site());
+    std::vector<int64_t> s = shapeOf(x);
+    s.push_back(2);
+    L.setLoc(a.site());
+    return CV::tensor(L.b.create(Opcode::Join, {x.value, y.value}, {x.type().withShape(s)})->result(), x.dtype);
+  };
+  t["tl.split"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "split", {"a"});
+    CV x = a.tensor(0);
+    if (x.type().isScalar() || x.type().dim(x.type().rank() - 1) != 2)
+      L.fail(a.site(), "split() needs a tile whose last dimension is 2, got " + x.describe());
+    std::vector<int64_t> s = shapeOf(x);
+    s.pop_back();
+    ir::Type r = x.type().withShape(s);
+    L.setLoc(a.site());
+    ir::Op* op = L.b.create(Opcode::Split, {x.value}, {r, r});
+    return CV::tuple({CV::tensor(op->result(0), x.dtype), CV::tensor(op->result(1), x.dtype)});
+  };
+  t["tl.cat"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "cat", {"input", "other", "can_reorder"});
+    CV x = a.get(0), y = a.get(1);
+    L.unify(x, y, a.site());
+    if (x.type().isScalar()) L.fail(a.site(), "cat() needs tiles");
+    std::vector<int64_t> s = shapeOf(x);
+    s[0] *= 2;
+    L.setLoc(a.site());
+    return CV::tensor(L.b.create(Opcode::Cat, {x.value, y.value}, {x.type().withShape(s)})->result(), x.dtype);
+  };
+  t["tensor.to"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "to", {"self", "dtype", "fp_downcast_rounding", "bitcast"});
+    if (a.has(2)) {
+      std::string r = a.strOr(2, "rtne");
+      if (r != "rtne") L.fail(a.at(2), "fp_downcast_rounding '" + r + "' is not supported (only rtne)");
+    }
+    return L.cast(a.get(0), a.dtypeArg(1), a.site(), a.boolOr(3, false));
+  };
+  t["tl.multiple_of"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "multiple_of", {"input", "values"});
+    return a.get(0);  // a codegen hint; no effect on semantics
+  };
+  t["tl.max_contiguous"] = t["tl.multiple_of"];
+  t["tl.max_constancy"] = t["tl.multiple_of"];
+  auto dtypeQuery = [](std::function<bool(const DType&)> pred) {
+    return [pred](Lowerer& L, CallArgs& c) {
+      Args a(L, c, "dtype query", {"self"});
+      return CV::boolean(pred(a.get(0).dtype));
+    };
+  };
+  t["dtype.is_floating"] = dtypeQuery([](const DType& d) { return d.isFloat(); });
+  t["dtype.is_int"] = dtypeQuery([](const DType& d) { return d.isInt(); });
+  t["dtype.is_ptr"] = dtypeQuery([](const DType& d) { return d.isPtr(); });
+  t["dtype.is_int_signed"] = dtypeQuery([](const DType& d) { return d.isSigned(); });
+  t["dtype.is_int_unsigned"] = dtypeQuery([](const DType& d) { return d.isInt() && d.isUnsigned; });
+  t["dtype.is_fp16"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F16; });
+  t["dtype.is_bf16"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::BF16; });
+  t["dtype.is_fp32"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F32; });
+  t["dtype.is_fp64"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F64; });
+}
+
+void registerMemory(BuiltinTable& t) {
+  t["tl.load"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "load", {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
+                          "eviction_policy", "volatile"});
+    CV ptr = a.get(0);
+    checkPointer(L, ptr, a.at(0), "load");
+    if (a.has(3) || a.has(4)) L.fail(a.site(), "block pointers (boundary_check, padding_option) are not supported yet");
+    if (a.has(2) && !a.has(1)) L.fail(a.at(2), "`other` cannot be provided without `mask`");
+    if (a.has(1)) broadcastPointerWith(L, ptr, a.get(1), a.site());
+    if (a.has(2)) broadcastPointerWith(L, ptr, a.get(2), a.site());
+    std::vector<ir::Value*> ops{ptr.value};
+    if (a.has(1)) ops.push_back(mask(L, a.get(1), ptr, a.at(1)).value);
+    if (a.has(2)) ops.push_back(toPointee(L, a.get(2), ptr, a.at(2)).value);
+    std::vector<ir::Attribute> attrs;
+    std::string cache = cacheModifier(L, a.strOr(5, ""), a.site(), true);
+    if (!cache.empty()) attrs.push_back({"cache", cache});
+    std::string ev = a.strOr(6, "");
+    if (!ev.empty()) attrs.push_back({"eviction", ev});
+    if (a.boolOr(7, false)) attrs.push_back({"volatile", int64_t(1)});
+    L.setLoc(a.site());
+    DType e = ptr.dtype.element();
+    return CV::tensor(L.b.create(Opcode::Load, ops, {ptr.type().withElem(e.elem())}, attrs)->result(), e);
+  };
+  t["tl.store"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "store", {"pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"});
+    CV ptr = a.get(0);
+    checkPointer(L, ptr, a.at(0), "store");
+    if (a.has(3)) L.fail(a.site(), "block pointers (boundary_check) are not supported yet");
+    if (a.get(1).isTensor()) broadcastPointerWith(L, ptr, a.get(1), a.site());
+    if (a.has(2)) broadcastPointerWith(L, ptr, a.get(2), a.site());
+    std::vector<ir::Value*> ops{ptr.value, toPointee(L, a.get(1), ptr, a.at(1)).value};
+    if (a.has(2)) ops.push_back(mask(L, a.get(2), ptr, a.at(2)).value);
+    std::vector<ir::Attribute> attrs;
+    std::string cache = cacheModifier(L, a.strOr(4, ""), a.site(), false);
+    if (!cache.empty()) attrs.push_back({"cache", cache});
+    std::string ev = a.strOr(5, "");
+    if (!ev.empty()) attrs.push_back({"eviction", ev});
+    L.setLoc(a.site());
+    L.b.create(Opcode::Store, ops, {}, attrs);
+    return CV::none();
+  };
+  for (const char* k : {"add", "max", "min", "and", "or", "xor", "xchg"}) {
+    std::string kind = k, fn = std::string("atomic_") + k;
+    t["tl." + fn] = [kind, fn](Lowerer& L, CallArgs& c) { return atomicRmw(L, c, fn, kind); };
+  }
+  t["tl.atomic_cas"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "atomic_cas", {"pointer", "cmp", "val", "sem", "scope"});
+    CV ptr = a.get(0);
+    checkPointer(L, ptr, a.at(0), "atomic_cas");
+    CV cmp = toPointee(L, a.get(1), ptr, a.at(1));
+    CV val = toPointee(L, a.get(2), ptr, a.at(2));
+    std::vector<ir::Attribute> attrs;
+    if (a.has(3)) attrs.push_back({"sem", a.strOr(3, "acq_rel")});
+    if (a.has(4)) attrs.push_back({"scope", a.strOr(4, "gpu")});
+    L.setLoc(a.site());
+    return CV::tensor(L.b.create(Opcode::AtomicCas, {ptr.value, cmp.value, val.value}, {val.type()}, attrs)->result(),
+                      ptr.dtype.element());
+  };
+}
+
+void registerDebug(BuiltinTable& t) {
+  t["tl.static_assert"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "static_assert", {"cond", "msg"});
+    if (!L.constexprTruth(a.get(0), a.at(0), "static_assert condition"))
+      L.fail(a.site(), "static_assert failed" + (a.has(1) ? ": " + a.strOr(1, "") : std::string()));
+    return CV::none();
+  };
+  t["tl.static_print"] = [](Lowerer& L, CallArgs& c) {
+    std::string line;
+    for (const CV& v : c.pos) line += (line.empty() ? "" : " ") + (v.kind == CV::K::Str ? v.s : v.describe());
+    std::cerr << L.module.fileName << ":" << c.site->line << ": static_print: " << line << "\n";
+    return CV::none();
+  };
+  t["tl.device_print"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "device_print", {"prefix", "*", "hex"});
+    std::string prefix;
+    std::vector<CV> values = a.rest();
+    if (a.has(0)) {
+      if (a.get(0).kind == CV::K::Str) prefix = a.get(0).s;
+      else values.insert(values.begin(), a.get(0));
+    }
+    std::vector<ir::Value*> ops;
+    for (const CV& v : values) ops.push_back(L.toTensor(v, a.site()).value);
+    std::vector<ir::Attribute> attrs{{"prefix", prefix}};
+    if (a.boolOr(2, false)) attrs.push_back({"hex", int64_t(1)});
+    L.setLoc(a.site());
+    L.b.create(Opcode::Print, ops, {}, attrs);
+    return CV::none();
+  };
+  t["tl.device_assert"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "device_assert", {"cond", "msg", "mask"});
+    CV cond = a.get(0);
+    if (!cond.isTensor()) {
+      if (!L.constexprTruth(cond, a.at(0), "condition")) L.fail(a.site(), "device_assert fails at compile time: " + a.strOr(1, ""));
+      return CV::none();
+    }
+    CV cb = L.cast(cond, DType::of(ScalarKind::I1), a.at(0));
+    if (a.has(2)) {  // masked-off lanes pass
+      CV m = L.cast(a.get(2), DType::of(ScalarKind::I1), a.at(2));
+      cb = L.binary("|", cb, L.unary("not", m, a.at(2)), a.site());
+    }
+    L.setLoc(a.site());
+    L.b.create(Opcode::Assert, {cb.value}, {}, {{"message", a.strOr(1, "")}});
+    return CV::none();
+  };
+  t["tl.debug_barrier"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "debug_barrier", {});
+    L.setLoc(a.site());
+    L.b.create(Opcode::Barrier, {}, {});
+    return CV::none();
+  };
+}
+
+}  // namespace
+
+void registerCoreBuiltins(BuiltinTable& t) {
+  registerPython(t);
+  registerCreation(t);
+  registerShape(t);
+  registerMemory(t);
+  registerDebug(t);
+}
+
+const BuiltinTable& builtins() {
+  static const BuiltinTable table = [] {
+    BuiltinTable t;
+    registerCoreBuiltins(t);
+    registerMathBuiltins(t);
+    return t;
+  }();
+  return table;
+}
+
+bool isPythonBuiltin(const std::string& name) {
+  for (const char* n : kPythonBuiltins)
+    if (name == n) return true;
+  return false;
+}
+
+bool isTensorMethod(const std::string& name) {
+  for (const char* n : kTensorMethods)
+    if (name == n) return true;
+  return false;
+}
+
+CV resolvePath(const std::string& path, const Expr& at, const Lowerer& L) {
+  std::string c = canonical(path);
+  if (c == "tl" || c == "triton" || c == "tl.extra" || c == "tl.extra.cuda") return CV::module(c == "tl" ? "triton.language" : path);
+  if (c.rfind("tl.", 0) == 0) {
+    DType d;
+    std::string leaf = c.substr(3);
+    if (leaf != "float" && leaf != "double" && leaf != "bool" && parseDTypeName(leaf, d)) return CV::type(d);
+    if (leaf == "pi32_t") return CV::type(DType::ptrTo(DType::of(ScalarKind::I32)));
+  }
+  if (builtins().count(c)) return CV::builtin(c);
+  L.fail(at, "'" + path + "' is not supported by tilevm (see docs/language.md)");
+}
+
+CV callMethod(Lowerer& L, const std::string& name, const CV& self, const Expr& at) {
+  CallArgs c;
+  c.site = &at;
+  c.pos.push_back(self);
+  c.posExprs.push_back(&at);
+  return L.callBuiltin("tl." + name, c);
+}
+
+CV Lowerer::callBuiltin(const std::string& name, CallArgs& args) {
+  std::string key = name;
+  if (key.rfind("tensor.", 0) == 0 && key != "tensor.to") key = "tl." + key.substr(7);
+  auto it = builtins().find(key);
+  if (it == builtins().end()) fail(*args.site, "'" + name + "' is not supported by tilevm (see docs/language.md)");
+  return it->second(*this, args);
+}
+
+}  // namespace tilevm::frontend

@@ -1,0 +1,388 @@
+// BuiltinsMath.cpp - math functions, reductions and scans (with Triton's accumulator dtypes and
+// combiners), and dot.
+#include <cmath>
+
+#include "frontend/Builtins.h"
+#include "frontend/BuiltinTable.h"
+
+namespace tilevm::frontend {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.type().shape().end()}; }
+
+// Triton's math functions accept only fp32 and fp64 tensors (its _check_dtype).
+void requireF32OrF64(Lowerer& L, const CV& x, const Expr& at) {
+  if (x.isTensor() && x.dtype.kind != ScalarKind::F32 && x.dtype.kind != ScalarKind::F64)
+    L.fail(at, "Expected dtype ['fp32', 'fp64'] but got " + x.dtype.name());
+}
+
+CV unaryMath(Lowerer& L, CallArgs& c, const char* fn, Opcode code, bool checked) {
+  Args a(L, c, fn, {"x"});
+  if (checked) requireF32OrF64(L, a.get(0), a.at(0));
+  CV x = a.tensor(0);
+  if (!x.dtype.isFloat()) L.fail(a.at(0), std::string(fn) + "() needs a floating-point tensor, got " + x.describe());
+  L.setLoc(a.site());
+  return CV::tensor(L.b.unary(code, x.value), x.dtype);
+}
+
+// The dtype Triton accumulates sums in: integers narrower than 32 bits widen to (u)int32.
+DType sumDType(const DType& in) {
+  if (in.isInt() && in.bits() < 32) return DType::of(ScalarKind::I32, in.isUnsigned && !in.isBool());
+  if (in.kind == ScalarKind::BF16) return DType::of(ScalarKind::F32);
+  return in;
+}
+
+struct AxisArg {
+  bool all = false;  // axis=None: reduce over every element
+  int64_t axis = 0;
+};
+
+AxisArg axisFrom(Lowerer& L, const Args& a, size_t i, const CV& x, const Expr& at) {
+  AxisArg r;
+  if (!a.has(i)) {
+    r.all = true;
+    return r;
+  }
+  r.axis = a.intArg(i);
+  int64_t rank = x.type().rank();
+  if (r.axis < 0) r.axis += rank;
+  if (r.axis < 0 || r.axis >= rank) L.fail(at, "axis " + std::to_string(a.intArg(i)) + " out of range for " + x.describe());
+  return r;
+}
+
+using Combine = std::function<std::vector<CV>(std::vector<CV>&, std::vector<CV>&)>;
+
+// Reduces (or scans) `inputs` along an axis (or all of them), optionally keeping the dim.
+std::vector<CV> reduceAlong(Lowerer& L, bool scan, std::vector<CV> inputs, AxisArg ax, bool keepDims, bool reverse,
+                            const Combine& combine, const Expr& at) {
+  if (inputs[0].type().isScalar()) L.fail(at, "cannot reduce a scalar");
+  if (ax.all) {
+    if (scan) L.fail(at, "scans need an axis");
+    for (CV& x : inputs) x = L.reshape(x, {x.type().numElements()}, at);
+  }
+  std::vector<CV> out = L.reduceOrScan(scan, inputs, ax.axis, reverse, combine, at);
+  if (keepDims && !scan) {
+    for (CV& r : out) {
+      if (ax.all) {
+        std::vector<int64_t> ones(inputs[0].type().rank(), 1);
+        r = L.reshape(r, ones, at);
+      } else {
+        r = L.expandDims(r, ax.axis, at);
+      }
+    }
+  }
+  return out;
+}
+
+CV sumOrProd(Lowerer& L, CallArgs& c, bool scan, bool product) {
+  const char* fn = scan ? (product ? "cumprod" : "cumsum") : "sum";
+  Args a = scan ? Args(L, c, fn, {"input", "axis", "reverse", "dtype"}) : Args(L, c, fn, {"input", "axis", "keep_dims", "dtype"});
+  CV x = a.tensor(0);
+  DType acc = a.has(3) ? a.dtypeArg(3) : sumDType(x.dtype);
+  x = L.cast(x, acc, a.site());
+  AxisArg ax = scan ? AxisArg{false, a.intOr(1, 0)} : axisFrom(L, a, 1, x, a.site());
+  if (scan && ax.axis < 0) ax.axis += x.type().rank();
+  std::string op = product ? "*" : "+";
+  const Expr& at = a.site();
+  Combine combine = [&L, op, &at](std::vector<CV>& l, std::vector<CV>& r) {
+    return std::vector<CV>{L.binary(op, l[0], r[0], at)};
+  };
+  return reduceAlong(L, scan, {x}, ax, !scan && a.boolOr(2, false), scan && a.boolOr(2, false), combine, at)[0];
+}
+
+CV maxOrMin(Lowerer& L, CallArgs& c, bool isMax) {
+  const char* fn = isMax ? "max" : "min";
+  Args a(L, c, fn, {"input", "axis", "return_indices", "return_indices_tie_break_left", "keep_dims"});
+  CV x = a.tensor(0);
+  AxisArg ax = axisFrom(L, a, 1, x, a.site());
+  const Expr& at = a.site();
+  if (a.boolOr(2, false)) {
+    CallArgs c2;
+    c2.site = c.site;
+    c2.pos = {x, a.getOr(1, CV::none()), CV::boolean(a.boolOr(3, true)), CV::boolean(a.boolOr(4, false))};
+    return L.callBuiltin(isMax ? "tl.argmax_pair" : "tl.argmin_pair", c2);
+  }
+  // Narrow types are compared in 32 bits, as Triton does.
+  if (x.dtype.bits() < 32) x = L.cast(x, x.dtype.isFloat() ? DType::of(ScalarKind::F32) : DType::of(ScalarKind::I32), at);
+  Combine combine = [&L, isMax, &at](std::vector<CV>& l, std::vector<CV>& r) {
+    return std::vector<CV>{L.minMax(isMax, l[0], r[0], false, at)};
+  };
+  return reduceAlong(L, false, {x}, ax, a.boolOr(4, false), false, combine, at)[0];
+}
+
+// (value, index) reduction: the extreme value and its first (tie_break_left) index.
+std::vector<CV> argExtreme(Lowerer& L, const CV& input, const CV& axisArg, bool tieLeft, bool keepDims, bool isMax,
+                           const Expr& at) {
+  CV x = L.toTensor(input, at);
+  if (x.type().isScalar()) L.fail(at, "cannot reduce a scalar");
+  AxisArg ax;
+  if (axisArg.kind == CV::K::None) {
+    ax.all = true;
+    x = L.reshape(x, {x.type().numElements()}, at);
+  } else {
+    if (axisArg.kind != CV::K::Int) L.fail(at, "axis must be a constexpr integer");
+    ax.axis = axisArg.i < 0 ? axisArg.i + x.type().rank() : axisArg.i;
+    if (ax.axis < 0 || ax.axis >= int64_t(x.type().rank())) L.fail(at, "axis out of range for " + x.describe());
+  }
+  int64_t axis = ax.all ? 0 : ax.axis;
+  int64_t n = x.type().dim(unsigned(axis));
+  L.setLoc(at);
+  CV idx = CV::tensor(L.b.arange(0, n), DType::of(ScalarKind::I32));
+  if (x.type().rank() > 1) {
+    std::vector<int64_t> s(x.type().rank(), 1);
+    s[size_t(axis)] = n;
+    idx = L.reshape(idx, s, at);
+  }
+  idx = L.broadcastTo(idx, shapeOf(x), at);
+  Combine combine = [&L, tieLeft, isMax, &at](std::vector<CV>& l, std::vector<CV>& r) {
+    CV better = L.compare(isMax ? ">" : "<", l[0], r[0], at);
+    if (tieLeft) {
+      CV tie = L.binary("&", L.compare("==", l[0], r[0], at), L.compare("<", l[1], r[1], at), at);
+      better = L.binary("|", better, tie, at);
+    }
+    return std::vector<CV>{L.select(better, l[0], r[0], at), L.select(better, l[1], r[1], at)};
+  };
+  AxisArg along{false, axis};
+  std::vector<CV> out = reduceAlong(L, false, {x, idx}, along, false, false, combine, at);
+  if (keepDims)
+    for (CV& r : out) r = ax.all ? L.reshape(r, std::vector<int64_t>(input.type().rank(), 1), at) : L.expandDims(r, axis, at);
+  return out;
+}
+
+// tl.reduce / tl.associative_scan with a @triton.jit combiner.
+CV userCombine(Lowerer& L, CallArgs& c, bool scan) {
+  Args a = scan ? Args(L, c, "associative_scan", {"input", "axis", "combine_fn", "reverse"})
+                : Args(L, c, "reduce", {"input", "axis", "combine_fn", "keep_dims"});
+  const CV& in = a.get(0);
+  std::vector<CV> inputs = in.kind == CV::K::Tuple ? in.elts : std::vector<CV>{in};
+  for (CV& x : inputs) x = L.toTensor(x, a.at(0));
+  for (size_t i = 1; i < inputs.size(); ++i) L.broadcastPair(inputs[0], inputs[i], a.site());
+  for (size_t i = 1; i < inputs.size(); ++i) L.broadcastPair(inputs[0], inputs[i], a.site());
+  const CV& fn = a.get(2);
+  if (fn.kind != CV::K::Function) L.fail(a.at(2), "combine_fn must be a @triton.jit function, got " + fn.describe());
+  AxisArg ax = scan ? AxisArg{false, a.intArg(1)} : axisFrom(L, a, 1, inputs[0], a.site());
+  if (scan && ax.axis < 0) ax.axis += inputs[0].type().rank();
+  const Expr& at = a.site();
+  const FunctionDef* f = fn.fn;
+  Combine combine = [&L, f, &at](std::vector<CV>& l, std::vector<CV>& r) {
+    CallArgs call;
+    call.site = &at;
+    for (const CV& v : l) call.pos.push_back(v);
+    for (const CV& v : r) call.pos.push_back(v);
+    CV res = L.inlineFunction(*f, call);
+    return res.kind == CV::K::Tuple ? res.elts : std::vector<CV>{res};
+  };
+  std::vector<CV> out = reduceAlong(L, scan, inputs, ax, !scan && a.boolOr(3, false), scan && a.boolOr(3, false), combine, at);
+  return out.size() == 1 ? out[0] : CV::tuple(out);
+}
+
+CV dot(Lowerer& L, CallArgs& c) {
+  Args a(L, c, "dot", {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
+  CV x = a.tensor(0), y = a.tensor(1);
+  const Expr& at = a.site();
+  if (x.type().rank() != 2 || y.type().rank() != 2)
+    L.fail(at, "dot() needs 2-D tiles, got " + x.describe() + " and " + y.describe());
+  if (x.type().dim(1) != y.type().dim(0))
+    L.fail(at, "dot() shapes do not match: " + x.type().str() + " @ " + y.type().str());
+  if (!(x.dtype == y.dtype)) L.fail(at, "dot() operands must have the same dtype, got " + x.dtype.name() + " and " + y.dtype.name());
+  for (int64_t d : {x.type().dim(0), x.type().dim(1), y.type().dim(1)})
+    if (d < 16) L.fail(at, "dot() needs every dimension to be at least 16 (as on Triton's GPUs), got " + x.type().str() + " @ " + y.type().str());
+  DType out;
+  if (x.dtype.kind == ScalarKind::I8) out = DType::of(ScalarKind::I32);
+  else if (x.dtype.kind == ScalarKind::F64) out = x.dtype;
+  else out = a.has(6) ? a.dtypeArg(6) : DType::of(ScalarKind::F32);
+  std::vector<int64_t> shape{x.type().dim(0), y.type().dim(1)};
+  CV acc;
+  if (a.has(2)) {
+    acc = a.tensor(2);
+    if (!(acc.type() == ir::Type(out.elem(), shape)))
+      L.fail(a.at(2), "dot() accumulator must be " + ir::Type(out.elem(), shape).str() + ", got " + acc.describe());
+  } else {
+    L.setLoc(at);
+    acc = L.constant(CV::integer(0), out, shape);
+  }
+  std::vector<ir::Attribute> attrs;
+  if (x.dtype.kind == ScalarKind::F32) {
+    std::string p = "tf32";
+    if (a.has(4) && !a.boolOr(4, true)) p = "ieee";
+    if (a.has(3)) p = a.strOr(3, "tf32");
+    if (p == "tf32x3" || p == "ieee" || p == "tf32") attrs.push_back({"input_precision", p});
+    else L.fail(a.at(3), "input_precision must be tf32, tf32x3 or ieee, got '" + p + "'");
+  }
+  L.setLoc(at);
+  return CV::tensor(L.b.create(Opcode::Dot, {x.value, y.value, acc.value}, {acc.type()}, attrs)->result(), out);
+}
+
+}  // namespace
+
+std::vector<CV> Lowerer::reduceOrScan(bool scan, const std::vector<CV>& inputs, int64_t axis, bool reverse,
+                                      const std::function<std::vector<CV>(std::vector<CV>&, std::vector<CV>&)>& combine,
+                                      const Expr& at) {
+  std::vector<ir::Value*> ops;
+  std::vector<ir::Type> types;
+  for (const CV& x : inputs) {
+    ops.push_back(x.value);
+    std::vector<int64_t> s = shapeOf(x);
+    if (!scan) s.erase(s.begin() + axis);
+    types.push_back(x.type().withShape(s));
+  }
+  std::vector<ir::Attribute> attrs{{"axis", axis}};
+  if (scan && reverse) attrs.push_back({"reverse", int64_t(1)});
+  setLoc(at);
+  ir::Op* op = b.create(scan ? Opcode::Scan : Opcode::Reduce, ops, types, attrs);
+  ir::Block& blk = op->regions[0]->block;
+  std::vector<CV> lhs, rhs;
+  for (const CV& x : inputs) lhs.push_back(CV::tensor(blk.addArg(ir::Type(x.dtype.elem())), x.dtype));
+  for (const CV& x : inputs) rhs.push_back(CV::tensor(blk.addArg(ir::Type(x.dtype.elem())), x.dtype));
+  ir::Block* parent = b.insertionBlock();
+  b.setInsertionPoint(&blk);
+  std::vector<CV> outs = combine(lhs, rhs);
+  if (outs.size() != inputs.size())
+    fail(at, "the combine function returns " + std::to_string(outs.size()) + " values for " + std::to_string(inputs.size()) + " inputs");
+  std::vector<ir::Value*> yielded;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    CV v = cast(outs[i], inputs[i].dtype, at);
+    if (!v.type().isScalar()) fail(at, "the combine function must return scalars, got " + v.describe());
+    yielded.push_back(v.value);
+  }
+  setLoc(at);
+  b.create(Opcode::Yield, yielded, {});
+  b.setInsertionPoint(parent);
+  std::vector<CV> results;
+  for (size_t i = 0; i < inputs.size(); ++i) results.push_back(CV::tensor(op->result(unsigned(i)), inputs[i].dtype));
+  return results;
+}
+
+void registerMathBuiltins(BuiltinTable& t) {
+  struct U { const char* name; Opcode code; bool checked; };
+  for (U u : {U{"exp", Opcode::Exp, true}, U{"exp2", Opcode::Exp2, true}, U{"log", Opcode::Log, true},
+              U{"log2", Opcode::Log2, true}, U{"sqrt", Opcode::Sqrt, true}, U{"sqrt_rn", Opcode::PreciseSqrt, true},
+              U{"rsqrt", Opcode::Rsqrt, true}, U{"sin", Opcode::Sin, true}, U{"cos", Opcode::Cos, true},
+              U{"erf", Opcode::Erf, true}, U{"floor", Opcode::Floor, true}, U{"ceil", Opcode::Ceil, true},
+              U{"tanh", Opcode::Tanh, false}}) {
+    std::string fn = u.name;
+    t["tl." + fn] = [u](Lowerer& L, CallArgs& c) { return unaryMath(L, c, u.name, u.code, u.checked); };
+  }
+  t["tl.abs"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "abs", {"x"});
+    if (a.get(0).isNumber()) return a.get(0).kind == CV::K::Float ? CV::real(std::fabs(a.get(0).f)) : CV::integer(std::llabs(a.get(0).i));
+    CV x = a.tensor(0);
+    L.setLoc(a.site());
+    if (x.dtype.isFloat()) return CV::tensor(L.b.unary(Opcode::AbsF, x.value), x.dtype);
+    if (x.dtype.isUnsigned || x.dtype.isBool()) return x;
+    return CV::tensor(L.b.unary(Opcode::AbsI, x.value), x.dtype);
+  };
+  auto binaryFloat = [](const char* fn, Opcode code, bool checked) {
+    return [fn, code, checked](Lowerer& L, CallArgs& c) {
+      Args a(L, c, fn, {"x", "y", "ieee_rounding"});
+      if (checked) {
+        requireF32OrF64(L, a.get(0), a.at(0));
+        requireF32OrF64(L, a.get(1), a.at(1));
+      }
+      CV x = a.get(0), y = a.get(1);
+      L.unify(x, y, a.site(), true);
+      if (!x.dtype.isFloat()) L.fail(a.site(), std::string(fn) + "() needs floating-point operands");
+      L.setLoc(a.site());
+      return CV::tensor(L.b.binary(code, x.value, y.value), x.dtype);
+    };
+  };
+  t["tl.div_rn"] = binaryFloat("div_rn", Opcode::PreciseDiv, true);
+  t["tl.pow"] = binaryFloat("pow", Opcode::Pow, false);
+  t["tl.fdiv"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "fdiv", {"x", "y", "ieee_rounding"});
+    CV x = a.get(0), y = a.get(1);
+    L.unify(x, y, a.site(), true);
+    if (!x.dtype.isFloat()) L.fail(a.site(), "fdiv() needs floating-point operands");
+    L.setLoc(a.site());
+    return CV::tensor(L.b.binary(a.boolOr(2, false) ? Opcode::PreciseDiv : Opcode::DivF, x.value, y.value), x.dtype);
+  };
+  t["tl.umulhi"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "umulhi", {"x", "y"});
+    CV x = a.get(0), y = a.get(1);
+    L.unify(x, y, a.site());
+    if (!x.dtype.isInt()) L.fail(a.site(), "umulhi() needs integer operands");
+    L.setLoc(a.site());
+    return CV::tensor(L.b.binary(Opcode::MulHiUI, x.value, y.value), x.dtype);
+  };
+  t["tl.fma"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "fma", {"x", "y", "z"});
+    CV x = a.get(0), y = a.get(1), z = a.get(2);
+    L.unify(x, y, a.site());
+    L.unify(x, z, a.site());
+    L.unify(y, z, a.site());
+    if (!x.dtype.isFloat()) L.fail(a.site(), "fma() needs floating-point operands");
+    L.setLoc(a.site());
+    return CV::tensor(L.b.create(Opcode::Fma, {x.value, y.value, z.value}, {x.type()})->result(), x.dtype);
+  };
+  auto nanFlag = [](Lowerer& L, const Args& a, size_t i) {
+    if (!a.has(i)) return false;
+    const CV& v = a.get(i);
+    if (v.kind == CV::K::Int || v.kind == CV::K::Bool) return v.i != 0;  // PropagateNan.ALL is truthy
+    L.fail(a.at(i), "propagate_nan must be a constexpr");
+  };
+  t["tl.maximum"] = [nanFlag](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "maximum", {"x", "y", "propagate_nan"});
+    return L.minMax(true, a.get(0), a.get(1), nanFlag(L, a, 2), a.site());
+  };
+  t["tl.minimum"] = [nanFlag](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "minimum", {"x", "y", "propagate_nan"});
+    return L.minMax(false, a.get(0), a.get(1), nanFlag(L, a, 2), a.site());
+  };
+  t["tl.clamp"] = [nanFlag](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "clamp", {"x", "min", "max", "propagate_nan"});
+    bool nan = nanFlag(L, a, 3);
+    return L.minMax(false, L.minMax(true, a.get(0), a.get(1), nan, a.site()), a.get(2), nan, a.site());
+  };
+  t["tl.sigmoid"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "sigmoid", {"x"});
+    requireF32OrF64(L, a.get(0), a.at(0));
+    CV x = a.tensor(0);
+    L.setLoc(a.site());
+    CV e = CV::tensor(L.b.unary(Opcode::Exp, L.unary("-", x, a.site()).value), x.dtype);
+    return L.binary("/", CV::integer(1), L.binary("+", CV::integer(1), e, a.site()), a.site());
+  };
+  t["tl.softmax"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "softmax", {"x", "dim", "keep_dims", "ieee_rounding"});
+    requireF32OrF64(L, a.get(0), a.at(0));
+    CV x = a.tensor(0);
+    CallArgs mx;
+    mx.site = c.site;
+    mx.pos = {x, a.has(1) ? a.get(1) : CV::integer(0), CV::boolean(false), CV::boolean(false), CV::boolean(true)};
+    CV z = L.binary("-", x, L.callBuiltin("tl.max", mx), a.site());
+    L.setLoc(a.site());
+    CV num = CV::tensor(L.b.unary(Opcode::Exp, z.value), z.dtype);
+    CallArgs sm;
+    sm.site = c.site;
+    sm.pos = {num, a.has(1) ? a.get(1) : CV::integer(0), CV::boolean(true)};
+    CV den = L.callBuiltin("tl.sum", sm);
+    CallArgs dv;
+    dv.site = c.site;
+    dv.pos = {num, den, CV::boolean(a.boolOr(3, false))};
+    return L.callBuiltin("tl.fdiv", dv);
+  };
+  t["tl.sum"] = [](Lowerer& L, CallArgs& c) { return sumOrProd(L, c, false, false); };
+  t["tl.cumsum"] = [](Lowerer& L, CallArgs& c) { return sumOrProd(L, c, true, false); };
+  t["tl.cumprod"] = [](Lowerer& L, CallArgs& c) { return sumOrProd(L, c, true, true); };
+  t["tl.max"] = [](Lowerer& L, CallArgs& c) { return maxOrMin(L, c, true); };
+  t["tl.min"] = [](Lowerer& L, CallArgs& c) { return maxOrMin(L, c, false); };
+  auto arg = [](bool isMax, bool pair) {
+    return [isMax, pair](Lowerer& L, CallArgs& c) {
+      Args a(L, c, isMax ? "argmax" : "argmin", {"input", "axis", "tie_break_left", "keep_dims"});
+      auto out = argExtreme(L, a.get(0), a.getOr(1, CV::none()), a.boolOr(2, true), a.boolOr(3, false), isMax, a.site());
+      return pair ? CV::tuple(out) : out[1];
+    };
+  };
+  t["tl.argmax"] = arg(true, false);
+  t["tl.argmin"] = arg(false, false);
+  t["tl.argmax_pair"] = arg(true, true);
+  t["tl.argmin_pair"] = arg(false, true);
+  t["tl.reduce"] = [](Lowerer& L, CallArgs& c) { return userCombine(L, c, false); };
+  t["tl.associative_scan"] = [](Lowerer& L, CallArgs& c) { return userCombine(L, c, true); };
+  t["tl.dot"] = dot;
+}
+
+}  // namespace tilevm::frontend

@@ -1,0 +1,30 @@
+// Compile.h - the frontend's entry point: a Python kernel file to a verified tile IR module.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+namespace tilevm::frontend {
+
+/// What to compile from a file.
+struct CompileOptions {
+  std::string kernel;                          ///< the @triton.jit function to lower
+  std::map<std::string, std::string> defines;  ///< -D NAME=VALUE: constexpr values, as text
+  std::string signature;                       ///< "x: *fp32, n: i32": runtime parameter types
+};
+
+/// Parses `source`, lowers the kernel with its constexprs and signature, verifies the result.
+/// Errors name the Python source position (or the command-line option at fault).
+Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const std::string& fileName,
+                                                  const CompileOptions& opts);
+
+/// The @triton.jit function names of a file, in source order (for listings and errors).
+Result<std::vector<std::string>> listKernels(std::string_view source, const std::string& fileName);
+
+}  // namespace tilevm::frontend

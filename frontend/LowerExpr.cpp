@@ -1,0 +1,315 @@
+// LowerExpr.cpp - expressions: names and scopes, attributes, subscripts, calls and the inlining
+// of @triton.jit helpers.
+#include <algorithm>
+
+#include "frontend/Builtins.h"
+#include "frontend/Lowerer.h"
+
+namespace tilevm::frontend {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+constexpr int kMaxCallDepth = 64;
+
+bool isConstexprAnnotation(const Expr* a) {
+  if (!a) return false;
+  if (a->kind == Expr::K::Attr) return a->str == "constexpr";
+  if (a->kind == Expr::K::Name) return a->str == "constexpr";
+  if (a->kind == Expr::K::Str) return a->str.find("constexpr") != std::string::npos;
+  return false;
+}
+}  // namespace
+
+bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
+
+Lowerer::Lowerer(const PyModule& m, ir::Module& out) : b(out), module(m) { fileIdx_ = out.fileIndex(m.fileName); }
+
+void Lowerer::fail(uint32_t line, uint32_t col, const std::string& msg) const {
+  throw DiagnosticError(Diagnostic{module.fileName, line, col, msg});
+}
+
+bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
+  switch (v.kind) {
+    case CV::K::None: return false;
+    case CV::K::Bool:
+    case CV::K::Int: return v.i != 0;
+    case CV::K::Float: return v.f != 0;
+    case CV::K::Str: return !v.s.empty();
+    case CV::K::Tuple: return !v.elts.empty();
+    case CV::K::DType:
+    case CV::K::Function:
+    case CV::K::Module:
+    case CV::K::Builtin:
+    case CV::K::Method: return true;
+    case CV::K::Tensor:
+    case CV::K::Slice: break;
+  }
+  fail(at, std::string(what) + " must be a compile-time constant, got " + v.describe());
+}
+
+CV Lowerer::moduleConstant(const std::string& name, const Expr& at) {
+  auto cached = constantCache_.find(name);
+  if (cached != constantCache_.end()) return cached->second;
+  const ModuleConstant& c = module.constants.at(name);
+  if (!c.expr)
+    fail(at, "module-level '" + name + "' (line " + std::to_string(c.line) +
+                 ") is not a compile-time constant tilevm understands");
+  if (std::find(evaluatingConstants_.begin(), evaluatingConstants_.end(), name) != evaluatingConstants_.end())
+    fail(at, "module-level '" + name + "' refers to itself");
+  evaluatingConstants_.push_back(name);
+  Env empty;
+  CV v = eval(*c.expr, empty);
+  evaluatingConstants_.pop_back();
+  if (v.isTensor()) fail(*c.expr, "module-level '" + name + "' must be a compile-time constant");
+  constantCache_[name] = v;
+  return v;
+}
+
+CV Lowerer::lookup(const std::string& name, const Expr& at, Env& env) {
+  if (auto it = env.find(name); it != env.end()) return it->second;
+  if (auto it = module.jitFunctions.find(name); it != module.jitFunctions.end()) {
+    CV v;
+    v.kind = CV::K::Function;
+    v.fn = it->second.get();
+    return v;
+  }
+  if (module.constants.count(name)) return moduleConstant(name, at);
+  if (auto it = module.imports.find(name); it != module.imports.end()) return resolvePath(it->second, at, *this);
+  if (isPythonBuiltin(name)) return CV::builtin(name);
+  if (auto it = module.otherDefinitions.find(name); it != module.otherDefinitions.end())
+    fail(at, "'" + name + "' (line " + std::to_string(it->second) + ") is not a @triton.jit function");
+  fail(at, "name '" + name + "' is not defined");
+}
+
+CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
+  switch (base.kind) {
+    case CV::K::Module:
+      return resolvePath(base.s + "." + name, at, *this);
+    case CV::K::Tensor: {
+      if (name == "dtype") return CV::type(base.dtype);
+      if (name == "shape") {
+        std::vector<CV> dims;
+        for (int64_t d : base.type().shape()) dims.push_back(CV::integer(d));
+        return CV::tuple(std::move(dims));
+      }
+      if (name == "T") return callMethod(*this, "trans", base, at);
+      if (isTensorMethod(name)) {
+        CV m;
+        m.kind = CV::K::Method;
+        m.s = name;
+        m.elts.push_back(base);
+        return m;
+      }
+      fail(at, "tensors have no attribute '" + name + "'");
+    }
+    case CV::K::DType:
+      if (name == "element_ty") {
+        if (!base.dtype.isPtr()) fail(at, base.dtype.name() + " is not a pointer type: it has no element_ty");
+        return CV::type(base.dtype.element());
+      }
+      if (name == "primitive_bitwidth") return CV::integer(base.dtype.bits());
+      if (name == "is_floating" || name == "is_int" || name == "is_ptr" || name == "is_int_signed" ||
+          name == "is_int_unsigned" || name == "is_fp16" || name == "is_bf16" || name == "is_fp32" || name == "is_fp64") {
+        CV m;
+        m.kind = CV::K::Method;
+        m.s = "dtype." + name;
+        m.elts.push_back(base);
+        return m;
+      }
+      fail(at, "dtypes have no attribute '" + name + "'");
+    default:
+      fail(at, base.describe() + " has no attribute '" + name + "'");
+  }
+}
+
+CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& at) {
+  std::vector<const Expr*> items;
+  if (index.kind == Expr::K::Tuple) {
+    for (const auto& e : index.elts) items.push_back(e.get());
+  } else {
+    items.push_back(&index);
+  }
+  if (base.kind == CV::K::Tuple) {
+    if (items.size() != 1) fail(at, "tuples take one index");
+    CV i = eval(*items[0], env);
+    if (i.kind != CV::K::Int) fail(*items[0], "tuple indices must be constexpr integers, got " + i.describe());
+    int64_t k = i.i < 0 ? i.i + int64_t(base.elts.size()) : i.i;
+    if (k < 0 || k >= int64_t(base.elts.size())) fail(*items[0], "tuple index out of range");
+    return base.elts[size_t(k)];
+  }
+  if (!base.isTensor()) fail(at, base.describe() + " cannot be indexed");
+  CV t = base;
+  int64_t dim = 0;
+  for (const Expr* item : items) {
+    if (item->kind == Expr::K::None) {
+      t = expandDims(t, dim, *item);
+      ++dim;
+    } else if (item->kind == Expr::K::Slice && !item->a && !item->b && !item->c) {
+      if (dim >= int64_t(t.type().rank())) fail(*item, "too many indices for " + t.type().str());
+      ++dim;
+    } else {
+      fail(*item, "tensors can only be indexed with None and ':' (to add or keep dimensions)");
+    }
+  }
+  return t;
+}
+
+CV Lowerer::call(const Expr& e, Env& env) {
+  CV callee = eval(*e.a, env);
+  CallArgs args;
+  args.site = &e;
+  for (const auto& a : e.elts) {
+    args.pos.push_back(eval(*a, env));
+    args.posExprs.push_back(a.get());
+  }
+  for (const auto& k : e.keywords) args.kw.emplace_back(k.name, eval(*k.value, env));
+  return callValue(callee, args);
+}
+
+CV Lowerer::callValue(const CV& callee, CallArgs& args) {
+  const Expr& at = *args.site;
+  switch (callee.kind) {
+    case CV::K::Function: return inlineFunction(*callee.fn, args);
+    case CV::K::Builtin: return callBuiltin(callee.s, args);
+    case CV::K::Method:
+      args.pos.insert(args.pos.begin(), callee.elts[0]);
+      args.posExprs.insert(args.posExprs.begin(), args.site);
+      return callBuiltin(callee.s.rfind("dtype.", 0) == 0 ? callee.s : "tensor." + callee.s, args);
+    case CV::K::DType:
+      // tl.float32(x): a cast, as in Triton.
+      if (args.pos.size() == 1 && args.kw.empty()) return cast(args.pos[0], callee.dtype, at);
+      break;
+    default: break;
+  }
+  fail(at, callee.describe() + " is not callable");
+}
+
+CV Lowerer::inlineFunction(const FunctionDef& fn, CallArgs& args) {
+  const Expr& at = *args.site;
+  if (++callDepth_ > kMaxCallDepth) fail(at, "calls nested deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
+  if (args.pos.size() > fn.params.size())
+    fail(at, fn.name + "() takes " + std::to_string(fn.params.size()) + " arguments but " +
+                 std::to_string(args.pos.size()) + " were given");
+  Env env;
+  std::vector<bool> bound(fn.params.size(), false);
+  for (size_t i = 0; i < args.pos.size(); ++i) {
+    env[fn.params[i].name] = args.pos[i];
+    bound[i] = true;
+  }
+  for (const auto& [name, v] : args.kw) {
+    auto it = std::find_if(fn.params.begin(), fn.params.end(), [&](const Param& p) { return p.name == name; });
+    if (it == fn.params.end()) fail(at, fn.name + "() got an unexpected keyword argument '" + name + "'");
+    size_t i = size_t(it - fn.params.begin());
+    if (bound[i]) fail(at, fn.name + "() got multiple values for argument '" + name + "'");
+    env[name] = v;
+    bound[i] = true;
+  }
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const Param& p = fn.params[i];
+    if (!bound[i]) {
+      if (!p.defaultValue) fail(at, fn.name + "() missing required argument '" + p.name + "'");
+      Env empty;
+      env[p.name] = eval(*p.defaultValue, empty);
+    }
+    if (isConstexprParam(p) && env[p.name].isTensor())
+      fail(at, "argument '" + p.name + "' of " + fn.name + "() is tl.constexpr but got a runtime " + env[p.name].describe());
+  }
+  Flow flow = execBlock(fn.body, env);
+  --callDepth_;
+  return flow.value;
+}
+
+CV Lowerer::eval(const Expr& e, Env& env) {
+  switch (e.kind) {
+    case Expr::K::Name: return lookup(e.str, e, env);
+    case Expr::K::Int:
+      if (!e.str.empty()) fail(e, "integer literal " + e.str + " does not fit in int64");
+      return CV::integer(e.ival);
+    case Expr::K::Float: return CV::real(e.fval);
+    case Expr::K::Str: return CV::str(e.str);
+    case Expr::K::Bool: return CV::boolean(e.ival != 0);
+    case Expr::K::None: return CV::none();
+    case Expr::K::Ellipsis: fail(e, "'...' is not supported here");
+    case Expr::K::Tuple:
+    case Expr::K::List: {
+      std::vector<CV> elts;
+      for (const auto& x : e.elts) elts.push_back(eval(*x, env));
+      return CV::tuple(std::move(elts));
+    }
+    case Expr::K::Dict: fail(e, "dicts are not supported in a @triton.jit function");
+    case Expr::K::Attr: return attribute(eval(*e.a, env), e.str, e);
+    case Expr::K::Subscript: return subscript(eval(*e.a, env), *e.b, env, e);
+    case Expr::K::Call: return call(e, env);
+    case Expr::K::Binary: {
+      CV l = eval(*e.a, env);
+      CV r = eval(*e.b, env);
+      return binary(e.str, l, r, e);
+    }
+    case Expr::K::Unary: return unary(e.str, eval(*e.a, env), e);
+    case Expr::K::BoolOp: {
+      bool isAnd = e.str == "and";
+      CV acc = eval(*e.elts[0], env);
+      for (size_t i = 1; i < e.elts.size(); ++i) {
+        if (!acc.isTensor()) {
+          // Python semantics on constants: short-circuit, and return the deciding operand.
+          bool t = constexprTruth(acc, *e.elts[i - 1], "operand");
+          if (isAnd ? !t : t) return acc;
+          acc = eval(*e.elts[i], env);
+          continue;
+        }
+        CV r = eval(*e.elts[i], env);
+        CV lb = cast(acc, DType::of(ScalarKind::I1), e);
+        CV rb = cast(r, DType::of(ScalarKind::I1), e);
+        acc = binary(isAnd ? "&" : "|", lb, rb, e);
+      }
+      return acc;
+    }
+    case Expr::K::Compare: {
+      CV result;
+      CV left = eval(*e.elts[0], env);
+      for (size_t i = 0; i < e.ops.size(); ++i) {
+        CV right = eval(*e.elts[i + 1], env);
+        const std::string& op = e.ops[i];
+        CV r;
+        if (op == "is" || op == "is not") {
+          bool same = left.kind == right.kind &&
+                      (left.kind == CV::K::None || (left.isNumber() && left.i == right.i && left.f == right.f) ||
+                       (left.kind == CV::K::DType && left.dtype == right.dtype));
+          if (left.isTensor() || right.isTensor()) same = left.isTensor() && right.isTensor() && left.value == right.value;
+          r = CV::boolean(op == "is" ? same : !same);
+        } else if (op == "in" || op == "not in") {
+          if (right.kind != CV::K::Tuple) fail(e, "'in' needs a constexpr tuple on the right");
+          bool found = false;
+          for (const CV& x : right.elts)
+            if (x.isNumber() && left.isNumber() && x.asDouble() == left.asDouble()) found = true;
+          r = CV::boolean(op == "in" ? found : !found);
+        } else {
+          r = compare(op, left, right, e);
+        }
+        result = i == 0 ? r : (result.isTensor() || r.isTensor() ? binary("&", result, r, e)
+                                                                  : CV::boolean(result.i && r.i));
+        left = right;
+      }
+      return result;
+    }
+    case Expr::K::IfExp: {
+      CV c = eval(*e.b, env);
+      if (!c.isTensor()) return constexprTruth(c, *e.b, "condition") ? eval(*e.a, env) : eval(*e.c, env);
+      // A runtime condition: both sides are evaluated, then selected (no side effects).
+      CV x = eval(*e.a, env);
+      CV y = eval(*e.c, env);
+      return select(c, x, y, e);
+    }
+    case Expr::K::Slice: {
+      CV s;
+      s.kind = CV::K::Slice;
+      for (const Expr* part : {e.a.get(), e.b.get(), e.c.get()}) s.elts.push_back(part ? eval(*part, env) : CV::none());
+      return s;
+    }
+  }
+  fail(e, "unsupported expression");
+}
+
+}  // namespace tilevm::frontend

@@ -1,0 +1,412 @@
+// LowerStmt.cpp - statements and structured control flow: assignments, constexpr-pruned and
+// runtime `if` (merging the names both branches define), `for` over range (a `for` op whose
+// loop-carried values are the names the body reassigns) or static_range (unrolled), `while`,
+// and `return`.
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "frontend/Builtins.h"
+#include "frontend/Lowerer.h"
+
+namespace tilevm::frontend {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+void namesIn(const Expr& target, std::vector<std::string>& out) {
+  if (target.kind == Expr::K::Name) out.push_back(target.str);
+  if (target.kind == Expr::K::Tuple || target.kind == Expr::K::List)
+    for (const auto& e : target.elts) namesIn(*e, out);
+}
+
+bool sameConstant(const CV& a, const CV& b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case CV::K::None: return true;
+    case CV::K::Bool:
+    case CV::K::Int: return a.i == b.i;
+    case CV::K::Float: return a.f == b.f || (a.f != a.f && b.f != b.f);
+    case CV::K::Str:
+    case CV::K::Module:
+    case CV::K::Builtin: return a.s == b.s;
+    case CV::K::DType: return a.dtype == b.dtype;
+    case CV::K::Tensor: return a.value == b.value;
+    case CV::K::Function: return a.fn == b.fn;
+    case CV::K::Tuple:
+    case CV::K::Method:
+    case CV::K::Slice:
+      if (a.elts.size() != b.elts.size() || a.s != b.s) return false;
+      for (size_t i = 0; i < a.elts.size(); ++i)
+        if (!sameConstant(a.elts[i], b.elts[i])) return false;
+      return true;
+  }
+  return false;
+}
+
+// Adds a result of type `t` to an op built without it (if's results are known only after its
+// branches are lowered).
+ir::Value* appendResult(ir::Op* op, const ir::Type& t) {
+  op->results.push_back(std::make_unique<ir::Value>(t, op, op->parent, static_cast<unsigned>(op->results.size())));
+  return op->results.back().get();
+}
+
+}  // namespace
+
+void Lowerer::assignedNames(const std::vector<StmtP>& body, std::vector<std::string>& out) {
+  for (const auto& s : body) {
+    for (const auto& t : s->targets) namesIn(*t, out);
+    assignedNames(s->body, out);
+    assignedNames(s->orelse, out);
+  }
+}
+
+void Lowerer::assign(const Expr& target, const CV& value, Env& env, const Expr& at) {
+  switch (target.kind) {
+    case Expr::K::Name:
+      env[target.str] = value;
+      return;
+    case Expr::K::Tuple:
+    case Expr::K::List:
+      if (value.kind != CV::K::Tuple) fail(at, "cannot unpack " + value.describe());
+      if (value.elts.size() != target.elts.size())
+        fail(at, "cannot unpack " + std::to_string(value.elts.size()) + " values into " + std::to_string(target.elts.size()) + " names");
+      for (size_t i = 0; i < target.elts.size(); ++i) assign(*target.elts[i], value.elts[i], env, at);
+      return;
+    default:
+      fail(target, "only names and tuples of names can be assigned in a @triton.jit function");
+  }
+}
+
+Lowerer::Flow Lowerer::execBlock(const std::vector<StmtP>& body, Env& env) {
+  for (const auto& s : body) {
+    Flow f = execStmt(*s, env);
+    if (f.returned) return f;
+  }
+  return {};
+}
+
+Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
+  setLoc(s.line, s.col);
+  switch (s.kind) {
+    case Stmt::K::Expr:
+      eval(*s.value, env);
+      return {};
+    case Stmt::K::Assign: {
+      CV v = eval(*s.value, env);
+      for (const auto& t : s.targets) assign(*t, v, env, *s.value);
+      return {};
+    }
+    case Stmt::K::AugAssign: {
+      const Expr& t = *s.targets[0];
+      if (t.kind != Expr::K::Name) fail(t, "augmented assignment needs a name on the left");
+      CV cur = lookup(t.str, t, env);
+      CV rhs = eval(*s.value, env);
+      env[t.str] = binary(s.op, cur, rhs, *s.value);
+      return {};
+    }
+    case Stmt::K::AnnAssign:
+      if (s.value) {
+        CV v = eval(*s.value, env);
+        if (s.annotation->str == "constexpr" && v.isTensor())
+          fail(*s.value, "a value annotated tl.constexpr must be a compile-time constant, got " + v.describe());
+        assign(*s.targets[0], v, env, *s.value);
+      }
+      return {};
+    case Stmt::K::If:
+      return lowerIf(s, env);
+    case Stmt::K::For:
+      lowerFor(s, env);
+      return {};
+    case Stmt::K::While:
+      lowerWhile(s, env);
+      return {};
+    case Stmt::K::Return: {
+      Flow f;
+      f.returned = true;
+      if (s.value) f.value = eval(*s.value, env);
+      return f;
+    }
+    case Stmt::K::Pass:
+      return {};
+    case Stmt::K::Break:
+    case Stmt::K::Continue:
+      fail(s.line, s.col, std::string("'") + (s.kind == Stmt::K::Break ? "break" : "continue") +
+                              "' is not supported in a @triton.jit function (Triton has no early loop exit)");
+    case Stmt::K::Assert: {
+      CV c = eval(*s.test, env);
+      std::string msg;
+      if (s.value) {
+        CV m = eval(*s.value, env);
+        if (m.kind != CV::K::Str) fail(*s.value, "assert message must be a string");
+        msg = m.s;
+      }
+      if (!c.isTensor()) {
+        if (!constexprTruth(c, *s.test, "assert condition")) fail(*s.test, "assertion failed" + (msg.empty() ? "" : ": " + msg));
+        return {};
+      }
+      CV cb = cast(c, DType::of(ScalarKind::I1), *s.test);
+      setLoc(s.line, s.col);
+      b.create(Opcode::Assert, {cb.value}, {}, {{"message", msg}});
+      return {};
+    }
+  }
+  return {};
+}
+
+Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
+  CV cond = eval(*s.test, env);
+  if (!cond.isTensor()) return execBlock(constexprTruth(cond, *s.test, "condition") ? s.body : s.orelse, env);
+  if (!cond.type().isScalar()) fail(*s.test, "an if condition must be a scalar, got " + cond.describe());
+  CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
+  setLoc(s.line, s.col);
+  ir::Op* op = b.create(Opcode::If, {c.value}, {});
+  ir::Block* parent = b.insertionBlock();
+  Env branchEnv[2] = {env, env};
+  const std::vector<StmtP>* bodies[2] = {&s.body, &s.orelse};
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    Flow f = execBlock(*bodies[i], branchEnv[i]);
+    if (f.returned) fail(s.line, s.col, "return inside an if on a runtime condition is not supported");
+  }
+  // Names that differ after the branches become results: those defined before the if, or in
+  // both branches.
+  std::set<std::string> names;
+  for (int i = 0; i < 2; ++i)
+    for (const auto& [name, v] : branchEnv[i]) {
+      bool before = env.count(name) > 0;
+      bool inBoth = branchEnv[1 - i].count(name) > 0;
+      if ((before && !sameConstant(v, env.at(name))) || (!before && inBoth)) names.insert(name);
+    }
+  std::vector<std::string> merged;
+  std::vector<DType> dtypes;
+  std::vector<ir::Value*> yields[2];
+  for (const std::string& name : names) {
+    const CV& t = branchEnv[0].at(name);
+    const CV& e = branchEnv[1].at(name);
+    if (sameConstant(t, e)) {
+      env[name] = t;
+      continue;
+    }
+    if (!(t.isTensor() || t.isNumber()) || !(e.isTensor() || e.isNumber()))
+      fail(s.line, s.col, "'" + name + "' is assigned different compile-time values in the branches of a runtime if");
+    // Pick the merged type: a tensor side wins; two numbers take their promoted dtype.
+    CV proto = t.isTensor() ? t : e.isTensor() ? e : CV();
+    DType dt = proto.isTensor() ? proto.dtype : computationType(t, e, false, *s.test);
+    std::vector<int64_t> shape = proto.isTensor() ? std::vector<int64_t>(proto.type().shape().begin(), proto.type().shape().end())
+                                                  : std::vector<int64_t>{};
+    for (int i = 0; i < 2; ++i) {
+      const CV& v = branchEnv[i].at(name);
+      b.setInsertionPoint(&op->regions[i]->block);
+      if (v.isTensor() && !(v.dtype == dt && v.type().shape().size() == shape.size() &&
+                            std::equal(shape.begin(), shape.end(), v.type().shape().begin())))
+        fail(s.line, s.col, "'" + name + "' has type " + v.describe() + " in one branch of the if and " +
+                                (i ? t : e).describe() + " in the other");
+      CV m = v.isTensor() ? v : broadcastTo(cast(v, dt, *s.test), shape, *s.test);
+      yields[i].push_back(m.value);
+    }
+    merged.push_back(name);
+    dtypes.push_back(dt);
+  }
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    setLoc(s.line, s.col);
+    b.create(Opcode::Yield, yields[i], {});
+  }
+  b.setInsertionPoint(parent);
+  for (size_t k = 0; k < merged.size(); ++k) env[merged[k]] = CV::tensor(appendResult(op, yields[0][k]->type), dtypes[k]);
+  return {};
+}
+
+void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
+  int64_t v[3] = {0, 0, 1};
+  if (a.pos.empty() || a.pos.size() > 3) fail(*s.value, "static_range takes 1 to 3 arguments");
+  for (size_t i = 0; i < a.pos.size(); ++i)
+    if (a.pos[i].kind != CV::K::Int && a.pos[i].kind != CV::K::Bool)
+      fail(*a.posExprs[i], "static_range bounds must be constexpr integers, got " + a.pos[i].describe());
+  if (a.pos.size() == 1) v[1] = a.pos[0].i;
+  else for (size_t i = 0; i < a.pos.size(); ++i) v[i] = a.pos[i].i;
+  if (v[2] == 0) fail(*s.value, "static_range step must not be zero");
+  int64_t trips = 0;
+  for (int64_t i = v[0]; v[2] > 0 ? i < v[1] : i > v[1]; i += v[2]) {
+    if (++trips > 4096) fail(*s.value, "static_range unrolls more than 4096 iterations");
+    assign(*s.targets[0], CV::integer(i), env, *s.value);
+    if (execBlock(s.body, env).returned) fail(s.line, s.col, "return inside a loop is not supported");
+  }
+}
+
+void Lowerer::lowerFor(const Stmt& s, Env& env) {
+  const Expr& iter = *s.value;
+  if (iter.kind != Expr::K::Call) fail(iter, "for loops must iterate over range(), tl.range() or tl.static_range()");
+  CV callee = eval(*iter.a, env);
+  CallArgs a;
+  a.site = &iter;
+  for (const auto& x : iter.elts) {
+    a.pos.push_back(eval(*x, env));
+    a.posExprs.push_back(x.get());
+  }
+  for (const auto& k : iter.keywords) a.kw.emplace_back(k.name, eval(*k.value, env));
+  std::string kind = callee.kind == CV::K::Builtin ? callee.s : "";
+  if (kind == "tl.static_range") return lowerStaticFor(s, a, env);
+  if (kind != "range" && kind != "tl.range")
+    fail(iter, "for loops must iterate over range(), tl.range() or tl.static_range(), got " + callee.describe());
+  if (s.targets[0]->kind != Expr::K::Name) fail(*s.targets[0], "the loop variable must be a name");
+  if (a.pos.empty() || a.pos.size() > 3) fail(iter, "range takes 1 to 3 arguments");
+  for (const auto& [k, v] : a.kw)
+    if (kind == "range" || (k != "num_stages" && k != "loop_unroll_factor" && k != "disallow_acc_multi_buffer" &&
+                            k != "flatten" && k != "warp_specialize" && k != "step"))
+      fail(iter, "unexpected keyword argument '" + k + "' to " + kind + "()");
+  CV bounds[3] = {CV::integer(0), CV::integer(0), CV::integer(1)};
+  if (a.pos.size() == 1) bounds[1] = a.pos[0];
+  else for (size_t i = 0; i < a.pos.size(); ++i) bounds[i] = a.pos[i];
+  if (bounds[2].isNumber() && bounds[2].i == 0) fail(iter, "range step must not be zero");
+  // The induction variable's type: promoted over the bounds (constexprs default to int32).
+  DType iv = DType::of(ScalarKind::I32);
+  for (const CV& bnd : bounds) {
+    if (!(bnd.isNumber() || bnd.isTensor()) || (bnd.isTensor() && (!bnd.dtype.isInt() || !bnd.type().isScalar())) ||
+        bnd.kind == CV::K::Float)
+      fail(iter, "range bounds must be integer scalars, got " + bnd.describe());
+    DType d = bnd.isTensor() ? bnd.dtype : constexprDType(bnd, iter);
+    if (d.bits() > iv.bits()) iv = d;
+  }
+  setLoc(iter);
+  ir::Value* operands[3];
+  for (int i = 0; i < 3; ++i) operands[i] = cast(bounds[i], iv, iter).value;
+
+  std::vector<std::string> assigned;
+  assignedNames(s.body, assigned);
+  std::vector<std::string> carried;
+  std::vector<CV> inits;
+  for (const std::string& n : assigned) {
+    if (n == s.targets[0]->str || !env.count(n) || std::find(carried.begin(), carried.end(), n) != carried.end()) continue;
+    const CV& v = env.at(n);
+    if (!v.isTensor() && !v.isNumber())
+      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors and numbers can be");
+    carried.push_back(n);
+    inits.push_back(toTensor(v, iter));
+  }
+  std::vector<ir::Value*> ops(operands, operands + 3);
+  std::vector<ir::Type> types;
+  for (const CV& v : inits) {
+    ops.push_back(v.value);
+    types.push_back(v.type());
+  }
+  setLoc(s.line, s.col);
+  ir::Op* loop = b.create(Opcode::For, ops, types);
+  ir::Block* parent = b.insertionBlock();
+  ir::Block& body = loop->regions[0]->block;
+  Env bodyEnv = env;
+  bodyEnv[s.targets[0]->str] = CV::tensor(body.addArg(ir::Type(iv.elem())), iv);
+  for (size_t k = 0; k < carried.size(); ++k) bodyEnv[carried[k]] = CV::tensor(body.addArg(types[k]), inits[k].dtype);
+  b.setInsertionPoint(&body);
+  if (execBlock(s.body, bodyEnv).returned) fail(s.line, s.col, "return inside a loop is not supported");
+  std::vector<ir::Value*> next;
+  for (size_t k = 0; k < carried.size(); ++k) {
+    CV v = bodyEnv.at(carried[k]);
+    if (v.isNumber()) v = broadcastTo(cast(v, inits[k].dtype, iter), types[k].shape(), iter);
+    if (!v.isTensor() || !(v.dtype == inits[k].dtype) || !(v.type() == types[k]))
+      fail(s.line, s.col, "loop-carried variable '" + carried[k] + "' has initial type " + inits[k].describe() +
+                              " but is reassigned to " + v.describe() + " in the loop; its type must stay the same");
+    next.push_back(v.value);
+  }
+  setLoc(s.line, s.col);
+  b.create(Opcode::Yield, next, {});
+  b.setInsertionPoint(parent);
+  for (size_t k = 0; k < carried.size(); ++k) env[carried[k]] = CV::tensor(loop->result(unsigned(k)), inits[k].dtype);
+}
+
+void Lowerer::lowerWhile(const Stmt& s, Env& env) {
+  std::vector<std::string> assigned;
+  assignedNames(s.body, assigned);
+  std::vector<std::string> carried;
+  std::vector<CV> inits;
+  for (const std::string& n : assigned) {
+    if (!env.count(n) || std::find(carried.begin(), carried.end(), n) != carried.end()) continue;
+    const CV& v = env.at(n);
+    if (!v.isTensor() && !v.isNumber())
+      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors and numbers can be");
+    carried.push_back(n);
+    inits.push_back(toTensor(v, *s.test));
+  }
+  std::vector<ir::Value*> ops;
+  std::vector<ir::Type> types;
+  for (const CV& v : inits) {
+    ops.push_back(v.value);
+    types.push_back(v.type());
+  }
+  setLoc(s.line, s.col);
+  ir::Op* loop = b.create(Opcode::While, ops, types);
+  ir::Block* parent = b.insertionBlock();
+  auto bindArgs = [&](ir::Block& blk, Env& e) {
+    for (size_t k = 0; k < carried.size(); ++k) e[carried[k]] = CV::tensor(blk.addArg(types[k]), inits[k].dtype);
+  };
+  // before-region: evaluate the condition (every iteration, side effects included).
+  Env condEnv = env;
+  ir::Block& before = loop->regions[0]->block;
+  bindArgs(before, condEnv);
+  b.setInsertionPoint(&before);
+  CV cond = eval(*s.test, condEnv);
+  if (!cond.isTensor()) fail(*s.test, "a while condition must depend on runtime values (constant conditions would not terminate)");
+  if (!cond.type().isScalar()) fail(*s.test, "a while condition must be a scalar, got " + cond.describe());
+  CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
+  std::vector<ir::Value*> condOps{c.value};
+  for (const auto& a : before.args) condOps.push_back(a.get());
+  setLoc(*s.test);
+  b.create(Opcode::Condition, condOps, {});
+  // after-region: the body.
+  Env bodyEnv = env;
+  ir::Block& after = loop->regions[1]->block;
+  bindArgs(after, bodyEnv);
+  b.setInsertionPoint(&after);
+  if (execBlock(s.body, bodyEnv).returned) fail(s.line, s.col, "return inside a loop is not supported");
+  std::vector<ir::Value*> next;
+  for (size_t k = 0; k < carried.size(); ++k) {
+    CV v = bodyEnv.at(carried[k]);
+    if (v.isNumber()) v = broadcastTo(cast(v, inits[k].dtype, *s.test), types[k].shape(), *s.test);
+    if (!v.isTensor() || !(v.dtype == inits[k].dtype) || !(v.type() == types[k]))
+      fail(s.line, s.col, "loop-carried variable '" + carried[k] + "' has initial type " + inits[k].describe() +
+                              " but is reassigned to " + v.describe() + " in the loop; its type must stay the same");
+    next.push_back(v.value);
+  }
+  setLoc(s.line, s.col);
+  b.create(Opcode::Yield, next, {});
+  b.setInsertionPoint(parent);
+  for (size_t k = 0; k < carried.size(); ++k) env[carried[k]] = CV::tensor(loop->result(unsigned(k)), inits[k].dtype);
+}
+
+void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>& constexprs,
+                          const std::map<std::string, DType>& signature) {
+  setLoc(fn.line, fn.col);
+  Env env;
+  std::vector<std::pair<std::string, ir::Type>> params;
+  std::vector<std::pair<std::string, DType>> runtime;
+  for (const Param& p : fn.params) {
+    if (auto it = constexprs.find(p.name); it != constexprs.end()) {
+      env[p.name] = it->second;
+      continue;
+    }
+    if (isConstexprParam(p)) {
+      if (!p.defaultValue)
+        fail(p.line, p.col, "tl.constexpr parameter '" + p.name + "' has no value: pass -D " + p.name + "=VALUE");
+      Env empty;
+      env[p.name] = eval(*p.defaultValue, empty);
+      continue;
+    }
+    auto sig = signature.find(p.name);
+    if (sig == signature.end())
+      fail(p.line, p.col, "parameter '" + p.name + "' has no type: give it in --signature (e.g. '" + p.name +
+                              ": *fp32') or make it a constant with -D " + p.name + "=VALUE");
+    params.emplace_back(p.name, ir::Type(sig->second.elem()));
+    runtime.emplace_back(p.name, sig->second);
+  }
+  ir::Kernel* k = b.createKernel(fn.name, params);
+  for (size_t i = 0; i < runtime.size(); ++i) env[runtime[i].first] = CV::tensor(k->params()[i].get(), runtime[i].second);
+  Flow f = execBlock(fn.body, env);
+  if (f.returned && f.value.kind != CV::K::None) fail(fn.line, fn.col, "a kernel cannot return a value");
+  setLoc(fn.line, fn.col);
+  b.create(Opcode::Return, {}, {});
+}
+
+}  // namespace tilevm::frontend

@@ -1,0 +1,116 @@
+// Lowerer.h - lowers @triton.jit functions to tile IR. One class; its parts live in
+// LowerExpr.cpp (expressions, calls, inlining), Semantic.cpp (Triton's typing, promotion,
+// broadcasting and casts), LowerStmt.cpp (statements and control flow), Builtins.cpp (tl.*).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/Ast.h"
+#include "frontend/Value.h"
+#include "ir/Builder.h"
+#include "ir/Diagnostics.h"
+
+namespace tilevm::frontend {
+
+/// Names visible in a function body.
+using Env = std::map<std::string, CV>;
+
+/// Evaluated arguments of a call.
+struct CallArgs {
+  std::vector<CV> pos;
+  std::vector<std::pair<std::string, CV>> kw;
+  std::vector<const Expr*> posExprs;  ///< for error locations
+  const Expr* site = nullptr;
+};
+
+class Lowerer {
+ public:
+  Lowerer(const PyModule& m, ir::Module& out);
+
+  /// Lowers `fn` as kernel `fn.name`. `constexprs` binds compile-time parameters (defaults fill
+  /// the rest); `signature` gives every other parameter's dtype, in order.
+  void lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>& constexprs,
+                   const std::map<std::string, DType>& signature);
+
+  // ---- diagnostics and locations ---------------------------------------------------------
+  [[noreturn]] void fail(uint32_t line, uint32_t col, const std::string& msg) const;
+  [[noreturn]] void fail(const Expr& at, const std::string& msg) const { fail(at.line, at.col, msg); }
+  void setLoc(uint32_t line, uint32_t col) { b.setLoc(ir::Location{fileIdx_, line, col}); }
+  void setLoc(const Expr& e) { setLoc(e.line, e.col); }
+
+  // ---- expressions (LowerExpr.cpp) -------------------------------------------------------
+  CV eval(const Expr& e, Env& env);
+  CV lookup(const std::string& name, const Expr& at, Env& env);
+  CV attribute(const CV& base, const std::string& name, const Expr& at);
+  CV subscript(const CV& base, const Expr& index, Env& env, const Expr& at);
+  CV call(const Expr& e, Env& env);
+  CV callValue(const CV& callee, CallArgs& args);
+  /// Inlines a @triton.jit function with the given arguments; returns its return value.
+  CV inlineFunction(const FunctionDef& fn, CallArgs& args);
+  /// A constexpr bool from a value (a number, or an error naming `what`).
+  bool constexprTruth(const CV& v, const Expr& at, const char* what);
+
+  // ---- semantics (Semantic.cpp) ----------------------------------------------------------
+  /// The dtype Triton gives a Python number (int32/int64/uint64, fp32/fp64, int1).
+  DType constexprDType(const CV& v, const Expr& at) const;
+  /// A Python number as an IR constant of `dt` and `shape` (scalar when empty).
+  CV constant(const CV& number, DType dt, std::span<const int64_t> shape);
+  /// A tensor for any number or tensor (numbers get their default dtype).
+  CV toTensor(const CV& v, const Expr& at);
+  CV cast(const CV& v, DType to, const Expr& at, bool bitcast = false);
+  CV broadcastTo(const CV& t, std::span<const int64_t> shape, const Expr& at);
+  /// Numpy-style broadcast of two tensors to one shape.
+  void broadcastPair(CV& a, CV& b, const Expr& at);
+  /// Triton's type promotion for a binary op; numbers adapt to tensors (weak typing).
+  DType computationType(const CV& a, const CV& b, bool divOrMod, const Expr& at);
+  CV binary(const std::string& op, const CV& a, const CV& b, const Expr& at);
+  CV unary(const std::string& op, const CV& a, const Expr& at);
+  CV compare(const std::string& op, const CV& a, const CV& b, const Expr& at);
+  /// Both to one dtype and shape (for where/maximum/...); numbers adapt to tensors.
+  void unify(CV& a, CV& b, const Expr& at, bool divOrMod = false);
+  CV minMax(bool isMax, const CV& a, const CV& b, bool propagateNan, const Expr& at);
+  CV select(const CV& cond, const CV& a, const CV& b, const Expr& at);
+  CV expandDims(const CV& t, int64_t axis, const Expr& at);
+  CV reshape(const CV& t, std::vector<int64_t> shape, const Expr& at);
+
+  // ---- statements (LowerStmt.cpp) --------------------------------------------------------
+  struct Flow {
+    bool returned = false;
+    CV value;
+  };
+  Flow execBlock(const std::vector<StmtP>& body, Env& env);
+  void assign(const Expr& target, const CV& value, Env& env, const Expr& at);
+
+  // ---- builtins (Builtins.cpp) -----------------------------------------------------------
+  CV callBuiltin(const std::string& name, CallArgs& args);
+  /// Builds a reduce or scan over `inputs` along `axis` whose combiner is built by `combine`
+  /// from the scalar block arguments (first N then second N).
+  std::vector<CV> reduceOrScan(bool scan, const std::vector<CV>& inputs, int64_t axis, bool reverse,
+                               const std::function<std::vector<CV>(std::vector<CV>&, std::vector<CV>&)>& combine,
+                               const Expr& at);
+
+  ir::Builder b;
+  const PyModule& module;
+
+ private:
+  Flow execStmt(const Stmt& s, Env& env);
+  void lowerFor(const Stmt& s, Env& env);
+  void lowerStaticFor(const Stmt& s, const CallArgs& rangeArgs, Env& env);
+  Flow lowerIf(const Stmt& s, Env& env);
+  void lowerWhile(const Stmt& s, Env& env);
+  CV moduleConstant(const std::string& name, const Expr& at);
+  /// Names assigned anywhere in `body` (for loop-carried and branch-merged values).
+  static void assignedNames(const std::vector<StmtP>& body, std::vector<std::string>& out);
+
+  uint32_t fileIdx_ = 0;
+  int callDepth_ = 0;
+  std::map<std::string, CV> constantCache_;
+  std::vector<std::string> evaluatingConstants_;
+};
+
+}  // namespace tilevm::frontend

@@ -1,0 +1,17 @@
+// PyParser.h - reads a whole Python file: scans module-level statements, parses @triton.jit
+// functions in full, and skips host code it does not need.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "frontend/Ast.h"
+#include "ir/Diagnostics.h"
+
+namespace tilevm::frontend {
+
+/// Parses `text`. Syntax errors inside @triton.jit functions are diagnostics; host code outside
+/// them is skipped by indentation and never rejected for using Python beyond the subset.
+Result<PyModule> parsePython(std::string_view text, const std::string& fileName);
+
+}  // namespace tilevm::frontend

@@ -1,0 +1,401 @@
+// Semantic.cpp - Triton's typing rules (triton/language/semantic.py): default dtypes of Python
+// numbers, weak typing of numbers against tensors, integer promotion ("usual arithmetic
+// conversions"), casts, numpy-style broadcasting, and the arithmetic and compare ops.
+#include <cmath>
+#include <limits>
+
+#include "frontend/Lowerer.h"
+
+namespace tilevm::frontend {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+// Triton's dtype kinds, ordered: bool < uint < int < float.
+int kindRank(const DType& d) {
+  if (d.isBool()) return 0;
+  if (d.isInt()) return d.isUnsigned ? 1 : 2;
+  return 3;
+}
+
+DType integerPromote(const DType& a, const DType& b) {
+  if (a.isUnsigned == b.isUnsigned) return a.bits() > b.bits() ? a : b;
+  if (a.isUnsigned) return a.bits() >= b.bits() ? a : b;
+  return b.bits() >= a.bits() ? b : a;
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.type().shape().end()}; }
+
+}  // namespace
+
+DType Lowerer::constexprDType(const CV& v, const Expr& at) const {
+  switch (v.kind) {
+    case CV::K::Bool: return DType::of(ScalarKind::I1);
+    case CV::K::Int:
+      if (v.i >= INT32_MIN && v.i <= INT32_MAX) return DType::of(ScalarKind::I32);
+      if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX)) return DType::of(ScalarKind::I32, true);
+      return DType::of(ScalarKind::I64);
+    case CV::K::Float:
+      if (std::isfinite(v.f) && std::fabs(v.f) > std::numeric_limits<float>::max()) return DType::of(ScalarKind::F64);
+      return DType::of(ScalarKind::F32);
+    default: fail(at, "expected a number, got " + v.describe());
+  }
+}
+
+CV Lowerer::constant(const CV& number, DType dt, std::span<const int64_t> shape) {
+  ir::Type t(dt.elem(), shape);
+  if (dt.isFloat()) return CV::tensor(b.constant(t, number.asDouble()), dt);
+  int64_t v = number.kind == CV::K::Float ? static_cast<int64_t>(number.f) : number.i;
+  unsigned w = dt.bits();
+  if (w == 1) v = v != 0;
+  else if (w < 64) {
+    uint64_t mask = (uint64_t(1) << w) - 1;
+    uint64_t low = static_cast<uint64_t>(v) & mask;
+    // Signed types keep the sign-extended value, unsigned ones the low bits.
+    v = dt.isUnsigned ? int64_t(low) : (low >> (w - 1) ? int64_t(low | ~mask) : int64_t(low));
+  }
+  return CV::tensor(b.constant(t, v), dt);
+}
+
+CV Lowerer::toTensor(const CV& v, const Expr& at) {
+  if (v.isTensor()) return v;
+  if (!v.isNumber()) fail(at, "expected a tensor or a number, got " + v.describe());
+  setLoc(at);
+  return constant(v, constexprDType(v, at), {});
+}
+
+CV Lowerer::cast(const CV& in, DType to, const Expr& at, bool bitcast) {
+  CV v = toTensor(in, at);
+  const DType& from = v.dtype;
+  if (from == to) return v;
+  setLoc(at);
+  ir::Type dst = v.type().withElem(to.elem());
+  auto op = [&](Opcode code) { return CV::tensor(b.create(code, {v.value}, {dst})->result(), to); };
+  if (bitcast) {
+    if (from.bits() != to.bits() || from.isPtr() != to.isPtr())
+      fail(at, "cannot bitcast " + from.name() + " to " + to.name() + ": sizes differ");
+    if (from.elem() == to.elem()) return CV::tensor(v.value, to);
+    return op(Opcode::Bitcast);
+  }
+  if (from.isInt() && to.isInt()) {
+    if (to.isBool()) {
+      CV zero = constant(CV::integer(0), from, shapeOf(v));
+      return CV::tensor(b.compare(Opcode::CmpI, "ne", v.value, zero.value), to);
+    }
+    if (from.bits() == to.bits()) return CV::tensor(v.value, to);  // signedness only
+    if (from.bits() > to.bits()) return op(Opcode::TruncI);
+    return op(from.isSigned() && !from.isBool() ? Opcode::ExtSI : Opcode::ExtUI);
+  }
+  if (from.isFloat() && to.isFloat()) {
+    bool halfPair = (from.kind == ScalarKind::F16 && to.kind == ScalarKind::BF16) ||
+                    (from.kind == ScalarKind::BF16 && to.kind == ScalarKind::F16);
+    if (halfPair) return cast(cast(v, DType::of(ScalarKind::F32), at), to, at);
+    return op(from.bits() < to.bits() ? Opcode::ExtF : Opcode::TruncF);
+  }
+  if (from.isInt() && to.isFloat()) return op(from.isSigned() && !from.isBool() ? Opcode::SIToFP : Opcode::UIToFP);
+  if (from.isFloat() && to.isInt()) {
+    if (to.isBool()) {
+      CV zero = constant(CV::real(0), from, shapeOf(v));
+      return CV::tensor(b.compare(Opcode::CmpF, "une", v.value, zero.value), to);
+    }
+    return op(to.isUnsigned ? Opcode::FPToUI : Opcode::FPToSI);
+  }
+  if (from.isPtr() && to.isPtr()) return op(Opcode::Bitcast);
+  if (from.isPtr() && to.isInt()) {
+    CV asInt = CV::tensor(b.create(Opcode::PtrToInt, {v.value}, {v.type().withElem(ScalarKind::I64)})->result(),
+                          DType::of(ScalarKind::I64));
+    return cast(asInt, to, at);
+  }
+  if (from.isInt() && to.isPtr()) {
+    CV wide = cast(v, DType::of(ScalarKind::I64), at);
+    return CV::tensor(b.create(Opcode::IntToPtr, {wide.value}, {dst})->result(), to);
+  }
+  fail(at, "cannot cast " + from.name() + " to " + to.name());
+}
+
+CV Lowerer::broadcastTo(const CV& in, std::span<const int64_t> shape, const Expr& at) {
+  CV t = toTensor(in, at);
+  if (t.type().shape().size() == shape.size() && std::equal(shape.begin(), shape.end(), t.type().shape().begin()))
+    return t;
+  setLoc(at);
+  if (t.type().isScalar()) return CV::tensor(b.splat(t.value, shape), t.dtype);
+  if (t.type().rank() > shape.size())
+    fail(at, "cannot broadcast " + t.type().str() + " to a shape of lower rank");
+  while (t.type().rank() < shape.size()) t = expandDims(t, 0, at);
+  for (unsigned i = 0; i < shape.size(); ++i)
+    if (t.type().dim(i) != shape[i] && t.type().dim(i) != 1)
+      fail(at, "cannot broadcast " + t.type().str() + " to shape " + ir::Type(t.type().elem(), shape).str());
+  return CV::tensor(b.broadcast(t.value, shape), t.dtype);
+}
+
+void Lowerer::broadcastPair(CV& x, CV& y, const Expr& at) {
+  auto sx = shapeOf(x), sy = shapeOf(y);
+  if (sx == sy) return;
+  if (sx.empty()) { x = broadcastTo(x, sy, at); return; }
+  if (sy.empty()) { y = broadcastTo(y, sx, at); return; }
+  while (sx.size() < sy.size()) sx.insert(sx.begin(), 1);
+  while (sy.size() < sx.size()) sy.insert(sy.begin(), 1);
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < sx.size(); ++i) {
+    if (sx[i] == sy[i] || sy[i] == 1) out.push_back(sx[i]);
+    else if (sx[i] == 1) out.push_back(sy[i]);
+    else
+      fail(at, "incompatible shapes " + x.type().str() + " and " + y.type().str() + " at dimension " + std::to_string(i) + ": " +
+                   std::to_string(sx[i]) + " vs " + std::to_string(sy[i]));
+  }
+  x = broadcastTo(x, out, at);
+  y = broadcastTo(y, out, at);
+}
+
+DType Lowerer::computationType(const CV& a, const CV& b, bool divOrMod, const Expr& at) {
+  DType ta = a.isTensor() ? a.dtype : constexprDType(a, at);
+  DType tb = b.isTensor() ? b.dtype : constexprDType(b, at);
+  if (a.isTensor() != b.isTensor()) {
+    const DType& scalar = a.isTensor() ? tb : ta;
+    const DType& tensor = a.isTensor() ? ta : tb;
+    if (kindRank(scalar) <= kindRank(tensor)) {
+      if (divOrMod && (tensor.kind == ScalarKind::F16 || tensor.kind == ScalarKind::BF16)) return DType::of(ScalarKind::F32);
+      return tensor;
+    }
+  }
+  if (ta.kind == ScalarKind::F64 || tb.kind == ScalarKind::F64) return DType::of(ScalarKind::F64);
+  if (ta.kind == ScalarKind::F32 || tb.kind == ScalarKind::F32) return DType::of(ScalarKind::F32);
+  if (ta.kind == ScalarKind::F16 || tb.kind == ScalarKind::F16)
+    return DType::of(divOrMod ? ScalarKind::F32 : ScalarKind::F16);
+  if (ta.kind == ScalarKind::BF16 || tb.kind == ScalarKind::BF16) {
+    if (divOrMod || !(ta.kind == tb.kind)) return DType::of(ScalarKind::F32);
+    return DType::of(ScalarKind::BF16);
+  }
+  if (!ta.isInt() || !tb.isInt()) fail(at, "unexpected operand types " + ta.name() + " and " + tb.name());
+  if (divOrMod && ta.isUnsigned != tb.isUnsigned)
+    fail(at, "cannot use /, // or % with " + ta.name() + " and " + tb.name() + " because they have different signedness");
+  return integerPromote(ta, tb);
+}
+
+void Lowerer::unify(CV& x, CV& y, const Expr& at, bool divOrMod) {
+  DType ct = computationType(x, y, divOrMod, at);
+  x = cast(x, ct, at);
+  y = cast(y, ct, at);
+  broadcastPair(x, y, at);
+}
+
+namespace {
+// Python semantics for two compile-time numbers.
+CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& b, const Expr& at) {
+  bool ints = a.kind != CV::K::Float && b.kind != CV::K::Float;
+  if (ints) {
+    int64_t x = a.i, y = b.i;
+    if (op == "+") return CV::integer(x + y);
+    if (op == "-") return CV::integer(x - y);
+    if (op == "*") return CV::integer(x * y);
+    if ((op == "//" || op == "%" || op == "/") && y == 0) L.fail(at, "division by zero in a constexpr expression");
+    if (op == "//") return CV::integer(floorDiv(x, y));
+    if (op == "%") return CV::integer(x - floorDiv(x, y) * y);
+    if (op == "/") return CV::real(double(x) / double(y));
+    if (op == "&") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x & y) : CV::integer(x & y);
+    if (op == "|") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x | y) : CV::integer(x | y);
+    if (op == "^") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x ^ y) : CV::integer(x ^ y);
+    if (op == "<<") return CV::integer(y >= 64 ? 0 : int64_t(uint64_t(x) << y));
+    if (op == ">>") return CV::integer(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
+    if (op == "**") {
+      if (y < 0) return CV::real(std::pow(double(x), double(y)));
+      int64_t r = 1;
+      for (int64_t i = 0; i < y; ++i) r *= x;
+      return CV::integer(r);
+    }
+  } else {
+    double x = a.asDouble(), y = b.asDouble();
+    if (op == "+") return CV::real(x + y);
+    if (op == "-") return CV::real(x - y);
+    if (op == "*") return CV::real(x * y);
+    if (op == "/") {
+      if (y == 0) L.fail(at, "division by zero in a constexpr expression");
+      return CV::real(x / y);
+    }
+    if (op == "//") {
+      if (y == 0) L.fail(at, "division by zero in a constexpr expression");
+      return CV::real(std::floor(x / y));
+    }
+    if (op == "%") {
+      if (y == 0) L.fail(at, "division by zero in a constexpr expression");
+      double r = std::fmod(x, y);
+      if (r != 0 && ((r < 0) != (y < 0))) r += y;
+      return CV::real(r);
+    }
+    if (op == "**") return CV::real(std::pow(x, y));
+  }
+  L.fail(at, "operator '" + op + "' is not supported on " + a.describe() + " and " + b.describe());
+}
+}  // namespace
+
+CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr& at) {
+  if (a.isNumber() && b_.isNumber()) return pythonBinary(*this, op, a, b_, at);
+  if (!(a.isNumber() || a.isTensor()) || !(b_.isNumber() || b_.isTensor()))
+    fail(at, "operator '" + op + "' is not supported on " + a.describe() + " and " + b_.describe());
+  // Pointer arithmetic: ptr + int, int + ptr, ptr - int.
+  bool aPtr = a.isTensor() && a.dtype.isPtr(), bPtr = b_.isTensor() && b_.dtype.isPtr();
+  if (aPtr || bPtr) {
+    if (aPtr && bPtr) fail(at, "operator '" + op + "' is not supported between two pointers");
+    if (!(op == "+" || (op == "-" && aPtr))) fail(at, "operator '" + op + "' is not supported on pointers");
+    CV p = aPtr ? a : b_;
+    CV off = toTensor(aPtr ? b_ : a, at);
+    if (!off.dtype.isInt()) fail(at, "pointer offsets must be integers, got " + off.dtype.name());
+    if (op == "-") off = unary("-", off, at);
+    broadcastPair(p, off, at);
+    setLoc(at);
+    return CV::tensor(b.create(Opcode::AddPtr, {p.value, off.value}, {p.type()})->result(), p.dtype);
+  }
+  bool divOrMod = op == "/" || op == "//" || op == "%";
+  CV x = a, y = b_;
+  DType ct = computationType(x, y, divOrMod, at);
+  if (op == "/" && ct.isInt()) ct = DType::of(ScalarKind::F32);
+  x = cast(x, ct, at);
+  y = cast(y, ct, at);
+  broadcastPair(x, y, at);
+  setLoc(at);
+  auto make = [&](Opcode code) { return CV::tensor(b.binary(code, x.value, y.value), ct); };
+  bool f = ct.isFloat(), u = ct.isUnsigned;
+  auto needInt = [&] {
+    if (f) fail(at, "operator '" + op + "' needs integer operands, got " + ct.name());
+  };
+  if (op == "+") return make(f ? Opcode::AddF : Opcode::AddI);
+  if (op == "-") return make(f ? Opcode::SubF : Opcode::SubI);
+  if (op == "*") return make(f ? Opcode::MulF : Opcode::MulI);
+  if (op == "/") return make(Opcode::DivF);
+  if (op == "//") {
+    needInt();
+    return make(u ? Opcode::DivUI : Opcode::DivSI);
+  }
+  if (op == "%") return make(f ? Opcode::RemF : u ? Opcode::RemUI : Opcode::RemSI);
+  if (op == "&") { needInt(); return make(Opcode::AndI); }
+  if (op == "|") { needInt(); return make(Opcode::OrI); }
+  if (op == "^") { needInt(); return make(Opcode::XorI); }
+  if (op == "<<") { needInt(); return make(Opcode::ShlI); }
+  if (op == ">>") { needInt(); return make(u ? Opcode::ShrUI : Opcode::ShrSI); }
+  fail(at, "operator '" + op + "' is not supported on tensors" + (op == "**" ? std::string(" (use tl.math.pow)") : ""));
+}
+
+CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at) {
+  if (a.isNumber()) {
+    if (op == "-") return a.kind == CV::K::Float ? CV::real(-a.f) : CV::integer(-a.i);
+    if (op == "+") return a.kind == CV::K::Bool ? CV::integer(a.i) : a;
+    if (op == "~") {
+      if (a.kind == CV::K::Float) fail(at, "'~' needs an integer");
+      return CV::integer(~a.i);
+    }
+    if (op == "not") return CV::boolean(!(a.kind == CV::K::Float ? a.f != 0 : a.i != 0));
+  }
+  if (!a.isTensor()) {
+    if (op == "not" && a.kind == CV::K::None) return CV::boolean(true);
+    fail(at, "operator '" + op + "' is not supported on " + a.describe());
+  }
+  setLoc(at);
+  if (op == "+") return a;
+  if (op == "-") {
+    if (a.dtype.isFloat()) return CV::tensor(b.unary(Opcode::NegF, a.value), a.dtype);
+    if (a.dtype.isPtr()) fail(at, "cannot negate a pointer");
+    return binary("-", constant(CV::integer(0), a.dtype, shapeOf(a)), a, at);
+  }
+  if (op == "~" || op == "not") {
+    if (!a.dtype.isInt()) fail(at, "'" + op + "' needs an integer or boolean tensor, got " + a.dtype.name());
+    if (op == "not" && !a.dtype.isBool()) return compare("==", a, CV::integer(0), at);
+    return CV::tensor(b.binary(Opcode::XorI, a.value, constant(CV::integer(-1), a.dtype, shapeOf(a)).value), a.dtype);
+  }
+  fail(at, "unknown unary operator '" + op + "'");
+}
+
+CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr& at) {
+  if (a.isNumber() && b_.isNumber()) {
+    double x = a.asDouble(), y = b_.asDouble();
+    bool ints = a.kind != CV::K::Float && b_.kind != CV::K::Float;
+    auto cmp = [&](auto l, auto r) {
+      if (op == "<") return l < r;
+      if (op == "<=") return l <= r;
+      if (op == ">") return l > r;
+      if (op == ">=") return l >= r;
+      if (op == "==") return l == r;
+      return l != r;
+    };
+    return CV::boolean(ints ? cmp(a.i, b_.i) : cmp(x, y));
+  }
+  if (!(a.isNumber() || a.isTensor()) || !(b_.isNumber() || b_.isTensor()))
+    fail(at, "cannot compare " + a.describe() + " and " + b_.describe());
+  CV x = a, y = b_;
+  DType ct;
+  if (x.isTensor() && y.isTensor() && x.dtype.isPtr() && y.dtype.isPtr()) ct = x.dtype;
+  else ct = computationType(x, y, false, at);
+  x = cast(x, ct, at);
+  y = cast(y, ct, at);
+  broadcastPair(x, y, at);
+  setLoc(at);
+  std::string pred;
+  if (ct.isFloat()) {
+    pred = op == "<" ? "olt" : op == "<=" ? "ole" : op == ">" ? "ogt" : op == ">=" ? "oge" : op == "==" ? "oeq" : "une";
+    return CV::tensor(b.compare(Opcode::CmpF, pred, x.value, y.value), DType::of(ScalarKind::I1));
+  }
+  bool u = ct.isUnsigned || ct.isPtr();
+  if (op == "==") pred = "eq";
+  else if (op == "!=") pred = "ne";
+  else pred = std::string(u ? "u" : "s") + (op == "<" ? "lt" : op == "<=" ? "le" : op == ">" ? "gt" : "ge");
+  return CV::tensor(b.compare(Opcode::CmpI, pred, x.value, y.value), DType::of(ScalarKind::I1));
+}
+
+CV Lowerer::minMax(bool isMax, const CV& a, const CV& b_, bool propagateNan, const Expr& at) {
+  CV x = a, y = b_;
+  unify(x, y, at);
+  setLoc(at);
+  Opcode code;
+  if (x.dtype.isFloat()) code = propagateNan ? (isMax ? Opcode::MaximumF : Opcode::MinimumF) : (isMax ? Opcode::MaxNumF : Opcode::MinNumF);
+  else if (x.dtype.isUnsigned || x.dtype.isBool()) code = isMax ? Opcode::MaxUI : Opcode::MinUI;
+  else code = isMax ? Opcode::MaxSI : Opcode::MinSI;
+  return CV::tensor(b.binary(code, x.value, y.value), x.dtype);
+}
+
+CV Lowerer::select(const CV& cond, const CV& a, const CV& b_, const Expr& at) {
+  CV c = cast(cond, DType::of(ScalarKind::I1), at);
+  CV x = a, y = b_;
+  unify(x, y, at);
+  broadcastPair(c, x, at);
+  broadcastPair(c, y, at);
+  broadcastPair(x, y, at);
+  setLoc(at);
+  return CV::tensor(b.create(Opcode::Select, {c.value, x.value, y.value}, {x.type()})->result(), x.dtype);
+}
+
+CV Lowerer::expandDims(const CV& in, int64_t axis, const Expr& at) {
+  CV t = toTensor(in, at);
+  int64_t rank = t.type().rank();
+  if (axis < 0) axis += rank + 1;
+  if (axis < 0 || axis > rank) fail(at, "expand_dims axis " + std::to_string(axis) + " out of range for rank " + std::to_string(rank));
+  if (rank + 1 > int64_t(ir::kMaxRank)) fail(at, "tiles are limited to rank " + std::to_string(ir::kMaxRank));
+  setLoc(at);
+  return CV::tensor(b.expandDims(t.value, int(axis)), t.dtype);
+}
+
+CV Lowerer::reshape(const CV& in, std::vector<int64_t> shape, const Expr& at) {
+  CV t = toTensor(in, at);
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d <= 0) fail(at, "reshape dimensions must be positive");
+    n *= d;
+  }
+  if (n != t.type().numElements())
+    fail(at, "cannot reshape " + t.type().str() + " (" + std::to_string(t.type().numElements()) + " elements) to " +
+                 std::to_string(n) + " elements");
+  if (shape.size() > ir::kMaxRank) fail(at, "tiles are limited to rank " + std::to_string(ir::kMaxRank));
+  setLoc(at);
+  if (shape.empty() && t.type().isScalar()) return t;
+  if (shape.empty()) fail(at, "cannot reshape a tile to a scalar (use a reduction)");
+  if (t.type().isScalar()) return CV::tensor(b.splat(t.value, shape), t.dtype);
+  return CV::tensor(b.create(Opcode::Reshape, {t.value}, {t.type().withShape(shape)})->result(), t.dtype);
+}
+
+}  // namespace tilevm::frontend

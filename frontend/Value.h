@@ -1,0 +1,90 @@
+// Value.h - what a name holds while a kernel is lowered: Triton dtypes (with signedness, which
+// the IR leaves to ops) and compile-time values (constexprs, dtypes, tensors, functions, ...).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/Ast.h"
+#include "ir/IR.h"
+
+namespace tilevm::frontend {
+
+/// A Triton dtype: an IR element kind plus signedness; pointers carry their pointee's.
+struct DType {
+  ir::ScalarKind kind = ir::ScalarKind::I32;
+  bool isUnsigned = false;
+  ir::ScalarKind pointee = ir::ScalarKind::I32;  ///< when kind == Ptr
+  bool pointeeUnsigned = false;
+
+  static DType of(ir::ScalarKind k, bool u = false) { return DType{k, u, ir::ScalarKind::I32, false}; }
+  static DType ptrTo(const DType& e) { return DType{ir::ScalarKind::Ptr, false, e.kind, e.isUnsigned}; }
+  bool isPtr() const { return kind == ir::ScalarKind::Ptr; }
+  bool isInt() const { return kind <= ir::ScalarKind::I64; }
+  bool isBool() const { return kind == ir::ScalarKind::I1; }
+  bool isFloat() const { return kind >= ir::ScalarKind::F16 && kind <= ir::ScalarKind::F64; }
+  bool isSigned() const { return isInt() && !isUnsigned; }
+  unsigned bits() const { return ir::bitWidth(kind); }
+  DType element() const { return of(pointee, pointeeUnsigned); }
+  ir::ElemType elem() const { return isPtr() ? ir::ElemType::ptrTo(pointee) : ir::ElemType{kind, ir::ScalarKind::I32}; }
+  /// Triton's spelling: int32, uint8, fp16, bf16, pointer<fp32>.
+  std::string name() const;
+  bool operator==(const DType& o) const {
+    return kind == o.kind && (!isInt() || isUnsigned == o.isUnsigned) &&
+           (!isPtr() || (pointee == o.pointee && pointeeUnsigned == o.pointeeUnsigned));
+  }
+};
+
+/// Parses a dtype name as Triton spells it (`fp32`, `float32`, `int8`, `uint32`, `bf16`, `i32`,
+/// `f16`, `*fp16` for pointers). Returns false if unknown.
+bool parseDTypeName(const std::string& name, DType& out);
+
+/// A compile-time value.
+struct CV {
+  enum class K {
+    None,
+    Bool,      ///< i
+    Int,       ///< i
+    Float,     ///< f
+    Str,       ///< s
+    DType,     ///< dtype
+    Tuple,     ///< elts (tuples and lists)
+    Tensor,    ///< value (an IR scalar or tile) and dtype (its element dtype)
+    Function,  ///< fn: a @triton.jit function
+    Module,    ///< s: a dotted module path (`triton.language`)
+    Builtin,   ///< s: a builtin's canonical name (`tl.load`, `min`) ...
+    Method,    ///< s: a tensor method name bound to elts[0] (`x.to`)
+    Slice,     ///< elts: lower, upper, step (None where absent)
+  };
+  K kind = K::None;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  DType dtype;
+  std::vector<CV> elts;
+  ir::Value* value = nullptr;
+  const FunctionDef* fn = nullptr;
+
+  static CV none() { return CV{}; }
+  static CV boolean(bool b) { CV v; v.kind = K::Bool; v.i = b; return v; }
+  static CV integer(int64_t x) { CV v; v.kind = K::Int; v.i = x; return v; }
+  static CV real(double x) { CV v; v.kind = K::Float; v.f = x; return v; }
+  static CV str(std::string x) { CV v; v.kind = K::Str; v.s = std::move(x); return v; }
+  static CV type(DType t) { CV v; v.kind = K::DType; v.dtype = t; return v; }
+  static CV tensor(ir::Value* val, DType t) { CV v; v.kind = K::Tensor; v.value = val; v.dtype = t; return v; }
+  static CV tuple(std::vector<CV> e) { CV v; v.kind = K::Tuple; v.elts = std::move(e); return v; }
+  static CV builtin(std::string n) { CV v; v.kind = K::Builtin; v.s = std::move(n); return v; }
+  static CV module(std::string p) { CV v; v.kind = K::Module; v.s = std::move(p); return v; }
+
+  bool isTensor() const { return kind == K::Tensor; }
+  bool isNumber() const { return kind == K::Int || kind == K::Float || kind == K::Bool; }
+  /// A Python number or bool known at compile time.
+  bool isConstexpr() const { return isNumber(); }
+  double asDouble() const { return kind == K::Float ? f : double(i); }
+  const ir::Type& type() const { return value->type; }
+  /// Human description for errors: "int32 scalar", "tile<64xf32> (fp32)", "constexpr 3", ...
+  std::string describe() const;
+};
+
+}  // namespace tilevm::frontend

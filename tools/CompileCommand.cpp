@@ -1,0 +1,104 @@
+// CompileCommand.cpp - `tilevm compile`: a Triton kernel file (.py) to bytecode or text.
+#include <fstream>
+#include <iostream>
+
+#include "frontend/Compile.h"
+#include "ir/bytecode/Bytecode.h"
+#include "ir/text/Text.h"
+#include "tools/Commands.h"
+#include "tools/ExitCodes.h"
+#include "tools/Load.h"
+
+namespace tilevm::tools {
+
+namespace {
+
+struct CompileCli {
+  std::string input, kernel, signature, output, emit = "tbc";
+  std::vector<std::string> defines;
+  bool list = false;
+};
+
+int runCompile(const CompileCli& o) {
+  SourceManager sources;
+  auto text = readFile(o.input);
+  if (!text) {
+    report({text.error()}, sources);
+    return kExitBadInput;
+  }
+  sources.add(o.input, *text);
+  if (o.list) {
+    auto names = frontend::listKernels(*text, o.input);
+    if (!names) {
+      report({names.error()}, sources);
+      return kExitBadInput;
+    }
+    for (const auto& n : *names) std::cout << n << "\n";
+    return kExitOk;
+  }
+  if (o.kernel.empty()) {
+    std::cerr << "tilevm compile: error: name the kernel with -k NAME (list them with --list)\n";
+    return kExitBadInput;
+  }
+  frontend::CompileOptions opts;
+  opts.kernel = o.kernel;
+  opts.signature = o.signature;
+  for (const auto& d : o.defines) {
+    size_t eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "<command line>: error: -D " << d << ": expected NAME=VALUE\n";
+      return kExitBadInput;
+    }
+    opts.defines[d.substr(0, eq)] = d.substr(eq + 1);
+  }
+  auto m = frontend::compileKernel(*text, o.input, opts);
+  if (!m) {
+    report({m.error()}, sources);
+    return kExitBadInput;
+  }
+  bool toStdout = o.output.empty() || o.output == "-";
+  if (o.emit == "tile") {
+    std::string out = ir::print(**m);
+    if (toStdout) {
+      std::cout << out;
+      return kExitOk;
+    }
+    std::ofstream f(o.output);
+    f << out;
+    if (!f) {
+      std::cerr << o.output << ": error: cannot write file\n";
+      return kExitBadInput;
+    }
+    return kExitOk;
+  }
+  if (toStdout) {
+    std::cerr << "tilevm compile: error: bytecode needs an output file (-o OUT.tbc), or use --emit tile\n";
+    return kExitBadInput;
+  }
+  auto bytes = ir::write(**m);
+  std::ofstream f(o.output, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  if (!f) {
+    std::cerr << o.output << ": error: cannot write file\n";
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addCompileCommand(CLI::App& app, int& rc) {
+  auto o = std::make_shared<CompileCli>();
+  CLI::App* c = app.add_subcommand("compile", "Compile a @triton.jit kernel from a Python file to tile IR (.tbc or text)");
+  c->add_option("input", o->input, "kernel file (.py)")->required();
+  c->add_option("-k,--kernel", o->kernel, "the @triton.jit function to compile");
+  c->add_option("-D,--define", o->defines, "constexpr value NAME=VALUE (int, float, True/False, or a dtype like fp16)");
+  c->add_option("--signature", o->signature, "runtime parameter types, e.g. 'x: *fp32, y: *fp32, n: i32'");
+  c->add_option("-o,--output", o->output, "output file (- or absent: stdout, text only)");
+  c->add_option("--emit", o->emit, "output form: tbc (bytecode, default) or tile (text)")
+      ->check(CLI::IsMember({"tbc", "tile"}));
+  c->add_flag("--list", o->list, "list the file's @triton.jit functions and exit");
+  c->callback([o, &rc] { rc = runCompile(*o); });
+}
+
+}  // namespace tilevm::tools
