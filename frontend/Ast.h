@@ -4,9 +4,12 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "ir/Diagnostics.h"
 
 namespace tilevm::frontend {
 
@@ -95,6 +98,9 @@ struct FunctionDef {
   std::vector<StmtP> body;
   std::vector<ExprP> decorators;
   uint32_t line = 0, col = 0;
+  /// Set when the body uses syntax outside the subset: reported only if the function is used,
+  /// as Triton reports such errors when it compiles the function, not when the file loads.
+  std::optional<Diagnostic> syntaxError;
 };
 
 /// A module-level name bound to an expression (`BLOCK = 128`). `expr` is null when the

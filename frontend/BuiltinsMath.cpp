@@ -141,10 +141,14 @@ std::vector<CV> argExtreme(Lowerer& L, const CV& input, const CV& axisArg, bool 
   Combine combine = [&L, tieLeft, isMax, &at](std::vector<CV>& l, std::vector<CV>& r) {
     CV better = L.compare(isMax ? ">" : "<", l[0], r[0], at);
     if (tieLeft) {
-      CV tie = L.binary("&", L.compare("==", l[0], r[0], at), L.compare("<", l[1], r[1], at), at);
+      CV equal = L.compare("==", l[0], r[0], at);
+      CV lower = L.compare("<", l[1], r[1], at);
+      CV tie = L.binary("&", equal, lower, at);
       better = L.binary("|", better, tie, at);
     }
-    return std::vector<CV>{L.select(better, l[0], r[0], at), L.select(better, l[1], r[1], at)};
+    CV value = L.select(better, l[0], r[0], at);
+    CV index = L.select(better, l[1], r[1], at);
+    return std::vector<CV>{value, index};
   };
   AxisArg along{false, axis};
   std::vector<CV> out = reduceAlong(L, false, {x, idx}, along, false, false, combine, at);
@@ -335,15 +339,18 @@ void registerMathBuiltins(BuiltinTable& t) {
   t["tl.clamp"] = [nanFlag](Lowerer& L, CallArgs& c) {
     Args a(L, c, "clamp", {"x", "min", "max", "propagate_nan"});
     bool nan = nanFlag(L, a, 3);
-    return L.minMax(false, L.minMax(true, a.get(0), a.get(1), nan, a.site()), a.get(2), nan, a.site());
+    CV low = L.minMax(true, a.get(0), a.get(1), nan, a.site());
+    return L.minMax(false, low, a.get(2), nan, a.site());
   };
   t["tl.sigmoid"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "sigmoid", {"x"});
     requireF32OrF64(L, a.get(0), a.at(0));
     CV x = a.tensor(0);
     L.setLoc(a.site());
-    CV e = CV::tensor(L.b.unary(Opcode::Exp, L.unary("-", x, a.site()).value), x.dtype);
-    return L.binary("/", CV::integer(1), L.binary("+", CV::integer(1), e, a.site()), a.site());
+    CV neg = L.unary("-", x, a.site());
+    CV e = CV::tensor(L.b.unary(Opcode::Exp, neg.value), x.dtype);
+    CV den = L.binary("+", CV::integer(1), e, a.site());
+    return L.binary("/", CV::integer(1), den, a.site());
   };
   t["tl.softmax"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "softmax", {"x", "dim", "keep_dims", "ieee_rounding"});
@@ -352,7 +359,8 @@ void registerMathBuiltins(BuiltinTable& t) {
     CallArgs mx;
     mx.site = c.site;
     mx.pos = {x, a.has(1) ? a.get(1) : CV::integer(0), CV::boolean(false), CV::boolean(false), CV::boolean(true)};
-    CV z = L.binary("-", x, L.callBuiltin("tl.max", mx), a.site());
+    CV mxv = L.callBuiltin("tl.max", mx);
+    CV z = L.binary("-", x, mxv, a.site());
     L.setLoc(a.site());
     CV num = CV::tensor(L.b.unary(Opcode::Exp, z.value), z.dtype);
     CallArgs sm;

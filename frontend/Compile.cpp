@@ -64,6 +64,7 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
                           (known.empty() ? " (the file has none)" : " (the file has: " + known + ")")};
   }
   const FunctionDef& fn = *it->second;
+  if (fn.syntaxError) return *fn.syntaxError;
   auto hasParam = [&](const std::string& n) {
     return std::any_of(fn.params.begin(), fn.params.end(), [&](const Param& p) { return p.name == n; });
   };

@@ -70,6 +70,7 @@ CV Lowerer::moduleConstant(const std::string& name, const Expr& at) {
 CV Lowerer::lookup(const std::string& name, const Expr& at, Env& env) {
   if (auto it = env.find(name); it != env.end()) return it->second;
   if (auto it = module.jitFunctions.find(name); it != module.jitFunctions.end()) {
+    if (it->second->syntaxError) throw DiagnosticError(*it->second->syntaxError);
     CV v;
     v.kind = CV::K::Function;
     v.fn = it->second.get();

@@ -214,6 +214,7 @@ class PyParser {
       return;
     }
     if (isName("async")) fail(peek(), "a @triton.jit function cannot be async");
+    size_t defPos = pos_;
     PyToken def = next();
     if (def.kind != PyTok::Name || def.text != "def") fail(def, "expected 'def' after decorators, got " + describe(def));
     auto f = std::make_unique<FunctionDef>();
@@ -221,23 +222,33 @@ class PyParser {
     f->col = def.col;
     f->name = expectName().text;
     f->decorators = std::move(decorators);
-    expectOp("(");
-    while (!isOp(")")) {
-      if (isOp("*") || isOp("**") || isOp("/")) fail(peek(), "*args, **kwargs and positional-only markers are not supported in @triton.jit functions");
-      Param p;
-      PyToken n = expectName();
-      p.name = n.text;
-      p.line = n.line;
-      p.col = n.col;
-      if (acceptOp(":")) p.annotation = expression();
-      if (acceptOp("=")) p.defaultValue = expression();
-      f->params.push_back(std::move(p));
-      if (!acceptOp(",")) break;
+    try {
+      expectOp("(");
+      while (!isOp(")")) {
+        if (isOp("*") || isOp("**") || isOp("/"))
+          fail(peek(), "*args, **kwargs and positional-only markers are not supported in @triton.jit functions");
+        Param p;
+        PyToken n = expectName();
+        p.name = n.text;
+        p.line = n.line;
+        p.col = n.col;
+        if (acceptOp(":")) p.annotation = expression();
+        if (acceptOp("=")) p.defaultValue = expression();
+        f->params.push_back(std::move(p));
+        if (!acceptOp(",")) break;
+      }
+      expectOp(")");
+      if (acceptOp("->")) expression();
+      expectOp(":");
+      f->body = block();
+    } catch (const DiagnosticError& e) {
+      f->syntaxError = e.diag;
+      f->params.clear();
+      f->body.clear();
+      pos_ = defPos;
+      depth_ = 0;
+      skipStatement();
     }
-    expectOp(")");
-    if (acceptOp("->")) expression();
-    expectOp(":");
-    f->body = block();
     m.jitFunctions[f->name] = std::move(f);
   }
 
@@ -591,6 +602,8 @@ class PyParser {
       } else if (isOp("[")) {
         PyToken at = next();
         auto sub = node(Expr::K::Subscript, at);
+        sub->line = e->line;  // an expression starts where its base starts
+        sub->col = e->col;
         sub->a = std::move(e);
         std::vector<ExprP> idx;
         do {
@@ -609,6 +622,8 @@ class PyParser {
       } else if (isOp(".")) {
         PyToken at = next();
         auto attr = node(Expr::K::Attr, at);
+        attr->line = e->line;
+        attr->col = e->col;
         attr->str = expectName().text;
         attr->a = std::move(e);
         e = std::move(attr);

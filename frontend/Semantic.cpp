@@ -73,6 +73,10 @@ CV Lowerer::toTensor(const CV& v, const Expr& at) {
 }
 
 CV Lowerer::cast(const CV& in, DType to, const Expr& at, bool bitcast) {
+  if (in.isNumber() && !bitcast && !to.isPtr()) {
+    setLoc(at);
+    return constant(in, to, {});  // a number takes the dtype directly (Triton's scalar_constant)
+  }
   CV v = toTensor(in, at);
   const DType& from = v.dtype;
   if (from == to) return v;
@@ -325,6 +329,12 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
       return l != r;
     };
     return CV::boolean(ints ? cmp(a.i, b_.i) : cmp(x, y));
+  }
+  if (!a.isTensor() && !b_.isTensor() && (op == "==" || op == "!=")) {
+    // Compile-time values other than numbers: dtypes, strings, None.
+    bool same = a.kind == b_.kind && (a.kind == CV::K::None || (a.kind == CV::K::DType && a.dtype == b_.dtype) ||
+                                      (a.kind == CV::K::Str && a.s == b_.s));
+    return CV::boolean(op == "==" ? same : !same);
   }
   if (!(a.isNumber() || a.isTensor()) || !(b_.isNumber() || b_.isTensor()))
     fail(at, "cannot compare " + a.describe() + " and " + b_.describe());

@@ -17,6 +17,7 @@ struct CompileCli {
   std::string input, kernel, signature, output, emit = "tbc";
   std::vector<std::string> defines;
   bool list = false;
+  bool noLocations = false;
 };
 
 int runCompile(const CompileCli& o) {
@@ -58,7 +59,7 @@ int runCompile(const CompileCli& o) {
   }
   bool toStdout = o.output.empty() || o.output == "-";
   if (o.emit == "tile") {
-    std::string out = ir::print(**m);
+    std::string out = ir::print(**m, ir::PrintOptions{.locations = !o.noLocations});
     if (toStdout) {
       std::cout << out;
       return kExitOk;
@@ -98,6 +99,7 @@ void addCompileCommand(CLI::App& app, int& rc) {
   c->add_option("--emit", o->emit, "output form: tbc (bytecode, default) or tile (text)")
       ->check(CLI::IsMember({"tbc", "tile"}));
   c->add_flag("--list", o->list, "list the file's @triton.jit functions and exit");
+  c->add_flag("--no-locations", o->noLocations, "text output without loc(...)");
   c->callback([o, &rc] { rc = runCompile(*o); });
 }
 
