@@ -117,3 +117,18 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
 }
 
 }  // namespace tilevm::frontend
+
+namespace tilevm::frontend {
+
+Result<std::vector<ParamInfo>> kernelParams(std::string_view source, const std::string& fileName, const std::string& kernel) {
+  auto mod = parsePython(source, fileName);
+  if (!mod) return mod.error();
+  auto it = mod->jitFunctions.find(kernel);
+  if (it == mod->jitFunctions.end()) return Diagnostic{fileName, 0, 0, "no @triton.jit function named '" + kernel + "'"};
+  if (it->second->syntaxError) return *it->second->syntaxError;
+  std::vector<ParamInfo> out;
+  for (const Param& p : it->second->params) out.push_back(ParamInfo{p.name, isConstexprParam(p)});
+  return out;
+}
+
+}  // namespace tilevm::frontend

@@ -28,3 +28,16 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
 Result<std::vector<std::string>> listKernels(std::string_view source, const std::string& fileName);
 
 }  // namespace tilevm::frontend
+
+namespace tilevm::frontend {
+
+/// A kernel parameter as declared: its name and whether it is `tl.constexpr`.
+struct ParamInfo {
+  std::string name;
+  bool constexpr_ = false;
+};
+
+/// The parameters of @triton.jit function `kernel` in `source`.
+Result<std::vector<ParamInfo>> kernelParams(std::string_view source, const std::string& fileName, const std::string& kernel);
+
+}  // namespace tilevm::frontend

@@ -9,5 +9,6 @@ namespace tilevm::tools {
 void addIrCommands(CLI::App& app, int& rc);  // asm, dis, verify
 void addDemoCommand(CLI::App& app, int& rc);  // demo
 void addCompileCommand(CLI::App& app, int& rc);  // compile
+void addRunCommand(CLI::App& app, int& rc);  // run
 
 }  // namespace tilevm::tools

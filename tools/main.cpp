@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("tilevm ") + TILEVM_VERSION);
   int rc = kExitOk;
+  addRunCommand(app, rc);
   addCompileCommand(app, rc);
   addIrCommands(app, rc);
   addDemoCommand(app, rc);

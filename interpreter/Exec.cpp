@@ -1,0 +1,466 @@
+// Exec.cpp - the instruction dispatch (one switch over the op set, no default) and structured
+// control flow. Loop iterations release their arena memory, keeping only carried values.
+#include "interpreter/Exec.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_map>
+
+namespace tilevm::interp {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+// ---- compilation to slots ----------------------------------------------------------------
+
+namespace {
+
+class Compiler {
+ public:
+  Compiler(const ir::Module& m, CompiledKernel& out) : m_(m), out_(out) {}
+
+  void block(const ir::Block& b, CBlock& cb) {
+    for (const auto& a : b.args) cb.args.push_back(slot(a.get()));
+    for (const auto& op : b.ops) {
+      Instr ins;
+      ins.op = op.get();
+      for (const ir::Value* v : op->operands) ins.in.push_back(slots_.at(v));
+      for (const auto& r : op->regions) {
+        ins.regions.emplace_back();
+        block(r->block, ins.regions.back());
+      }
+      for (const auto& r : op->results) ins.out.push_back(slot(r.get()));
+      ins.memId = uint32_t(out_.opLocs.size());
+      out_.opLocs.push_back(m_.locStr(op->loc));
+      cb.instrs.push_back(std::move(ins));
+    }
+  }
+
+  uint32_t slot(const ir::Value* v) {
+    uint32_t s = out_.numSlots++;
+    slots_[v] = s;
+    return s;
+  }
+
+  std::unordered_map<const ir::Value*, uint32_t> slots_;
+
+ private:
+  const ir::Module& m_;
+  CompiledKernel& out_;
+};
+
+// Which atomic results are never read (fire-and-forget atomics can be deferred).
+void markUnused(CBlock& b, const std::vector<size_t>& uses) {
+  for (Instr& ins : b.instrs) {
+    if (ins.op->code == Opcode::AtomicRmw) ins.resultUnused = uses[ins.out[0]] == 0;
+    for (CBlock& r : ins.regions) markUnused(r, uses);
+  }
+}
+void countUses(const CBlock& b, std::vector<size_t>& uses) {
+  for (const Instr& ins : b.instrs) {
+    for (uint32_t s : ins.in) ++uses[s];
+    for (const CBlock& r : ins.regions) countUses(r, uses);
+  }
+}
+
+}  // namespace
+
+CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k) {
+  CompiledKernel ck;
+  Compiler c(m, ck);
+  c.block(k.body.block, ck.body);
+  std::vector<size_t> uses(ck.numSlots, 0);
+  countUses(ck.body, uses);
+  markUnused(ck.body, uses);
+  return ck;
+}
+
+// ---- vector clocks -----------------------------------------------------------------------
+
+uint32_t VectorClock::get(uint32_t pid) const {
+  auto it = std::lower_bound(entries.begin(), entries.end(), std::make_pair(pid, 0u));
+  return it != entries.end() && it->first == pid ? it->second : 0;
+}
+
+void VectorClock::set(uint32_t pid, uint32_t epoch) {
+  auto it = std::lower_bound(entries.begin(), entries.end(), std::make_pair(pid, 0u));
+  if (it != entries.end() && it->first == pid) it->second = epoch;
+  else entries.insert(it, {pid, epoch});
+}
+
+void VectorClock::join(const VectorClock& o) {
+  for (const auto& [pid, e] : o.entries)
+    if (get(pid) < e) set(pid, e);
+}
+
+// ---- element access ----------------------------------------------------------------------
+
+double elementAsDouble(const Tile& t, int64_t i) {
+  switch (t.type.elem().kind) {
+    case ScalarKind::I1: return t.as<uint8_t>()[i];
+    case ScalarKind::I8: return t.as<int8_t>()[i];
+    case ScalarKind::I16: return t.as<int16_t>()[i];
+    case ScalarKind::I32: return t.as<int32_t>()[i];
+    case ScalarKind::I64: return double(t.as<int64_t>()[i]);
+    case ScalarKind::F16: return halfToFloat(t.as<uint16_t>()[i]);
+    case ScalarKind::BF16: return bf16ToFloat(t.as<uint16_t>()[i]);
+    case ScalarKind::F32: return t.as<float>()[i];
+    case ScalarKind::F64: return t.as<double>()[i];
+    case ScalarKind::Ptr: return double(t.as<uint64_t>()[i]);
+  }
+  return 0;
+}
+
+int64_t elementAsInt(const Tile& t, int64_t i) {
+  switch (t.type.elem().kind) {
+    case ScalarKind::I1: return t.as<uint8_t>()[i];
+    case ScalarKind::I8: return t.as<int8_t>()[i];
+    case ScalarKind::I16: return t.as<int16_t>()[i];
+    case ScalarKind::I32: return t.as<int32_t>()[i];
+    case ScalarKind::I64: return t.as<int64_t>()[i];
+    case ScalarKind::Ptr: return int64_t(t.as<uint64_t>()[i]);
+    case ScalarKind::F16:
+    case ScalarKind::BF16:
+    case ScalarKind::F32:
+    case ScalarKind::F64: return int64_t(elementAsDouble(t, i));
+  }
+  return 0;
+}
+
+void storeDouble(Tile& t, int64_t i, double v) {
+  switch (t.type.elem().kind) {
+    case ScalarKind::F16: t.as<uint16_t>()[i] = floatToHalf(float(v)); return;
+    case ScalarKind::BF16: t.as<uint16_t>()[i] = floatToBf16(float(v)); return;
+    case ScalarKind::F32: t.as<float>()[i] = float(v); return;
+    case ScalarKind::F64: t.as<double>()[i] = v; return;
+    case ScalarKind::I1:
+    case ScalarKind::I8:
+    case ScalarKind::I16:
+    case ScalarKind::I32:
+    case ScalarKind::I64:
+    case ScalarKind::Ptr: storeInt(t, i, int64_t(v)); return;
+  }
+}
+
+void storeInt(Tile& t, int64_t i, int64_t v) {
+  switch (t.type.elem().kind) {
+    case ScalarKind::I1: t.as<uint8_t>()[i] = uint8_t(v & 1); return;
+    case ScalarKind::I8: t.as<int8_t>()[i] = int8_t(v); return;
+    case ScalarKind::I16: t.as<int16_t>()[i] = int16_t(v); return;
+    case ScalarKind::I32: t.as<int32_t>()[i] = int32_t(v); return;
+    case ScalarKind::I64: t.as<int64_t>()[i] = v; return;
+    case ScalarKind::Ptr: t.as<uint64_t>()[i] = uint64_t(v); return;
+    case ScalarKind::F16:
+    case ScalarKind::BF16:
+    case ScalarKind::F32:
+    case ScalarKind::F64: storeDouble(t, i, double(v)); return;
+  }
+}
+
+void propagatePoison(Program& p, const std::vector<const Tile*>& in, Tile& out) {
+  out.poison = nullptr;
+  for (const Tile* t : in) {
+    if (!t->poison) continue;
+    int64_t n = out.size();
+    if (!out.poison) {
+      out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+      std::memset(out.poison, 0, size_t(n));
+    }
+    if (t->size() == n) {
+      for (int64_t i = 0; i < n; ++i) out.poison[i] |= t->poison[i];
+    } else {
+      // A scalar operand poisons every lane.
+      if (t->poison[0]) std::memset(out.poison, 1, size_t(n));
+    }
+  }
+}
+
+// ---- control flow ------------------------------------------------------------------------
+
+namespace {
+
+// Two sets of buffers that loop-carried values alternate between, so each iteration's arena
+// memory can be released.
+struct CarrySlots {
+  std::vector<Tile> a, b;
+  bool useA = true;
+  CarrySlots(Program& p, const std::vector<const ir::Type*>& types) {
+    for (const ir::Type* t : types) {
+      for (auto* v : {&a, &b}) {
+        Tile x = allocTile(p.arena, *t);
+        x.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(t->numElements())));
+        v->push_back(x);
+      }
+    }
+  }
+  // Copies `src` values into the idle set and returns it.
+  std::vector<Tile>& store(const std::vector<Tile>& src) {
+    std::vector<Tile>& dst = useA ? a : b;
+    useA = !useA;
+    for (size_t k = 0; k < src.size(); ++k) {
+      size_t bytes = size_t(src[k].size()) * storageBytes(src[k].type.elem().kind);
+      std::memmove(dst[k].data, src[k].data, bytes);
+      if (src[k].poison) {
+        std::memmove(dst[k].poison, src[k].poison, size_t(src[k].size()));
+        dst[k].type = src[k].type;
+      }
+      carriedPoison.resize(src.size());
+      carriedPoison[k] = src[k].poison != nullptr;
+    }
+    out.assign(dst.begin(), dst.end());
+    for (size_t k = 0; k < out.size(); ++k)
+      if (!carriedPoison[k]) out[k].poison = nullptr;
+    return out;
+  }
+  std::vector<bool> carriedPoison;
+  std::vector<Tile> out;
+};
+
+std::vector<Tile> gather(Program& p, const std::vector<uint32_t>& slots, size_t from = 0) {
+  std::vector<Tile> v;
+  for (size_t i = from; i < slots.size(); ++i) v.push_back(p.slots[slots[i]]);
+  return v;
+}
+
+bool burnFuel(Program& p, const Instr& ins) {
+  if (p.fuel == 0) {
+    Finding f;
+    f.kind = Finding::Kind::NoTermination;
+    f.loc = p.loc(ins);
+    f.detail = "loop still running after " + std::to_string(p.launch.options.fuel) +
+               " iterations (the program was stopped)";
+    p.report(std::move(f));
+    p.aborted = true;
+    return false;
+  }
+  --p.fuel;
+  return true;
+}
+
+bool execFor(Program& p, const Instr& ins) {
+  int64_t lb = elementAsInt(p.slots[ins.in[0]], 0), ub = elementAsInt(p.slots[ins.in[1]], 0),
+          step = elementAsInt(p.slots[ins.in[2]], 0);
+  const CBlock& body = ins.regions[0];
+  std::vector<const ir::Type*> types;
+  for (size_t i = 3; i < ins.in.size(); ++i) types.push_back(&p.slots[ins.in[i]].type);
+  CarrySlots carry(p, types);
+  std::vector<Tile> carried = carry.store(gather(p, ins.in, 3));
+  const ir::Type& ivType = ins.op->regions[0]->block.args[0]->type;
+  Arena::Mark mark = p.arena.mark();
+  for (int64_t iv = lb; step > 0 ? iv < ub : step < 0 ? iv > ub : false; iv += step) {
+    if (!burnFuel(p, ins)) return false;
+    Tile ivTile = allocTile(p.arena, ivType);
+    storeInt(ivTile, 0, iv);
+    p.slots[body.args[0]] = ivTile;
+    for (size_t k = 0; k < carried.size(); ++k) p.slots[body.args[k + 1]] = carried[k];
+    if (!execBlock(p, body)) return false;
+    carried = carry.store(gather(p, body.instrs.back().in));
+    p.arena.release(mark);
+  }
+  for (size_t k = 0; k < carried.size(); ++k) p.slots[ins.out[k]] = carried[k];
+  return true;
+}
+
+bool execWhile(Program& p, const Instr& ins) {
+  const CBlock& before = ins.regions[0];
+  const CBlock& after = ins.regions[1];
+  std::vector<const ir::Type*> types;
+  for (uint32_t s : ins.in) types.push_back(&p.slots[s].type);
+  CarrySlots carry(p, types);
+  std::vector<const ir::Type*> passTypes;
+  for (const auto& a : ins.op->regions[1]->block.args) passTypes.push_back(&a->type);
+  CarrySlots pass(p, passTypes);
+  std::vector<Tile> carried = carry.store(gather(p, ins.in));
+  Arena::Mark mark = p.arena.mark();
+  for (;;) {
+    if (!burnFuel(p, ins)) return false;
+    for (size_t k = 0; k < carried.size(); ++k) p.slots[before.args[k]] = carried[k];
+    if (!execBlock(p, before)) return false;
+    const Instr& cond = before.instrs.back();
+    bool go = p.slots[cond.in[0]].scalar<uint8_t>() != 0;
+    std::vector<Tile> values = pass.store(gather(p, cond.in, 1));
+    p.arena.release(mark);
+    if (!go) {
+      for (size_t k = 0; k < values.size(); ++k) p.slots[ins.out[k]] = values[k];
+      return true;
+    }
+    for (size_t k = 0; k < values.size(); ++k) p.slots[after.args[k]] = values[k];
+    if (!execBlock(p, after)) return false;
+    carried = carry.store(gather(p, after.instrs.back().in));
+    p.arena.release(mark);
+  }
+}
+
+void traceOp(Program& p, const Instr& ins) {
+  char buf[256];
+  for (uint32_t s : ins.out) {
+    const Tile& t = p.slots[s];
+    int64_t n = t.size();
+    double lo = 0, hi = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double v = elementAsDouble(t, i);
+      if (i == 0 || v < lo) lo = v;
+      if (i == 0 || v > hi) hi = v;
+    }
+    std::string first;
+    for (int64_t i = 0; i < std::min<int64_t>(n, 4); ++i) {
+      std::snprintf(buf, sizeof buf, "%s%g", i ? ", " : "", elementAsDouble(t, i));
+      first += buf;
+    }
+    std::snprintf(buf, sizeof buf, "%-40s %-12s %-22s min %-12g max %-12g [%s%s]\n", p.loc(ins).c_str(),
+                  std::string(ins.op->mnemonic()).c_str(), t.type.str().c_str(), lo, hi, first.c_str(), n > 4 ? ", ..." : "");
+    p.trace += buf;
+  }
+}
+
+}  // namespace
+
+bool execBlock(Program& p, const CBlock& b) {
+  std::vector<const Tile*> in;
+  std::vector<Tile*> outs;
+  for (const Instr& ins : b.instrs) {
+    in.clear();
+    for (uint32_t s : ins.in) in.push_back(&p.slots[s]);
+    Tile* out = ins.out.empty() ? nullptr : &p.slots[ins.out[0]];
+    switch (ins.op->code) {
+      case Opcode::ProgramId:
+      case Opcode::NumPrograms: {
+        int64_t axis = *ins.op->intAttr("axis");
+        *out = allocTile(p.arena, ins.op->result()->type);
+        out->as<int32_t>()[0] = int32_t(ins.op->code == Opcode::ProgramId ? p.pid[size_t(axis)] : p.launch.grid[size_t(axis)]);
+        break;
+      }
+      case Opcode::Constant:
+      case Opcode::Splat:
+      case Opcode::Arange:
+      case Opcode::Broadcast:
+      case Opcode::ExpandDims:
+      case Opcode::Reshape:
+      case Opcode::Permute:
+      case Opcode::Cat:
+      case Opcode::Join:
+      case Opcode::Split:
+      case Opcode::Select:
+        outs.clear();
+        for (uint32_t s : ins.out) outs.push_back(&p.slots[s]);
+        execShape(p, ins, in, outs);
+        break;
+      case Opcode::AddPtr:
+      case Opcode::AddI:
+      case Opcode::SubI:
+      case Opcode::MulI:
+      case Opcode::DivSI:
+      case Opcode::DivUI:
+      case Opcode::RemSI:
+      case Opcode::RemUI:
+      case Opcode::AndI:
+      case Opcode::OrI:
+      case Opcode::XorI:
+      case Opcode::ShlI:
+      case Opcode::ShrSI:
+      case Opcode::ShrUI:
+      case Opcode::MinSI:
+      case Opcode::MinUI:
+      case Opcode::MaxSI:
+      case Opcode::MaxUI:
+      case Opcode::MulHiSI:
+      case Opcode::MulHiUI:
+      case Opcode::AbsI:
+      case Opcode::CmpI:
+      case Opcode::AddF:
+      case Opcode::SubF:
+      case Opcode::MulF:
+      case Opcode::DivF:
+      case Opcode::RemF:
+      case Opcode::NegF:
+      case Opcode::MinimumF:
+      case Opcode::MaximumF:
+      case Opcode::MinNumF:
+      case Opcode::MaxNumF:
+      case Opcode::Fma:
+      case Opcode::CmpF:
+      case Opcode::Exp:
+      case Opcode::Exp2:
+      case Opcode::Log:
+      case Opcode::Log2:
+      case Opcode::Sqrt:
+      case Opcode::Rsqrt:
+      case Opcode::Sin:
+      case Opcode::Cos:
+      case Opcode::AbsF:
+      case Opcode::Floor:
+      case Opcode::Ceil:
+      case Opcode::Erf:
+      case Opcode::Tanh:
+      case Opcode::Pow:
+      case Opcode::PreciseSqrt:
+      case Opcode::PreciseDiv:
+        execArith(p, ins, in, *out);
+        break;
+      case Opcode::PtrToInt:
+      case Opcode::IntToPtr:
+      case Opcode::Bitcast:
+      case Opcode::ExtSI:
+      case Opcode::ExtUI:
+      case Opcode::TruncI:
+      case Opcode::ExtF:
+      case Opcode::TruncF:
+      case Opcode::SIToFP:
+      case Opcode::UIToFP:
+      case Opcode::FPToSI:
+      case Opcode::FPToUI:
+        execCast(p, ins, *in[0], *out);
+        break;
+      case Opcode::Load:
+        execLoad(p, ins, in, *out);
+        break;
+      case Opcode::Store:
+        execStore(p, ins, in);
+        break;
+      case Opcode::AtomicRmw:
+      case Opcode::AtomicCas:
+        execAtomic(p, ins, in, *out);
+        break;
+      case Opcode::Reduce:
+      case Opcode::Scan:
+        outs.clear();
+        for (uint32_t s : ins.out) outs.push_back(&p.slots[s]);
+        if (ins.op->code == Opcode::Reduce) execReduce(p, ins, in, outs);
+        else execScan(p, ins, in, outs);
+        break;
+      case Opcode::Dot:
+        execDot(p, ins, in, *out);
+        break;
+      case Opcode::For:
+        if (!execFor(p, ins)) return false;
+        break;
+      case Opcode::If: {
+        bool c = in[0]->scalar<uint8_t>() != 0;
+        const CBlock& r = ins.regions[c ? 0 : 1];
+        if (!execBlock(p, r)) return false;
+        const Instr& y = r.instrs.back();
+        for (size_t k = 0; k < ins.out.size(); ++k) p.slots[ins.out[k]] = p.slots[y.in[k]];
+        break;
+      }
+      case Opcode::While:
+        if (!execWhile(p, ins)) return false;
+        break;
+      case Opcode::Yield:
+      case Opcode::Condition:
+      case Opcode::Return:
+        break;  // the owner of the region reads the operands
+      case Opcode::Print:
+        execPrint(p, ins, in);
+        break;
+      case Opcode::Assert:
+        execAssert(p, ins, *in[0]);
+        break;
+      case Opcode::Barrier:
+        break;  // programs run their ops in order: nothing to wait for
+    }
+    if (p.launch.options.trace && !ins.out.empty()) traceOp(p, ins);
+  }
+  return true;
+}
+
+}  // namespace tilevm::interp

@@ -1,0 +1,112 @@
+// Exec.h - the interpreter's internals: the kernel compiled to slot-numbered instructions, the
+// state shared by a launch, the state of one program, and the op families (one file each).
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "interpreter/Elements.h"
+#include "interpreter/Interpreter.h"
+#include "interpreter/Memory.h"
+#include "interpreter/Tile.h"
+
+namespace tilevm::interp {
+
+struct CBlock;
+
+/// One op with its operand and result slots resolved.
+struct Instr {
+  const ir::Op* op = nullptr;
+  std::vector<uint32_t> in, out;
+  std::vector<CBlock> regions;
+  uint32_t memId = 0;        ///< index of this memory op in CompiledKernel::memLocs
+  bool resultUnused = false; ///< atomics whose old value nobody reads
+};
+
+/// A block: its argument slots and instructions.
+struct CBlock {
+  std::vector<uint32_t> args;
+  std::vector<Instr> instrs;
+};
+
+/// A kernel ready to run: every value has a slot in a program's frame.
+struct CompiledKernel {
+  CBlock body;
+  uint32_t numSlots = 0;
+  std::vector<std::string> opLocs;  ///< by memId: "file:line:col" of memory and debug ops
+};
+
+CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k);
+
+/// A vector clock over programs (sparse; only programs that synchronize carry one).
+struct VectorClock {
+  std::vector<std::pair<uint32_t, uint32_t>> entries;  ///< (linear pid, epoch), sorted by pid
+  uint32_t get(uint32_t pid) const;
+  void set(uint32_t pid, uint32_t epoch);
+  void join(const VectorClock& o);
+};
+
+/// An atomic whose effect is applied after all programs (deterministic float atomics).
+struct DeferredAtomic {
+  uint64_t addr;
+  ir::ScalarKind kind;
+  double value;
+};
+
+/// State shared by every program of a launch.
+struct LaunchState {
+  const ir::Module& module;
+  const CompiledKernel& code;
+  AddressSpace& memory;
+  const LaunchOptions& options;
+  std::array<int64_t, 3> grid;
+  std::mutex atomicMutex;                          ///< serializes atomics when checking races
+  std::map<uint64_t, VectorClock> syncClocks;      ///< per atomic address (under atomicMutex)
+};
+
+/// State of one program while it runs.
+struct Program {
+  LaunchState& launch;
+  Arena& arena;
+  std::array<int64_t, 3> pid{};
+  uint32_t linear = 0;
+  std::vector<Tile> slots;
+  VectorClock clock;        ///< empty until the program first synchronizes
+  uint32_t epoch = 1;
+  uint64_t fuel = 0;
+  bool aborted = false;
+  std::vector<Finding> findings;
+  std::string printed;
+  std::string trace;
+  std::vector<DeferredAtomic> deferred;
+
+  Program(LaunchState& l, Arena& a) : launch(l), arena(a) {}
+  const std::string& loc(const Instr& in) const { return launch.code.opLocs[in.memId]; }
+  void report(Finding f) {
+    f.pid = pid;
+    findings.push_back(std::move(f));
+  }
+};
+
+/// Runs a block; returns false if the program must stop (fuel exhausted).
+bool execBlock(Program& p, const CBlock& b);
+
+// Op families (each in its own file). `in` are operand tiles, `out` the result tile(s).
+void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
+void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out);
+void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
+void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
+void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in);
+void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
+void execReduce(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
+void execScan(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
+void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
+void execPrint(Program& p, const Instr& ins, const std::vector<const Tile*>& in);
+void execAssert(Program& p, const Instr& ins, const Tile& cond);
+
+/// ORs the poison masks of `in` into `out` (allocating it only when some input has one).
+void propagatePoison(Program& p, const std::vector<const Tile*>& in, Tile& out);
+
+}  // namespace tilevm::interp

@@ -1,0 +1,63 @@
+// Interpreter.h - runs a verified kernel on the CPU: a grid of programs over host buffers,
+// in parallel (oneTBB) or in a chosen order, checking every access.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interpreter/Report.h"
+#include "ir/IR.h"
+
+namespace tilevm::interp {
+
+/// A launch buffer: host memory the kernel's pointers may address.
+struct Buffer {
+  std::string name;
+  ir::ScalarKind elem = ir::ScalarKind::F32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;  ///< numel * storageBytes(elem)
+  bool initialized = true;     ///< false for `empty` buffers: reads before writes are reported
+  int64_t numel() const;
+};
+
+/// One kernel argument: a buffer (for a pointer parameter) or a scalar.
+struct Arg {
+  bool isBuffer = false;
+  size_t buffer = 0;  ///< index into the launch's buffers
+  int64_t i = 0;      ///< integer scalars (and i1)
+  double f = 0;       ///< float scalars
+};
+
+/// Which checks run.
+struct Checks {
+  bool bounds = true, races = true, uninit = true;
+  bool any() const { return bounds || races || uninit; }
+};
+
+/// Order programs run in.
+enum class Schedule { Parallel, Serial, Reverse, Random };
+
+struct LaunchOptions {
+  std::array<int64_t, 3> grid{1, 1, 1};
+  Checks checks;
+  unsigned threads = 0;  ///< 0: all hardware threads (Parallel only)
+  Schedule schedule = Schedule::Parallel;
+  uint64_t scheduleSeed = 0;
+  std::optional<std::array<int64_t, 3>> onlyPid;  ///< run just this program
+  bool trace = false;                             ///< op-by-op summaries (with onlyPid)
+  uint64_t fuel = uint64_t(1) << 28;              ///< loop iterations per program before giving up
+  /// Apply fire-and-forget float atomics (result unused) after all programs, in program
+  /// order, so their effect does not depend on the schedule.
+  bool deterministicAtomics = true;
+};
+
+/// Runs `kernel` (from a verified module) over `buffers` with `args` (one per parameter).
+/// Kernel faults come back in the report; invalid arguments throw std::invalid_argument.
+Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffer>& buffers,
+           const std::vector<Arg>& args, const LaunchOptions& options);
+
+}  // namespace tilevm::interp

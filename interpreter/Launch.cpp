@@ -1,0 +1,138 @@
+// Launch.cpp - runs a grid of programs: argument binding, the schedule (oneTBB in parallel,
+// or serial / reverse / random order), per-worker arenas, deferred atomics in program order,
+// and the merged report.
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "interpreter/Exec.h"
+#include "interpreter/Races.h"
+
+namespace tilevm::interp {
+
+namespace {
+
+// Kernel parameters as tiles of the first program's frame.
+std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, const std::vector<Arg>& args, Arena& arena) {
+  if (args.size() != k.params().size())
+    throw std::invalid_argument("kernel @" + k.name + " takes " + std::to_string(k.params().size()) + " arguments, got " +
+                                std::to_string(args.size()));
+  std::vector<Tile> tiles;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ir::Type& t = k.params()[i]->type;
+    Tile x = allocTile(arena, t);
+    if (t.isPtr()) {
+      if (!args[i].isBuffer) throw std::invalid_argument("argument '" + k.paramNames[i] + "' must be a buffer");
+      const Buffer& b = buffers.at(args[i].buffer);
+      if (b.elem != t.elem().pointee)
+        throw std::invalid_argument("argument '" + k.paramNames[i] + "' is a buffer of " +
+                                    std::string(ir::scalarName(b.elem)) + " but the kernel expects " + t.str());
+      x.as<uint64_t>()[0] = reinterpret_cast<uint64_t>(b.bytes.data());
+    } else {
+      if (args[i].isBuffer) throw std::invalid_argument("argument '" + k.paramNames[i] + "' must be a scalar " + t.str());
+      if (t.isFloat()) storeDouble(x, 0, args[i].f);
+      else storeInt(x, 0, args[i].i);
+    }
+    tiles.push_back(x);
+  }
+  return tiles;
+}
+
+struct Worker {
+  Arena arena;
+  size_t peak = 0;
+};
+
+}  // namespace
+
+Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffer>& buffers, const std::vector<Arg>& args,
+           const LaunchOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  for (int64_t g : options.grid)
+    if (g <= 0) throw std::invalid_argument("grid dimensions must be positive");
+  LaunchOptions opts = options;
+  uint64_t total = uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);
+  if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
+  CompiledKernel code = compileKernel(module, kernel);
+  AddressSpace memory(buffers, opts.checks);
+  LaunchState launch{module, code, memory, opts, opts.grid, {}, {}};
+  Arena argArena(4096);
+  std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena);
+
+  std::vector<uint32_t> order;
+  if (opts.onlyPid) {
+    const auto& q = *opts.onlyPid;
+    for (int d = 0; d < 3; ++d)
+      if (q[size_t(d)] < 0 || q[size_t(d)] >= opts.grid[size_t(d)]) throw std::invalid_argument("--pid is outside the grid");
+    order.push_back(uint32_t(q[0] + opts.grid[0] * (q[1] + opts.grid[1] * q[2])));
+  } else {
+    order.resize(total);
+    std::iota(order.begin(), order.end(), 0u);
+    if (opts.schedule == Schedule::Reverse) std::reverse(order.begin(), order.end());
+    if (opts.schedule == Schedule::Random) std::shuffle(order.begin(), order.end(), std::mt19937_64(opts.scheduleSeed));
+  }
+
+  // Per-program results, indexed by linear pid, merged in program order afterwards.
+  std::vector<std::vector<Finding>> findings(total);
+  std::vector<std::string> printed(total), traces(total);
+  std::vector<std::vector<DeferredAtomic>> deferred(total);
+  tbb::enumerable_thread_specific<Worker> workers;
+
+  auto runOne = [&](uint32_t linear) {
+    Worker& w = workers.local();
+    Program p(launch, w.arena);
+    p.linear = linear;
+    p.pid = {int64_t(linear) % opts.grid[0], (int64_t(linear) / opts.grid[0]) % opts.grid[1],
+             int64_t(linear) / (opts.grid[0] * opts.grid[1])};
+    p.fuel = opts.fuel;
+    p.slots.resize(code.numSlots);
+    for (size_t i = 0; i < params.size(); ++i) p.slots[code.body.args[i]] = params[i];
+    execBlock(p, code.body);
+    w.peak = std::max(w.peak, w.arena.reserved());
+    w.arena.reset();
+    findings[linear] = std::move(p.findings);
+    printed[linear] = std::move(p.printed);
+    traces[linear] = std::move(p.trace);
+    deferred[linear] = std::move(p.deferred);
+  };
+
+  if (opts.schedule == Schedule::Parallel && !opts.onlyPid && opts.threads != 1) {
+    tbb::task_arena arena(opts.threads == 0 ? tbb::task_arena::automatic : int(opts.threads));
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i) runOne(order[i]);
+      });
+    });
+  } else {
+    for (uint32_t linear : order) runOne(linear);
+  }
+
+  // Deferred float atomics, in program order: the result does not depend on the schedule.
+  for (const auto& list : deferred)
+    for (const DeferredAtomic& d : list) {
+      Tile cell{ir::Type(ir::ElemType{d.kind, ir::ScalarKind::I32}), reinterpret_cast<uint8_t*>(d.addr), nullptr};
+      storeDouble(cell, 0, elementAsDouble(cell, 0) + d.value);
+    }
+
+  Report report;
+  report.programs = order.size();
+  for (uint32_t linear = 0; linear < total; ++linear) {
+    for (Finding& f : findings[linear]) report.findings.push_back(std::move(f));
+    report.printed += printed[linear];
+    report.trace += traces[linear];
+  }
+  canonicalize(report.findings);
+  for (const Finding& f : report.findings) report.ranOutOfFuel |= f.kind == Finding::Kind::NoTermination;
+  for (const Worker& w : workers) report.arenaBytes = std::max(report.arenaBytes, w.peak);
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace tilevm::interp

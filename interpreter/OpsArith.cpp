@@ -1,0 +1,301 @@
+// OpsArith.cpp - elementwise arithmetic, comparisons and math: one typed loop per op over the
+// whole tile. Integers wrap; division by zero gives all ones (quotient) or the dividend
+// (remainder), as PTX does; f16/bf16 are computed in f32 and rounded once.
+#include <cmath>
+
+#include "interpreter/Exec.h"
+
+namespace tilevm::interp {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+// Float storage formats and how they convert to the compute type.
+struct F16T { using S = uint16_t; using C = float; static C ld(S x) { return halfToFloat(x); } static S st(C v) { return floatToHalf(v); } };
+struct BF16T { using S = uint16_t; using C = float; static C ld(S x) { return bf16ToFloat(x); } static S st(C v) { return floatToBf16(v); } };
+struct F32T { using S = float; using C = float; static C ld(S x) { return x; } static S st(C v) { return v; } };
+struct F64T { using S = double; using C = double; static C ld(S x) { return x; } static S st(C v) { return v; } };
+
+template <typename F>
+void withFloat(ScalarKind k, F&& f) {
+  switch (k) {
+    case ScalarKind::F16: f(F16T{}); return;
+    case ScalarKind::BF16: f(BF16T{}); return;
+    case ScalarKind::F32: f(F32T{}); return;
+    case ScalarKind::F64: f(F64T{}); return;
+    case ScalarKind::I1:
+    case ScalarKind::I8:
+    case ScalarKind::I16:
+    case ScalarKind::I32:
+    case ScalarKind::I64:
+    case ScalarKind::Ptr: return;
+  }
+}
+
+template <typename F>
+void withInt(ScalarKind k, F&& f) {
+  switch (k) {
+    case ScalarKind::I1: f(uint8_t{}); return;
+    case ScalarKind::I8: f(int8_t{}); return;
+    case ScalarKind::I16: f(int16_t{}); return;
+    case ScalarKind::I32: f(int32_t{}); return;
+    case ScalarKind::I64: f(int64_t{}); return;
+    case ScalarKind::Ptr: f(int64_t{}); return;
+    case ScalarKind::F16:
+    case ScalarKind::BF16:
+    case ScalarKind::F32:
+    case ScalarKind::F64: return;
+  }
+}
+
+template <typename T>
+int64_t widthOf() { return std::is_same_v<T, uint8_t> ? 1 : int64_t(sizeof(T) * 8); }
+
+template <typename T, typename F>
+void map2(const Tile& a, const Tile& b, Tile& out, F&& f) {
+  const T* x = a.as<T>();
+  const T* y = b.as<T>();
+  T* o = out.as<T>();
+  int64_t n = out.size();
+  for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+}
+
+template <typename T>
+void intBinary(Opcode code, const Tile& a, const Tile& b, Tile& out) {
+  using S = std::conditional_t<std::is_same_v<T, uint8_t>, int8_t, T>;
+  using U = std::make_unsigned_t<S>;
+  const int64_t bits = widthOf<T>();
+  const S smin = std::numeric_limits<S>::min();
+  switch (code) {
+    case Opcode::AddI: map2<T>(a, b, out, [](T x, T y) { return T(U(x) + U(y)); }); break;
+    case Opcode::SubI: map2<T>(a, b, out, [](T x, T y) { return T(U(x) - U(y)); }); break;
+    case Opcode::MulI: map2<T>(a, b, out, [](T x, T y) { return T(U(x) * U(y)); }); break;
+    case Opcode::DivSI:
+      map2<T>(a, b, out, [smin](T x, T y) { return y == 0 ? T(-1) : (S(x) == smin && S(y) == -1) ? x : T(S(x) / S(y)); });
+      break;
+    case Opcode::DivUI: map2<T>(a, b, out, [](T x, T y) { return y == 0 ? T(~U(0)) : T(U(x) / U(y)); }); break;
+    case Opcode::RemSI: map2<T>(a, b, out, [](T x, T y) { return y == 0 ? x : S(y) == -1 ? T(0) : T(S(x) % S(y)); }); break;
+    case Opcode::RemUI: map2<T>(a, b, out, [](T x, T y) { return y == 0 ? x : T(U(x) % U(y)); }); break;
+    case Opcode::AndI: map2<T>(a, b, out, [](T x, T y) { return T(x & y); }); break;
+    case Opcode::OrI: map2<T>(a, b, out, [](T x, T y) { return T(x | y); }); break;
+    case Opcode::XorI: map2<T>(a, b, out, [](T x, T y) { return T(x ^ y); }); break;
+    case Opcode::ShlI: map2<T>(a, b, out, [bits](T x, T y) { return U(y) >= U(bits) ? T(0) : T(U(x) << U(y)); }); break;
+    case Opcode::ShrSI:
+      map2<T>(a, b, out, [bits](T x, T y) { return U(y) >= U(bits) ? T(S(x) < 0 ? -1 : 0) : T(S(x) >> U(y)); });
+      break;
+    case Opcode::ShrUI: map2<T>(a, b, out, [bits](T x, T y) { return U(y) >= U(bits) ? T(0) : T(U(x) >> U(y)); }); break;
+    case Opcode::MinSI: map2<T>(a, b, out, [](T x, T y) { return S(x) < S(y) ? x : y; }); break;
+    case Opcode::MaxSI: map2<T>(a, b, out, [](T x, T y) { return S(x) > S(y) ? x : y; }); break;
+    case Opcode::MinUI: map2<T>(a, b, out, [](T x, T y) { return U(x) < U(y) ? x : y; }); break;
+    case Opcode::MaxUI: map2<T>(a, b, out, [](T x, T y) { return U(x) > U(y) ? x : y; }); break;
+    case Opcode::MulHiSI:
+      map2<T>(a, b, out, [bits](T x, T y) {
+        if constexpr (sizeof(S) == 8) return T((__int128(S(x)) * __int128(S(y))) >> 64);
+        else return T((int64_t(S(x)) * int64_t(S(y))) >> bits);
+      });
+      break;
+    case Opcode::MulHiUI:
+      map2<T>(a, b, out, [bits](T x, T y) {
+        if constexpr (sizeof(S) == 8) return T((unsigned __int128)(U(x)) * U(y) >> 64);
+        else return T((uint64_t(U(x)) * uint64_t(U(y))) >> bits);
+      });
+      break;
+    default: break;
+  }
+  if constexpr (std::is_same_v<T, uint8_t>) {  // i1: keep the low bit
+    uint8_t* o = out.as<uint8_t>();
+    for (int64_t i = 0, n = out.size(); i < n; ++i) o[i] &= 1;
+  }
+}
+
+template <typename T>
+void intCompare(const std::string& pred, const Tile& a, const Tile& b, Tile& out) {
+  using S = std::conditional_t<std::is_same_v<T, uint8_t>, int8_t, T>;
+  using U = std::make_unsigned_t<S>;
+  const T* x = a.as<T>();
+  const T* y = b.as<T>();
+  uint8_t* o = out.as<uint8_t>();
+  int64_t n = out.size();
+  auto run = [&](auto cmp) {
+    for (int64_t i = 0; i < n; ++i) o[i] = cmp(x[i], y[i]);
+  };
+  if (pred == "eq") run([](T l, T r) { return l == r; });
+  else if (pred == "ne") run([](T l, T r) { return l != r; });
+  else if (pred == "slt") run([](T l, T r) { return S(l) < S(r); });
+  else if (pred == "sle") run([](T l, T r) { return S(l) <= S(r); });
+  else if (pred == "sgt") run([](T l, T r) { return S(l) > S(r); });
+  else if (pred == "sge") run([](T l, T r) { return S(l) >= S(r); });
+  else if (pred == "ult") run([](T l, T r) { return U(l) < U(r); });
+  else if (pred == "ule") run([](T l, T r) { return U(l) <= U(r); });
+  else if (pred == "ugt") run([](T l, T r) { return U(l) > U(r); });
+  else run([](T l, T r) { return U(l) >= U(r); });
+}
+
+template <typename FT>
+void floatCompare(const std::string& pred, const Tile& a, const Tile& b, Tile& out) {
+  using S = typename FT::S;
+  const S* x = a.as<S>();
+  const S* y = b.as<S>();
+  uint8_t* o = out.as<uint8_t>();
+  int64_t n = out.size();
+  auto run = [&](auto cmp) {
+    for (int64_t i = 0; i < n; ++i) {
+      auto l = FT::ld(x[i]), r = FT::ld(y[i]);
+      bool unordered = std::isnan(l) || std::isnan(r);
+      o[i] = cmp(l, r, unordered);
+    }
+  };
+  if (pred == "oeq") run([](auto l, auto r, bool u) { return !u && l == r; });
+  else if (pred == "one") run([](auto l, auto r, bool u) { return !u && l != r; });
+  else if (pred == "olt") run([](auto l, auto r, bool u) { return !u && l < r; });
+  else if (pred == "ole") run([](auto l, auto r, bool u) { return !u && l <= r; });
+  else if (pred == "ogt") run([](auto l, auto r, bool u) { return !u && l > r; });
+  else if (pred == "oge") run([](auto l, auto r, bool u) { return !u && l >= r; });
+  else if (pred == "ueq") run([](auto l, auto r, bool u) { return u || l == r; });
+  else if (pred == "une") run([](auto l, auto r, bool u) { return u || l != r; });
+  else if (pred == "ult") run([](auto l, auto r, bool u) { return u || l < r; });
+  else if (pred == "ule") run([](auto l, auto r, bool u) { return u || l <= r; });
+  else if (pred == "ugt") run([](auto l, auto r, bool u) { return u || l > r; });
+  else if (pred == "uge") run([](auto l, auto r, bool u) { return u || l >= r; });
+  else if (pred == "ord") run([](auto, auto, bool u) { return !u; });
+  else run([](auto, auto, bool u) { return u; });
+}
+
+template <typename C>
+C minimumNan(C x, C y) {
+  if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<C>::quiet_NaN();
+  if (x == y) return std::signbit(x) ? x : y;  // -0 < +0
+  return x < y ? x : y;
+}
+template <typename C>
+C maximumNan(C x, C y) {
+  if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<C>::quiet_NaN();
+  if (x == y) return std::signbit(x) ? y : x;
+  return x > y ? x : y;
+}
+
+template <typename FT>
+void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
+  using S = typename FT::S;
+  using C = typename FT::C;
+  int64_t n = out.size();
+  S* o = out.as<S>();
+  const S* x = in[0]->as<S>();
+  auto un = [&](auto f) {
+    for (int64_t i = 0; i < n; ++i) o[i] = FT::st(C(f(FT::ld(x[i]))));
+  };
+  auto bin = [&](auto f) {
+    const S* y = in[1]->as<S>();
+    for (int64_t i = 0; i < n; ++i) o[i] = FT::st(C(f(FT::ld(x[i]), FT::ld(y[i]))));
+  };
+  switch (code) {
+    case Opcode::AddF: bin([](C l, C r) { return l + r; }); break;
+    case Opcode::SubF: bin([](C l, C r) { return l - r; }); break;
+    case Opcode::MulF: bin([](C l, C r) { return l * r; }); break;
+    case Opcode::DivF:
+    case Opcode::PreciseDiv: bin([](C l, C r) { return l / r; }); break;
+    case Opcode::RemF: bin([](C l, C r) { return std::fmod(l, r); }); break;
+    case Opcode::Pow: bin([](C l, C r) { return std::pow(l, r); }); break;
+    case Opcode::MinimumF: bin([](C l, C r) { return minimumNan(l, r); }); break;
+    case Opcode::MaximumF: bin([](C l, C r) { return maximumNan(l, r); }); break;
+    case Opcode::MinNumF: bin([](C l, C r) { return std::fmin(l, r); }); break;
+    case Opcode::MaxNumF: bin([](C l, C r) { return std::fmax(l, r); }); break;
+    case Opcode::NegF: un([](C v) { return -v; }); break;
+    case Opcode::Exp: un([](C v) { return std::exp(v); }); break;
+    case Opcode::Exp2: un([](C v) { return std::exp2(v); }); break;
+    case Opcode::Log: un([](C v) { return std::log(v); }); break;
+    case Opcode::Log2: un([](C v) { return std::log2(v); }); break;
+    case Opcode::Sqrt:
+    case Opcode::PreciseSqrt: un([](C v) { return std::sqrt(v); }); break;
+    case Opcode::Rsqrt: un([](C v) { return C(1) / std::sqrt(v); }); break;
+    case Opcode::Sin: un([](C v) { return std::sin(v); }); break;
+    case Opcode::Cos: un([](C v) { return std::cos(v); }); break;
+    case Opcode::AbsF: un([](C v) { return std::fabs(v); }); break;
+    case Opcode::Floor: un([](C v) { return std::floor(v); }); break;
+    case Opcode::Ceil: un([](C v) { return std::ceil(v); }); break;
+    case Opcode::Erf: un([](C v) { return std::erf(v); }); break;
+    case Opcode::Tanh: un([](C v) { return std::tanh(v); }); break;
+    case Opcode::Fma: {
+      const S* y = in[1]->as<S>();
+      const S* z = in[2]->as<S>();
+      for (int64_t i = 0; i < n; ++i) o[i] = FT::st(std::fma(FT::ld(x[i]), FT::ld(y[i]), FT::ld(z[i])));
+      break;
+    }
+    default: break;
+  }
+}
+
+}  // namespace
+
+void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
+  const ir::Op& op = *ins.op;
+  out = allocTile(p.arena, op.result()->type);
+  ScalarKind k = in[0]->type.elem().kind;
+  switch (op.code) {
+    case Opcode::AddPtr: {
+      const uint64_t* base = in[0]->as<uint64_t>();
+      uint64_t* o = out.as<uint64_t>();
+      int64_t scale = storageBytes(in[0]->type.elem().pointee), n = out.size();
+      const Tile& off = *in[1];
+      switch (off.type.elem().kind) {
+        case ScalarKind::I32: {
+          const int32_t* d = off.as<int32_t>();
+          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(int64_t(d[i]) * scale);
+          break;
+        }
+        case ScalarKind::I64: {
+          const int64_t* d = off.as<int64_t>();
+          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(d[i] * scale);
+          break;
+        }
+        default:
+          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(elementAsInt(off, i) * scale);
+      }
+      break;
+    }
+    case Opcode::AbsI:
+      withInt(k, [&](auto t) {
+        using T = decltype(t);
+        using S = std::conditional_t<std::is_same_v<T, uint8_t>, int8_t, T>;
+        const T* x = in[0]->as<T>();
+        T* o = out.as<T>();
+        for (int64_t i = 0, n = out.size(); i < n; ++i) o[i] = S(x[i]) < 0 ? T(std::make_unsigned_t<S>(0) - std::make_unsigned_t<S>(x[i])) : x[i];
+      });
+      break;
+    case Opcode::CmpI:
+      withInt(k, [&](auto t) { intCompare<decltype(t)>(*op.strAttr("pred"), *in[0], *in[1], out); });
+      break;
+    case Opcode::CmpF:
+      withFloat(k, [&](auto ft) { floatCompare<decltype(ft)>(*op.strAttr("pred"), *in[0], *in[1], out); });
+      break;
+    case Opcode::AddI:
+    case Opcode::SubI:
+    case Opcode::MulI:
+    case Opcode::DivSI:
+    case Opcode::DivUI:
+    case Opcode::RemSI:
+    case Opcode::RemUI:
+    case Opcode::AndI:
+    case Opcode::OrI:
+    case Opcode::XorI:
+    case Opcode::ShlI:
+    case Opcode::ShrSI:
+    case Opcode::ShrUI:
+    case Opcode::MinSI:
+    case Opcode::MinUI:
+    case Opcode::MaxSI:
+    case Opcode::MaxUI:
+    case Opcode::MulHiSI:
+    case Opcode::MulHiUI:
+      withInt(k, [&](auto t) { intBinary<decltype(t)>(op.code, *in[0], *in[1], out); });
+      break;
+    default:
+      withFloat(k, [&](auto ft) { floatOp<decltype(ft)>(op.code, in, out); });
+      break;
+  }
+  propagatePoison(p, in, out);
+}
+
+}  // namespace tilevm::interp

@@ -1,0 +1,391 @@
+// OpsMemory.cpp - load, store and atomics: masks, the bounds check (one range test per tile
+// when every active lane falls in one buffer), alignment, uninitialized reads, poison stores,
+// conflicting lanes within a store, and the race shadow. Faulting lanes never touch memory.
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include "interpreter/Races.h"
+
+namespace tilevm::interp {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+// The lanes of one memory op, checked: for each active lane, its region and element index
+// (region null: the lane faulted and must be skipped).
+struct Lanes {
+  std::vector<uint8_t> active;           // mask (all ones without one)
+  std::vector<MemRegion*> region;        // per lane (only filled on the slow path)
+  MemRegion* single = nullptr;           // fast path: every active lane lies in this region
+  bool contiguous = false;               // lane i at base + i * eb, all active
+  bool any = false;
+};
+
+const char* opName(const ir::Op& op) {
+  switch (op.code) {
+    case Opcode::Load: return "load";
+    case Opcode::Store: return "store";
+    default: return "atomic";
+  }
+}
+
+Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
+  Lanes l;
+  int64_t n = ptrs.size();
+  const uint64_t* a = ptrs.as<uint64_t>();
+  l.active.assign(size_t(n), 1);
+  if (mask)
+    for (int64_t i = 0; i < n; ++i) l.active[size_t(i)] = mask->data[mask->size() == n ? i : 0] != 0;
+  uint64_t lo = UINT64_MAX, hi = 0, misaligned = 0;
+  bool allActive = true, contiguous = true;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!l.active[size_t(i)]) {
+      allActive = false;
+      continue;
+    }
+    l.any = true;
+    lo = std::min(lo, a[i]);
+    hi = std::max(hi, a[i]);
+    misaligned |= a[i];
+    if (a[i] != a[0] + uint64_t(i) * eb) contiguous = false;
+  }
+  if (!l.any) return l;
+  l.contiguous = allActive && contiguous;
+  if ((misaligned & (eb - 1)) == 0) {
+    if (MemRegion* r = p.launch.memory.find(lo, hi + eb)) {
+      l.single = r;
+      return l;
+    }
+  }
+  // Slow path: find each lane's region; report faulting lanes once per op.
+  l.region.assign(size_t(n), nullptr);
+  int64_t oob = 0, firstOob = -1, unaligned = 0, firstUnaligned = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!l.active[size_t(i)]) continue;
+    if (a[i] % eb) {
+      if (firstUnaligned < 0) firstUnaligned = i;
+      ++unaligned;
+      continue;
+    }
+    MemRegion* r = p.launch.memory.find(a[i], a[i] + eb);
+    if (!r) {
+      if (firstOob < 0) firstOob = i;
+      ++oob;
+      continue;
+    }
+    l.region[size_t(i)] = r;
+  }
+  if (oob && p.launch.options.checks.bounds) {
+    uint64_t addr = a[firstOob];
+    const MemRegion* near = p.launch.memory.nearest(addr);
+    Finding f;
+    f.kind = Finding::Kind::OutOfBounds;
+    f.loc = p.loc(ins);
+    f.count = oob;
+    if (near) {
+      f.buffer = near->buffer->name;
+      int64_t elem = (int64_t(addr) - int64_t(near->base)) / int64_t(eb);
+      f.element = elem;
+      int64_t numel = near->buffer->numel();
+      int64_t past = elem >= numel ? elem - numel + 1 : -elem;
+      f.detail = std::string(opName(*ins.op)) + " of " + f.buffer + "[" + std::to_string(elem) + "] is " +
+                 std::to_string(past) + (past == 1 ? " element " : " elements ") + (elem >= numel ? "past the end" : "before the start") +
+                 " of " + f.buffer + " (" + std::to_string(numel) + " elements); lane " + std::to_string(firstOob) + ", " +
+                 std::to_string(oob) + (oob == 1 ? " lane" : " lanes") + " out of bounds";
+    } else {
+      f.detail = std::string(opName(*ins.op)) + " at an address outside every buffer";
+    }
+    p.report(std::move(f));
+  }
+  if (unaligned && p.launch.options.checks.bounds) {
+    Finding f;
+    f.kind = Finding::Kind::Misaligned;
+    f.loc = p.loc(ins);
+    f.count = unaligned;
+    f.detail = std::string(opName(*ins.op)) + " of " + std::to_string(eb) + "-byte elements at a misaligned address (lane " +
+               std::to_string(firstUnaligned) + ")";
+    p.report(std::move(f));
+  }
+  return l;
+}
+
+MemRegion* laneRegion(const Lanes& l, int64_t i) { return l.single ? l.single : l.region[size_t(i)]; }
+
+void reportOnce(Program& p, const Instr& ins, Finding::Kind kind, const MemRegion& r, int64_t elem, int64_t lane,
+                int64_t count, const std::string& what) {
+  Finding f;
+  f.kind = kind;
+  f.loc = p.loc(ins);
+  f.buffer = r.buffer->name;
+  f.element = elem;
+  f.count = count;
+  f.detail = what + " " + f.buffer + "[" + std::to_string(elem) + "] (lane " + std::to_string(lane) + ")";
+  p.report(std::move(f));
+}
+
+}  // namespace
+
+void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
+  const Tile& ptrs = *in[0];
+  const Tile* mask = in.size() > 1 ? in[1] : nullptr;
+  const Tile* other = in.size() > 2 ? in[2] : nullptr;
+  out = allocTile(p.arena, ins.op->result()->type);
+  unsigned eb = storageBytes(out.type.elem().kind);
+  int64_t n = out.size();
+  const Checks& checks = p.launch.options.checks;
+  Lanes l = checkLanes(p, ins, ptrs, mask, eb);
+  const uint64_t* a = ptrs.as<uint64_t>();
+  bool needPoison = false;
+  if (l.contiguous && l.single) {
+    std::memcpy(out.data, reinterpret_cast<const void*>(a[0]), size_t(n) * eb);
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t* dst = out.data + size_t(i) * eb;
+      if (l.active[size_t(i)] && laneRegion(l, i)) {
+        std::memcpy(dst, reinterpret_cast<const void*>(a[i]), eb);
+      } else if (other) {
+        std::memcpy(dst, other->data + size_t(i) * eb, eb);
+      } else {
+        std::memset(dst, 0, eb);
+        needPoison = needPoison || !l.active[size_t(i)];
+      }
+    }
+  }
+  // Lanes a masked load leaves undefined (no `other`) are poison under the uninit check.
+  if (needPoison && checks.uninit) {
+    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+    for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active[size_t(i)];
+  } else if (other && other->poison) {
+    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+    for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active[size_t(i)] && other->poison[i];
+  }
+  if (!l.any || !(checks.uninit || checks.races)) return;
+  int64_t uninit = 0, firstLane = -1, firstElem = 0;
+  MemRegion* firstRegion = nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!l.active[size_t(i)]) continue;
+    MemRegion* r = laneRegion(l, i);
+    if (!r) continue;
+    int64_t elem = int64_t(a[i] - r->base) / eb;
+    if (r->init && !r->init[size_t(elem)].load(std::memory_order_relaxed)) {
+      if (firstLane < 0) firstLane = i, firstElem = elem, firstRegion = r;
+      ++uninit;
+    }
+    if (checks.races && r->race.writer) raceRead(p, ins, *r, elem);
+  }
+  if (uninit)
+    reportOnce(p, ins, Finding::Kind::Uninitialized, *firstRegion, firstElem, firstLane, uninit,
+               "load reads never-written element");
+}
+
+void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in) {
+  const Tile& ptrs = *in[0];
+  const Tile& val = *in[1];
+  const Tile* mask = in.size() > 2 ? in[2] : nullptr;
+  unsigned eb = storageBytes(val.type.elem().kind);
+  int64_t n = val.size();
+  const Checks& checks = p.launch.options.checks;
+  Lanes l = checkLanes(p, ins, ptrs, mask, eb);
+  if (!l.any) return;
+  const uint64_t* a = ptrs.as<uint64_t>();
+  // Poison reaching memory: a value from a masked-off load lane without `other`.
+  if (val.poison && checks.uninit) {
+    int64_t count = 0, lane = -1;
+    for (int64_t i = 0; i < n; ++i)
+      if (l.active[size_t(i)] && val.poison[i] && laneRegion(l, i)) {
+        if (lane < 0) lane = i;
+        ++count;
+      }
+    if (count) {
+      MemRegion* r = laneRegion(l, lane);
+      reportOnce(p, ins, Finding::Kind::Poison, *r, int64_t(a[lane] - r->base) / eb, lane, count,
+                 "store writes an undefined value (from a masked load without `other`) to");
+    }
+  }
+  // Lanes of one store hitting one address with different values.
+  if (checks.races && !l.contiguous && n > 1) {
+    std::vector<std::pair<uint64_t, int64_t>> byAddr;
+    for (int64_t i = 0; i < n; ++i)
+      if (l.active[size_t(i)] && laneRegion(l, i)) byAddr.emplace_back(a[i], i);
+    std::sort(byAddr.begin(), byAddr.end());
+    for (size_t k = 1; k < byAddr.size(); ++k) {
+      if (byAddr[k].first != byAddr[k - 1].first) continue;
+      int64_t i = byAddr[k - 1].second, j = byAddr[k].second;
+      if (std::memcmp(val.data + size_t(i) * eb, val.data + size_t(j) * eb, eb) != 0) {
+        MemRegion* r = laneRegion(l, i);
+        Finding f;
+        f.kind = Finding::Kind::StoreConflict;
+        f.loc = p.loc(ins);
+        f.buffer = r->buffer->name;
+        f.element = int64_t(a[i] - r->base) / eb;
+        f.detail = "lanes " + std::to_string(i) + " and " + std::to_string(j);
+        p.report(std::move(f));
+        break;
+      }
+    }
+  }
+  if (l.contiguous && l.single) {
+    std::memcpy(reinterpret_cast<void*>(a[0]), val.data, size_t(n) * eb);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      if (l.active[size_t(i)] && laneRegion(l, i))
+        std::memcpy(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
+  }
+  if (!(checks.uninit || checks.races)) return;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!l.active[size_t(i)]) continue;
+    MemRegion* r = laneRegion(l, i);
+    if (!r) continue;
+    int64_t elem = int64_t(a[i] - r->base) / eb;
+    if (r->init) r->init[size_t(elem)].store(1, std::memory_order_relaxed);
+    if (checks.races && r->race.writer) raceWrite(p, ins, *r, elem);
+  }
+}
+
+namespace {
+
+// One lane of an atomic, on plain memory (callers serialize) or with hardware atomics.
+template <typename T>
+T rmwLane(T* addr, T v, const std::string& kind, bool hardware) {
+  auto apply = [&](T old) -> T {
+    if (kind == "add" || kind == "fadd") {
+      if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(v));
+      else return old + v;
+    }
+    if (kind == "max") return std::is_floating_point_v<T> ? T(std::fmax(old, v)) : (old > v ? old : v);
+    if (kind == "min") return std::is_floating_point_v<T> ? T(std::fmin(old, v)) : (old < v ? old : v);
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      if (kind == "umax") return U(old) > U(v) ? old : v;
+      if (kind == "umin") return U(old) < U(v) ? old : v;
+      if (kind == "and") return T(old & v);
+      if (kind == "or") return T(old | v);
+      if (kind == "xor") return T(old ^ v);
+    }
+    return v;  // xchg
+  };
+  if (!hardware) {
+    T old = *addr;
+    *addr = apply(old);
+    return old;
+  }
+  std::atomic_ref<T> ref(*addr);
+  T old = ref.load();
+  while (!ref.compare_exchange_weak(old, apply(old))) {
+  }
+  return old;
+}
+
+template <typename T>
+T casLane(T* addr, T cmp, T v, bool hardware, bool& swapped) {
+  if (!hardware) {
+    T old = *addr;
+    swapped = std::memcmp(&old, &cmp, sizeof(T)) == 0;
+    if (swapped) *addr = v;
+    return old;
+  }
+  std::atomic_ref<T> ref(*addr);
+  T expected = cmp;
+  swapped = ref.compare_exchange_strong(expected, v);
+  return expected;
+}
+
+// Runs f with the C++ type of a storage kind (f16/bf16 atomics go through f32 math on bits).
+template <typename F>
+void withAtomicType(ScalarKind k, F&& f) {
+  switch (k) {
+    case ScalarKind::I1:
+    case ScalarKind::I8: f(int8_t{}); return;
+    case ScalarKind::I16: f(int16_t{}); return;
+    case ScalarKind::I32: f(int32_t{}); return;
+    case ScalarKind::I64:
+    case ScalarKind::Ptr: f(int64_t{}); return;
+    case ScalarKind::F32: f(float{}); return;
+    case ScalarKind::F64: f(double{}); return;
+    case ScalarKind::F16:
+    case ScalarKind::BF16: f(uint16_t{}); return;
+  }
+}
+
+}  // namespace
+
+void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
+  const ir::Op& op = *ins.op;
+  bool cas = op.code == Opcode::AtomicCas;
+  const Tile& ptrs = *in[0];
+  const Tile* mask = !cas && in.size() > 2 ? in[2] : nullptr;
+  out = allocTile(p.arena, op.result()->type);
+  ScalarKind k = out.type.elem().kind;
+  unsigned eb = storageBytes(k);
+  int64_t n = out.size();
+  std::memset(out.data, 0, size_t(n) * eb);
+  Lanes l = checkLanes(p, ins, ptrs, mask, eb);
+  if (!l.any) return;
+  const uint64_t* a = ptrs.as<uint64_t>();
+  const LaunchOptions& o = p.launch.options;
+  std::string kind = cas ? "cas" : *op.strAttr("kind");
+  const std::string* semAttr = op.strAttr("sem");
+  std::string sem = semAttr ? *semAttr : "acq_rel";
+  bool acquire = sem == "acquire" || sem == "acq_rel", release = sem == "release" || sem == "acq_rel";
+  bool half = k == ScalarKind::F16 || k == ScalarKind::BF16;
+  // Fire-and-forget float adds are applied after the launch, in program order.
+  if (!cas && ins.resultUnused && o.deterministicAtomics && kind == "fadd") {
+    for (int64_t i = 0; i < n; ++i) {
+      MemRegion* r = l.active[size_t(i)] ? laneRegion(l, i) : nullptr;
+      if (!r) continue;
+      if (o.checks.races && r->race.writer) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
+      p.deferred.push_back(DeferredAtomic{a[i], k, elementAsDouble(*in[1], i)});
+    }
+    return;
+  }
+  bool checked = o.checks.races;
+  std::unique_lock<std::mutex> lock(p.launch.atomicMutex, std::defer_lock);
+  if (checked || half) lock.lock();
+  for (int64_t i = 0; i < n; ++i) {
+    MemRegion* r = l.active[size_t(i)] ? laneRegion(l, i) : nullptr;
+    if (!r) continue;
+    if (checked && r->race.writer) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
+    bool swapped = true;
+    if (half) {
+      // f16/bf16: computed in f32 and rounded, under the lock.
+      uint16_t* addr = reinterpret_cast<uint16_t*>(a[i]);
+      Tile cell{ir::Type(out.type.elem()), reinterpret_cast<uint8_t*>(addr), nullptr};
+      double old = elementAsDouble(cell, 0);
+      storeDouble(out, i, old);
+      if (cas) {
+        swapped = *addr == in[1]->as<uint16_t>()[i];
+        if (swapped) *addr = in[2]->as<uint16_t>()[i];
+      } else {
+        double v = elementAsDouble(*in[1], i), nv = v;
+        if (kind == "fadd") nv = old + v;
+        else if (kind == "max") nv = std::fmax(old, v);
+        else if (kind == "min") nv = std::fmin(old, v);
+        storeDouble(cell, 0, nv);
+      }
+    } else {
+      withAtomicType(k, [&](auto t) {
+        using T = decltype(t);
+        T* addr = reinterpret_cast<T*>(a[i]);
+        T old = cas ? casLane<T>(addr, in[1]->as<T>()[i], in[2]->as<T>()[i], !checked, swapped)
+                    : rmwLane<T>(addr, in[1]->as<T>()[i], kind, !checked);
+        std::memcpy(out.data + size_t(i) * eb, &old, eb);
+      });
+    }
+    if (checked) {
+      // Synchronization: acquire joins the location's clock, release publishes ours.
+      VectorClock& loc = p.launch.syncClocks[a[i]];
+      if (acquire) p.clock.join(loc);
+      if (release && swapped) {
+        p.clock.set(p.linear, p.epoch);
+        loc.join(p.clock);
+        ++p.epoch;
+        p.clock.set(p.linear, p.epoch);
+      }
+    }
+  }
+}
+
+}  // namespace tilevm::interp

@@ -1,0 +1,315 @@
+// OpsReduce.cpp - reduce, scan and dot. Reductions use one fixed order, the same on every path:
+// a halving tree along the axis (while m > 1: h = ceil(m/2); x[k] = f(x[k], x[k+h]) for
+// k < m-h; m = h), so results never depend on threads or on which path ran. Combiners that are
+// a single known op run as typed loops; any other combiner runs its region per pair. Scans are
+// sequential along the axis. dot accumulates over k in ascending order into the accumulator.
+#include <cmath>
+
+#include "interpreter/Exec.h"
+
+namespace tilevm::interp {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+struct AxisShape {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+
+AxisShape splitAt(const ir::Type& t, int64_t axis) {
+  AxisShape s;
+  for (unsigned d = 0; d < t.rank(); ++d) {
+    if (int64_t(d) < axis) s.outer *= t.dim(d);
+    else if (int64_t(d) == axis) s.len = t.dim(d);
+    else s.inner *= t.dim(d);
+  }
+  return s;
+}
+
+// The combiner's single op, if the region is `r = OP(a0, b0); yield r` over one input.
+const ir::Op* simpleCombiner(const ir::Op& op) {
+  const ir::Block& b = op.regions[0]->block;
+  if (b.args.size() != 2 || b.ops.size() != 2) return nullptr;
+  const ir::Op& f = *b.ops[0];
+  const ir::Op& y = *b.ops[1];
+  if (y.operands.size() != 1 || y.operands[0] != f.result()) return nullptr;
+  if (f.operands.size() != 2) return nullptr;
+  bool direct = f.operands[0] == b.args[0].get() && f.operands[1] == b.args[1].get();
+  bool swapped = f.operands[0] == b.args[1].get() && f.operands[1] == b.args[0].get();
+  if (!direct && !(swapped && hasTrait(f.code, ir::Commutative))) return nullptr;
+  switch (f.code) {
+    case Opcode::AddF: case Opcode::MulF: case Opcode::MaxNumF: case Opcode::MinNumF: case Opcode::MaximumF:
+    case Opcode::MinimumF: case Opcode::AddI: case Opcode::MulI: case Opcode::MaxSI: case Opcode::MinSI:
+    case Opcode::MaxUI: case Opcode::MinUI: case Opcode::AndI: case Opcode::OrI: case Opcode::XorI:
+      return &f;
+    default:
+      return nullptr;
+  }
+}
+
+template <typename T>
+auto binaryFn(Opcode code) {
+  using S = std::conditional_t<std::is_same_v<T, uint8_t>, int8_t, T>;
+  return [code](T x, T y) -> T {
+    if constexpr (std::is_floating_point_v<T>) {
+      switch (code) {
+        case Opcode::AddF: return x + y;
+        case Opcode::MulF: return x * y;
+        case Opcode::MaxNumF: return std::fmax(x, y);
+        case Opcode::MinNumF: return std::fmin(x, y);
+        case Opcode::MaximumF: return (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN() : (x == y ? (std::signbit(x) ? y : x) : (x > y ? x : y));
+        case Opcode::MinimumF: return (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN() : (x == y ? (std::signbit(x) ? x : y) : (x < y ? x : y));
+        default: return x;
+      }
+    } else {
+      using U = std::make_unsigned_t<S>;
+      T r = x;
+      switch (code) {
+        case Opcode::AddI: r = T(U(x) + U(y)); break;
+        case Opcode::MulI: r = T(U(x) * U(y)); break;
+        case Opcode::MaxSI: r = S(x) > S(y) ? x : y; break;
+        case Opcode::MinSI: r = S(x) < S(y) ? x : y; break;
+        case Opcode::MaxUI: r = U(x) > U(y) ? x : y; break;
+        case Opcode::MinUI: r = U(x) < U(y) ? x : y; break;
+        case Opcode::AndI: r = T(x & y); break;
+        case Opcode::OrI: r = T(x | y); break;
+        case Opcode::XorI: r = T(x ^ y); break;
+        default: break;
+      }
+      if constexpr (std::is_same_v<T, uint8_t>) r &= 1;
+      return r;
+    }
+  };
+}
+
+// The halving tree over `w` (outer x len x inner, rows keep stride len*inner).
+template <typename Combine>
+void halvingTree(const AxisShape& s, Combine&& combine) {
+  for (int64_t m = s.len; m > 1;) {
+    int64_t h = (m + 1) / 2;
+    for (int64_t o = 0; o < s.outer; ++o) combine((o * s.len) * s.inner, (o * s.len + h) * s.inner, (m - h) * s.inner);
+    m = h;
+  }
+}
+
+template <typename T>
+bool fastReduce(const Tile& in, Tile& out, const AxisShape& s, Opcode code, Arena& arena) {
+  T* w = static_cast<T*>(arena.allocate(size_t(in.size()) * sizeof(T)));
+  std::memcpy(w, in.data, size_t(in.size()) * sizeof(T));
+  auto f = binaryFn<T>(code);
+  halvingTree(s, [&](int64_t a, int64_t b, int64_t count) {
+    T* x = w + a;
+    const T* y = w + b;
+    for (int64_t j = 0; j < count; ++j) x[j] = f(x[j], y[j]);
+  });
+  T* o = out.as<T>();
+  for (int64_t r = 0; r < s.outer; ++r) std::memcpy(o + r * s.inner, w + r * s.len * s.inner, size_t(s.inner) * sizeof(T));
+  return true;
+}
+
+// Runs a combiner region on elements (i of lhs, j of rhs), writing results into lhs[i].
+void combineByRegion(Program& p, const Instr& ins, std::vector<Tile>& work, int64_t i, int64_t j) {
+  const CBlock& region = ins.regions[0];
+  size_t n = work.size();
+  Arena::Mark mark = p.arena.mark();
+  for (size_t k = 0; k < n; ++k) {
+    unsigned eb = storageBytes(work[k].type.elem().kind);
+    for (int side = 0; side < 2; ++side) {
+      Tile t = allocTile(p.arena, ir::Type(work[k].type.elem()));
+      std::memcpy(t.data, work[k].data + size_t(side ? j : i) * eb, eb);
+      p.slots[region.args[side * n + k]] = t;
+    }
+  }
+  execBlock(p, region);
+  const Instr& y = region.instrs.back();
+  for (size_t k = 0; k < n; ++k) {
+    unsigned eb = storageBytes(work[k].type.elem().kind);
+    std::memcpy(work[k].data + size_t(i) * eb, p.slots[y.in[k]].data, eb);
+  }
+  p.arena.release(mark);
+}
+
+void poisonAlongAxis(Program& p, const std::vector<const Tile*>& in, std::vector<Tile*>& outs, const AxisShape& s, bool scan) {
+  bool any = false;
+  for (const Tile* t : in) any = any || t->poison;
+  if (!any) return;
+  int64_t n = scan ? in[0]->size() : s.outer * s.inner;
+  uint8_t* mask = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+  std::memset(mask, 0, size_t(n));
+  for (const Tile* t : in) {
+    if (!t->poison) continue;
+    for (int64_t o = 0; o < s.outer; ++o)
+      for (int64_t k = 0; k < s.len; ++k)
+        for (int64_t i = 0; i < s.inner; ++i)
+          if (t->poison[(o * s.len + k) * s.inner + i]) mask[scan ? (o * s.len + k) * s.inner + i : o * s.inner + i] = 1;
+  }
+  for (Tile* t : outs) t->poison = mask;
+}
+
+}  // namespace
+
+void execReduce(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& outs) {
+  const ir::Op& op = *ins.op;
+  int64_t axis = *op.intAttr("axis");
+  AxisShape s = splitAt(in[0]->type, axis);
+  for (size_t k = 0; k < outs.size(); ++k) *outs[k] = allocTile(p.arena, op.result(unsigned(k))->type);
+  bool done = false;
+  if (in.size() == 1) {
+    if (const ir::Op* f = simpleCombiner(op)) {
+      switch (in[0]->type.elem().kind) {
+        case ScalarKind::I1: done = fastReduce<uint8_t>(*in[0], *outs[0], s, f->code, p.arena); break;
+        case ScalarKind::I8: done = fastReduce<int8_t>(*in[0], *outs[0], s, f->code, p.arena); break;
+        case ScalarKind::I16: done = fastReduce<int16_t>(*in[0], *outs[0], s, f->code, p.arena); break;
+        case ScalarKind::I32: done = fastReduce<int32_t>(*in[0], *outs[0], s, f->code, p.arena); break;
+        case ScalarKind::I64: done = fastReduce<int64_t>(*in[0], *outs[0], s, f->code, p.arena); break;
+        case ScalarKind::F32: done = fastReduce<float>(*in[0], *outs[0], s, f->code, p.arena); break;
+        case ScalarKind::F64: done = fastReduce<double>(*in[0], *outs[0], s, f->code, p.arena); break;
+        case ScalarKind::F16:
+        case ScalarKind::BF16:
+        case ScalarKind::Ptr: break;
+      }
+    }
+  }
+  if (!done) {
+    // Working copies (allocated before the per-pair arena marks), then the same tree.
+    std::vector<Tile> work;
+    for (const Tile* t : in) {
+      Tile w = allocTile(p.arena, t->type);
+      std::memcpy(w.data, t->data, size_t(t->size()) * storageBytes(t->type.elem().kind));
+      work.push_back(w);
+    }
+    halvingTree(s, [&](int64_t a, int64_t b, int64_t count) {
+      for (int64_t j = 0; j < count; ++j) combineByRegion(p, ins, work, a + j, b + j);
+    });
+    for (size_t k = 0; k < outs.size(); ++k) {
+      unsigned eb = storageBytes(work[k].type.elem().kind);
+      for (int64_t r = 0; r < s.outer; ++r)
+        std::memcpy(outs[k]->data + size_t(r * s.inner) * eb, work[k].data + size_t(r * s.len * s.inner) * eb, size_t(s.inner) * eb);
+    }
+  }
+  poisonAlongAxis(p, in, outs, s, false);
+}
+
+void execScan(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& outs) {
+  const ir::Op& op = *ins.op;
+  int64_t axis = *op.intAttr("axis");
+  bool reverse = op.intAttr("reverse") && *op.intAttr("reverse");
+  AxisShape s = splitAt(in[0]->type, axis);
+  std::vector<Tile> work;
+  for (size_t k = 0; k < in.size(); ++k) {
+    *outs[k] = allocTile(p.arena, op.result(unsigned(k))->type);
+    std::memcpy(outs[k]->data, in[k]->data, size_t(in[k]->size()) * storageBytes(in[k]->type.elem().kind));
+    work.push_back(*outs[k]);
+  }
+  const ir::Op* f = in.size() == 1 ? simpleCombiner(op) : nullptr;
+  ScalarKind kind = in[0]->type.elem().kind;
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t i = 0; i < s.inner; ++i)
+      for (int64_t step = 1; step < s.len; ++step) {
+        int64_t k = reverse ? s.len - 1 - step : step, prev = reverse ? k + 1 : k - 1;
+        int64_t cur = (o * s.len + k) * s.inner + i, before = (o * s.len + prev) * s.inner + i;
+        // result[k] = combine(result[k-1], x[k])
+        if (f && kind == ScalarKind::F32) {
+          float* x = work[0].as<float>();
+          x[cur] = binaryFn<float>(f->code)(x[before], x[cur]);
+        } else if (f && kind == ScalarKind::I32) {
+          int32_t* x = work[0].as<int32_t>();
+          x[cur] = binaryFn<int32_t>(f->code)(x[before], x[cur]);
+        } else {
+          // combine(prev, cur) with the region: copy prev into a scratch pair.
+          std::vector<Tile> pair;
+          Arena::Mark mark = p.arena.mark();
+          for (Tile& w : work) {
+            Tile t = allocTile(p.arena, ir::Type(w.type.elem(), std::vector<int64_t>{2}));
+            unsigned eb = storageBytes(w.type.elem().kind);
+            std::memcpy(t.data, w.data + size_t(before) * eb, eb);
+            std::memcpy(t.data + eb, w.data + size_t(cur) * eb, eb);
+            pair.push_back(t);
+          }
+          combineByRegion(p, ins, pair, 0, 1);
+          for (size_t q = 0; q < work.size(); ++q) {
+            unsigned eb = storageBytes(work[q].type.elem().kind);
+            std::memcpy(work[q].data + size_t(cur) * eb, pair[q].data, eb);
+          }
+          p.arena.release(mark);
+        }
+      }
+  poisonAlongAxis(p, in, outs, s, true);
+}
+
+namespace {
+
+// Loads a tile of dot inputs as float (f16/bf16 exactly; f32 rounded to tf32 if asked).
+std::vector<float> asFloats(const Tile& t, bool tf32) {
+  std::vector<float> v(size_t(t.size()));
+  for (int64_t i = 0; i < t.size(); ++i) {
+    float x = float(elementAsDouble(t, i));
+    v[size_t(i)] = tf32 ? roundToTf32(x) : x;
+  }
+  return v;
+}
+
+template <typename A, typename C>
+void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t k = 0; k < K; ++k) {
+      C aik = C(a[i * K + k]);
+      C* crow = c + i * N;
+      const A* brow = b + k * N;
+      for (int64_t j = 0; j < N; ++j) crow[j] += aik * C(brow[j]);
+    }
+}
+
+}  // namespace
+
+void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
+  const ir::Op& op = *ins.op;
+  const Tile &a = *in[0], &b = *in[1], &acc = *in[2];
+  out = allocTile(p.arena, op.result()->type);
+  int64_t M = a.type.dim(0), K = a.type.dim(1), N = b.type.dim(1);
+  ScalarKind ak = a.type.elem().kind, ck = acc.type.elem().kind;
+  if (ak == ScalarKind::I8) {
+    std::memcpy(out.data, acc.data, size_t(M * N) * 4);
+    std::vector<int32_t> av(size_t(M * K)), bv(size_t(K * N));
+    for (int64_t i = 0; i < M * K; ++i) av[size_t(i)] = a.as<int8_t>()[i];
+    for (int64_t i = 0; i < K * N; ++i) bv[size_t(i)] = b.as<int8_t>()[i];
+    gemm(av.data(), bv.data(), out.as<int32_t>(), M, N, K);
+  } else if (ak == ScalarKind::F64) {
+    std::memcpy(out.data, acc.data, size_t(M * N) * 8);
+    gemm(a.as<double>(), b.as<double>(), out.as<double>(), M, N, K);
+  } else {
+    const std::string* prec = op.strAttr("input_precision");
+    std::string mode = ak == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
+    std::vector<float> c(size_t(M * N));
+    for (int64_t i = 0; i < M * N; ++i) c[size_t(i)] = float(elementAsDouble(acc, i));
+    if (mode == "tf32x3") {
+      // a*b ~ hi(a)*hi(b) + hi(a)*lo(b) + lo(a)*hi(b), each term in tf32 (Triton's 3xTF32).
+      std::vector<float> ah = asFloats(a, true), bh = asFloats(b, true), al(ah.size()), bl(bh.size());
+      for (size_t i = 0; i < ah.size(); ++i) al[i] = roundToTf32(float(elementAsDouble(a, int64_t(i))) - ah[i]);
+      for (size_t i = 0; i < bh.size(); ++i) bl[i] = roundToTf32(float(elementAsDouble(b, int64_t(i))) - bh[i]);
+      std::vector<float> small(size_t(M * N), 0.0f);
+      gemm(al.data(), bh.data(), small.data(), M, N, K);
+      gemm(ah.data(), bl.data(), small.data(), M, N, K);
+      for (size_t i = 0; i < c.size(); ++i) c[i] += small[i];
+      gemm(ah.data(), bh.data(), c.data(), M, N, K);
+    } else {
+      std::vector<float> av = asFloats(a, mode == "tf32"), bv = asFloats(b, mode == "tf32");
+      gemm(av.data(), bv.data(), c.data(), M, N, K);
+    }
+    if (ck == ScalarKind::F32) std::memcpy(out.data, c.data(), c.size() * 4);
+    else for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
+  }
+  if (a.poison || b.poison || acc.poison) {
+    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(M * N)));
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        bool bad = acc.poison && acc.poison[i * N + j];
+        for (int64_t k = 0; k < K && !bad; ++k) bad = (a.poison && a.poison[i * K + k]) || (b.poison && b.poison[k * N + j]);
+        out.poison[i * N + j] = bad;
+      }
+  }
+}
+
+}  // namespace tilevm::interp

@@ -1,0 +1,293 @@
+// OpsShape.cpp - ops that create or move elements: constant, splat, arange, broadcast,
+// expand_dims, reshape, permute, cat, join, split, select, and the casts. Data movement is
+// written once over element bytes, so poison masks (1 byte per lane) move the same way.
+#include <algorithm>
+#include <cmath>
+
+#include "interpreter/Exec.h"
+
+namespace tilevm::interp {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+// out[idx] = src[sum(idx[d] * srcStride[d])] over the output shape (strides in elements).
+void gatherStrided(const uint8_t* src, uint8_t* dst, unsigned eb, std::span<const int64_t> shape,
+                   const std::vector<int64_t>& srcStride) {
+  size_t rank = shape.size();
+  if (rank == 0) {
+    std::memcpy(dst, src, eb);
+    return;
+  }
+  int64_t inner = shape[rank - 1], innerStride = srcStride[rank - 1];
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < rank; ++d) rows *= shape[d];
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t base = 0;
+    for (size_t d = 0; d + 1 < rank; ++d) base += idx[d] * srcStride[d];
+    uint8_t* o = dst + size_t(r * inner) * eb;
+    const uint8_t* s = src + size_t(base) * eb;
+    if (innerStride == 1) {
+      std::memcpy(o, s, size_t(inner) * eb);
+    } else if (innerStride == 0) {
+      for (int64_t j = 0; j < inner; ++j) std::memcpy(o + size_t(j) * eb, s, eb);
+    } else {
+      for (int64_t j = 0; j < inner; ++j) std::memcpy(o + size_t(j) * eb, s + size_t(j * innerStride) * eb, eb);
+    }
+    for (size_t d = rank - 1; d-- > 0;) {  // advance the outer index
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+std::vector<int64_t> rowMajorStrides(std::span<const int64_t> shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+// Applies one data movement to the values and (if any) the poison mask.
+template <typename Move>
+void moveWithPoison(Program& p, const Tile& src, Tile& out, Move&& move) {
+  move(src.data, out.data, storageBytes(src.type.elem().kind));
+  if (src.poison) {
+    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(out.size())));
+    move(src.poison, out.poison, 1u);
+  }
+}
+
+void fill(Tile& t, const ir::AttrValue& v) {
+  int64_t n = t.size();
+  if (const double* d = std::get_if<double>(&v)) {
+    switch (t.type.elem().kind) {
+      case ScalarKind::F32: std::fill_n(t.as<float>(), n, float(*d)); return;
+      case ScalarKind::F64: std::fill_n(t.as<double>(), n, *d); return;
+      case ScalarKind::F16: std::fill_n(t.as<uint16_t>(), n, floatToHalf(float(*d))); return;
+      case ScalarKind::BF16: std::fill_n(t.as<uint16_t>(), n, floatToBf16(float(*d))); return;
+      default: break;
+    }
+  }
+  int64_t i = std::get<int64_t>(v);
+  storeInt(t, 0, i);
+  unsigned eb = storageBytes(t.type.elem().kind);
+  for (int64_t k = 1; k < n; ++k) std::memcpy(t.data + size_t(k) * eb, t.data, eb);
+}
+
+// double -> float rounding toward zero or to odd, for exact double -> half conversions.
+float toFloatTowardZero(double d) {
+  float f = float(d);
+  if (std::isfinite(d) && std::fabs(double(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+  return f;
+}
+float toFloatRoundToOdd(double d) {
+  float f = toFloatTowardZero(d);
+  if (double(f) != d && std::isfinite(d)) {
+    uint32_t b = floatToBits(f) | 1u;
+    f = bitsToFloat(b);
+  }
+  return f;
+}
+
+void truncFloat(const Tile& in, Tile& out, bool rtz) {
+  ScalarKind to = out.type.elem().kind, from = in.type.elem().kind;
+  int64_t n = out.size();
+  for (int64_t i = 0; i < n; ++i) {
+    double v = elementAsDouble(in, i);
+    float f = from == ScalarKind::F64 ? (rtz ? toFloatTowardZero(v) : (to == ScalarKind::F32 ? float(v) : toFloatRoundToOdd(v)))
+                                      : float(v);
+    switch (to) {
+      case ScalarKind::F32: out.as<float>()[i] = f; break;
+      case ScalarKind::F16: out.as<uint16_t>()[i] = rtz ? floatToHalfRtz(f) : floatToHalf(f); break;
+      case ScalarKind::BF16: out.as<uint16_t>()[i] = rtz ? floatToBf16Rtz(f) : floatToBf16(f); break;
+      default: break;
+    }
+  }
+}
+
+template <typename I>
+void floatToInt(const Tile& in, Tile& out) {
+  I* o = out.as<I>();
+  for (int64_t i = 0, n = out.size(); i < n; ++i) o[i] = saturatingCast<I>(elementAsDouble(in, i));
+}
+
+}  // namespace
+
+void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out) {
+  const ir::Op& op = *ins.op;
+  out = allocTile(p.arena, op.result()->type);
+  int64_t n = out.size();
+  ScalarKind from = in.type.elem().kind, to = out.type.elem().kind;
+  switch (op.code) {
+    case Opcode::PtrToInt:
+    case Opcode::IntToPtr:
+    case Opcode::Bitcast:
+      std::memcpy(out.data, in.data, size_t(n) * storageBytes(to));
+      break;
+    case Opcode::ExtSI:
+      for (int64_t i = 0; i < n; ++i) storeInt(out, i, from == ScalarKind::I1 ? -elementAsInt(in, i) : elementAsInt(in, i));
+      break;
+    case Opcode::ExtUI: {
+      unsigned bits = ir::bitWidth(from);
+      uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+      for (int64_t i = 0; i < n; ++i) storeInt(out, i, int64_t(uint64_t(elementAsInt(in, i)) & mask));
+      break;
+    }
+    case Opcode::TruncI:
+      for (int64_t i = 0; i < n; ++i) storeInt(out, i, elementAsInt(in, i));
+      break;
+    case Opcode::ExtF:
+      for (int64_t i = 0; i < n; ++i) storeDouble(out, i, elementAsDouble(in, i));
+      break;
+    case Opcode::TruncF: {
+      const std::string* r = op.strAttr("rounding");
+      truncFloat(in, out, r && *r == "rtz");
+      break;
+    }
+    case Opcode::SIToFP:
+    case Opcode::UIToFP: {
+      unsigned bits = ir::bitWidth(from);
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t v = elementAsInt(in, i);
+        if (op.code == Opcode::UIToFP && bits < 64) v &= int64_t((uint64_t(1) << bits) - 1);
+        if (op.code == Opcode::UIToFP && bits == 64) {
+          uint64_t u = uint64_t(v);
+          if (to == ScalarKind::F64) out.as<double>()[i] = double(u);
+          else storeDouble(out, i, double(float(u)));
+          continue;
+        }
+        if (to == ScalarKind::F32) out.as<float>()[i] = float(v);
+        else if (to == ScalarKind::F64) out.as<double>()[i] = double(v);
+        else storeDouble(out, i, double(float(v)));
+      }
+      break;
+    }
+    case Opcode::FPToSI:
+      switch (to) {
+        case ScalarKind::I1: for (int64_t i = 0; i < n; ++i) out.as<uint8_t>()[i] = elementAsDouble(in, i) != 0; break;
+        case ScalarKind::I8: floatToInt<int8_t>(in, out); break;
+        case ScalarKind::I16: floatToInt<int16_t>(in, out); break;
+        case ScalarKind::I32: floatToInt<int32_t>(in, out); break;
+        default: floatToInt<int64_t>(in, out); break;
+      }
+      break;
+    case Opcode::FPToUI:
+      switch (to) {
+        case ScalarKind::I1: for (int64_t i = 0; i < n; ++i) out.as<uint8_t>()[i] = elementAsDouble(in, i) != 0; break;
+        case ScalarKind::I8: floatToInt<uint8_t>(in, out); break;
+        case ScalarKind::I16: floatToInt<uint16_t>(in, out); break;
+        case ScalarKind::I32: floatToInt<uint32_t>(in, out); break;
+        default: floatToInt<uint64_t>(in, out); break;
+      }
+      break;
+    default:
+      break;
+  }
+  propagatePoison(p, {&in}, out);
+}
+
+void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& outs) {
+  const ir::Op& op = *ins.op;
+  Tile& out = *outs[0];
+  out = allocTile(p.arena, op.result()->type);
+  int64_t n = out.size();
+  std::span<const int64_t> shape = out.type.shape();
+  switch (op.code) {
+    case Opcode::Constant:
+      fill(out, *op.attr("value"));
+      break;
+    case Opcode::Arange: {
+      int32_t start = int32_t(*op.intAttr("start"));
+      int32_t* o = out.as<int32_t>();
+      for (int64_t i = 0; i < n; ++i) o[i] = start + int32_t(i);
+      break;
+    }
+    case Opcode::Splat:
+      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) {
+        for (int64_t i = 0; i < n; ++i) std::memcpy(d + size_t(i) * eb, s, eb);
+      });
+      break;
+    case Opcode::Broadcast: {
+      std::vector<int64_t> srcStride = rowMajorStrides(in[0]->type.shape());
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (in[0]->type.dim(unsigned(d)) == 1 && shape[d] != 1) srcStride[d] = 0;
+      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) { gatherStrided(s, d, eb, shape, srcStride); });
+      break;
+    }
+    case Opcode::ExpandDims:
+    case Opcode::Reshape:
+      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) { std::memcpy(d, s, size_t(n) * eb); });
+      break;
+    case Opcode::Permute: {
+      const auto& order = *op.intsAttr("order");
+      std::vector<int64_t> inStride = rowMajorStrides(in[0]->type.shape()), srcStride;
+      for (int64_t d : order) srcStride.push_back(inStride[size_t(d)]);
+      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) { gatherStrided(s, d, eb, shape, srcStride); });
+      break;
+    }
+    case Opcode::Cat: {
+      unsigned eb = storageBytes(out.type.elem().kind);
+      size_t half = size_t(in[0]->size()) * eb;
+      std::memcpy(out.data, in[0]->data, half);
+      std::memcpy(out.data + half, in[1]->data, half);
+      if (in[0]->poison || in[1]->poison) {
+        out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+        for (int k = 0; k < 2; ++k) {
+          uint8_t* dst = out.poison + k * in[0]->size();
+          if (in[k]->poison) std::memcpy(dst, in[k]->poison, size_t(in[0]->size()));
+          else std::memset(dst, 0, size_t(in[0]->size()));
+        }
+      }
+      break;
+    }
+    case Opcode::Join: {
+      unsigned eb = storageBytes(out.type.elem().kind);
+      int64_t m = in[0]->size();
+      for (int64_t i = 0; i < m; ++i) {
+        std::memcpy(out.data + size_t(2 * i) * eb, in[0]->data + size_t(i) * eb, eb);
+        std::memcpy(out.data + size_t(2 * i + 1) * eb, in[1]->data + size_t(i) * eb, eb);
+      }
+      if (in[0]->poison || in[1]->poison) {
+        out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+        for (int64_t i = 0; i < m; ++i) {
+          out.poison[2 * i] = in[0]->poison ? in[0]->poison[i] : 0;
+          out.poison[2 * i + 1] = in[1]->poison ? in[1]->poison[i] : 0;
+        }
+      }
+      break;
+    }
+    case Opcode::Split: {
+      *outs[1] = allocTile(p.arena, op.result(1)->type);
+      unsigned eb = storageBytes(out.type.elem().kind);
+      for (int k = 0; k < 2; ++k) {
+        Tile& o = *outs[size_t(k)];
+        for (int64_t i = 0; i < n; ++i) std::memcpy(o.data + size_t(i) * eb, in[0]->data + size_t(2 * i + k) * eb, eb);
+        if (in[0]->poison) {
+          o.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+          for (int64_t i = 0; i < n; ++i) o.poison[i] = in[0]->poison[2 * i + k];
+        }
+      }
+      break;
+    }
+    case Opcode::Select: {
+      unsigned eb = storageBytes(out.type.elem().kind);
+      const uint8_t* c = in[0]->data;
+      for (int64_t i = 0; i < n; ++i) std::memcpy(out.data + size_t(i) * eb, (c[i] ? in[1] : in[2])->data + size_t(i) * eb, eb);
+      if (in[0]->poison || in[1]->poison || in[2]->poison) {
+        out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+        for (int64_t i = 0; i < n; ++i) {
+          const Tile* chosen = c[i] ? in[1] : in[2];
+          out.poison[i] = uint8_t((in[0]->poison && in[0]->poison[i]) || (chosen->poison && chosen->poison[i]));
+        }
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace tilevm::interp

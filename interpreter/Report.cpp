@@ -1,0 +1,118 @@
+// Report.cpp - ordering, merging and printing of findings.
+#include "interpreter/Report.h"
+
+#include <algorithm>
+#include <sstream>
+#include <tuple>
+
+namespace tilevm::interp {
+
+const char* kindName(Finding::Kind k) {
+  switch (k) {
+    case Finding::Kind::OutOfBounds: return "out-of-bounds";
+    case Finding::Kind::Misaligned: return "misaligned";
+    case Finding::Kind::Race: return "data-race";
+    case Finding::Kind::StoreConflict: return "store-conflict";
+    case Finding::Kind::Uninitialized: return "uninitialized-read";
+    case Finding::Kind::Poison: return "poison-store";
+    case Finding::Kind::AssertFailed: return "assert-failed";
+    case Finding::Kind::NoTermination: return "no-termination";
+  }
+  return "?";
+}
+
+namespace {
+std::string pidStr(const std::array<int64_t, 3>& p) {
+  return "(" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")";
+}
+auto key(const Finding& f) {
+  return std::make_tuple(int(f.kind), f.loc, f.buffer, f.otherLoc, f.pid, f.otherPid, f.element);
+}
+std::string jsonString(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (c == '\n') o += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
+    else o += c;
+  }
+  return o + "\"";
+}
+std::string jsonPid(const std::array<int64_t, 3>& p) {
+  return "[" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + "]";
+}
+}  // namespace
+
+void canonicalize(std::vector<Finding>& fs) {
+  // Races are symmetric: order the two sides so the smaller program id comes first.
+  for (Finding& f : fs) {
+    if (f.hasOther && f.kind == Finding::Kind::Race && f.otherPid < f.pid) {
+      std::swap(f.pid, f.otherPid);
+      std::swap(f.loc, f.otherLoc);
+      std::swap(f.access, f.otherAccess);
+    }
+  }
+  std::sort(fs.begin(), fs.end(), [](const Finding& a, const Finding& b) { return key(a) < key(b); });
+  std::vector<Finding> out;
+  for (Finding& f : fs) {
+    if (!out.empty()) {
+      Finding& last = out.back();
+      if (last.kind == f.kind && last.loc == f.loc && last.buffer == f.buffer && last.otherLoc == f.otherLoc &&
+          last.pid == f.pid && last.otherPid == f.otherPid) {
+        last.count += f.count;
+        continue;
+      }
+    }
+    out.push_back(std::move(f));
+  }
+  fs = std::move(out);
+}
+
+std::string Report::text() const {
+  std::ostringstream o;
+  for (const Finding& f : findings) {
+    o << f.loc << ": " << kindName(f.kind) << ": ";
+    switch (f.kind) {
+      case Finding::Kind::Race:
+        o << f.access << " of " << f.buffer << "[" << f.element << "] by program " << pidStr(f.pid) << " races with "
+          << f.otherAccess << " by program " << pidStr(f.otherPid) << " at " << f.otherLoc;
+        break;
+      case Finding::Kind::StoreConflict:
+        o << "lanes of one store write different values to " << f.buffer << "[" << f.element << "] in program "
+          << pidStr(f.pid);
+        break;
+      case Finding::Kind::AssertFailed:
+      case Finding::Kind::NoTermination:
+        o << f.detail << " in program " << pidStr(f.pid);
+        break;
+      case Finding::Kind::OutOfBounds:
+      case Finding::Kind::Misaligned:
+      case Finding::Kind::Uninitialized:
+      case Finding::Kind::Poison:
+        o << f.detail << " in program " << pidStr(f.pid);
+        break;
+    }
+    if (f.count > 1) o << " (" << f.count << " elements)";
+    o << "\n";
+  }
+  return o.str();
+}
+
+std::string Report::json() const {
+  std::ostringstream o;
+  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"findings\": [";
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    o << (i ? "," : "") << "\n    {\"kind\": " << jsonString(kindName(f.kind)) << ", \"loc\": " << jsonString(f.loc)
+      << ", \"pid\": " << jsonPid(f.pid) << ", \"buffer\": " << jsonString(f.buffer) << ", \"element\": " << f.element
+      << ", \"count\": " << f.count << ", \"detail\": " << jsonString(f.detail);
+    if (f.hasOther)
+      o << ", \"access\": " << jsonString(f.access) << ", \"other_pid\": " << jsonPid(f.otherPid)
+        << ", \"other_loc\": " << jsonString(f.otherLoc) << ", \"other_access\": " << jsonString(f.otherAccess);
+    o << "}";
+  }
+  o << "\n  ]\n}\n";
+  return o.str();
+}
+
+}  // namespace tilevm::interp

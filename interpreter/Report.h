@@ -1,0 +1,52 @@
+// Report.h - what a launch found: kernel faults as data (bounds, races, uninitialized reads,
+// poison, failed device asserts, runaway loops), with source locations and program ids.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tilevm::interp {
+
+/// One problem in the kernel (not in tilevm).
+struct Finding {
+  enum class Kind { OutOfBounds, Misaligned, Race, StoreConflict, Uninitialized, Poison, AssertFailed, NoTermination };
+  Kind kind;
+  std::string loc;                 ///< file:line:col of the op
+  std::array<int64_t, 3> pid{};    ///< program that did it
+  std::string buffer;              ///< buffer name (memory findings)
+  int64_t element = -1;            ///< element index in the buffer (may be outside it)
+  int64_t count = 1;               ///< how many elements/lanes this finding covers
+  std::string detail;              ///< the rest of the message
+  // The other side of a race or conflict.
+  bool hasOther = false;
+  std::array<int64_t, 3> otherPid{};
+  std::string otherLoc;
+  std::string access, otherAccess;  ///< "read", "write", "atomic"
+};
+
+/// Name of a finding kind, as in reports ("out-of-bounds", "data-race", ...).
+const char* kindName(Finding::Kind k);
+
+/// The result of a launch.
+struct Report {
+  std::vector<Finding> findings;
+  std::string printed;   ///< device_print output, grouped and ordered by program id
+  std::string trace;     ///< --trace output
+  double seconds = 0;
+  size_t programs = 0;
+  size_t arenaBytes = 0; ///< peak arena bytes over all workers
+  bool ranOutOfFuel = false;
+
+  /// Human-readable findings, one paragraph each.
+  std::string text() const;
+  /// JSON document of the findings.
+  std::string json() const;
+};
+
+/// Sorts findings into a schedule-independent order and merges duplicates (same kind, op
+/// locations, buffer, programs), adding up their element counts.
+void canonicalize(std::vector<Finding>& findings);
+
+}  // namespace tilevm::interp

@@ -1,0 +1,157 @@
+// ArgSpec.cpp - argument specs: numbers (`98432`, `1e-5`, `7:i64`, `0.5:f64`), generated
+// arrays `KIND:DTYPE:SHAPE` with KIND randn | rand | randint | arange | zeros | ones | empty |
+// full=V, and `@file.npy`.
+#include "tools/ArgSpec.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "interpreter/Elements.h"
+#include "tools/Npy.h"
+
+namespace tilevm::tools {
+
+namespace {
+
+std::vector<std::string> splitColons(const std::string& s) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t c = s.find(':', start);
+    parts.push_back(s.substr(start, c == std::string::npos ? std::string::npos : c - start));
+    if (c == std::string::npos) return parts;
+    start = c + 1;
+  }
+}
+
+bool parseNumber(const std::string& s, int64_t& i, double& f, bool& isFloat) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end == '\0' && errno == 0) {
+    i = v;
+    f = double(v);
+    isFloat = false;
+    return true;
+  }
+  double d = std::strtod(s.c_str(), &end);
+  if (*end == '\0' && s != "." && !std::isnan(d)) {
+    f = d;
+    isFloat = true;
+    return true;
+  }
+  if (s == "inf" || s == "-inf" || s == "nan") {
+    f = std::strtod(s.c_str(), nullptr);
+    isFloat = true;
+    return true;
+  }
+  return false;
+}
+
+// Writes generated values into the buffer in its storage format.
+void fillBuffer(interp::Buffer& b, const frontend::DType& dt, const std::string& kind, double fullValue, std::mt19937_64& rng) {
+  int64_t n = b.numel();
+  interp::Tile t{ir::Type(ir::ElemType{b.elem, ir::ScalarKind::I32}, std::vector<int64_t>{n}), b.bytes.data(), nullptr};
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  int64_t lo = dt.isBool() ? 0 : dt.isUnsigned ? 0 : -100, hi = dt.isBool() ? 1 : 100;
+  std::uniform_int_distribution<int64_t> ints(lo, hi);
+  for (int64_t i = 0; i < n; ++i) {
+    if (kind == "randn") interp::storeDouble(t, i, dt.isFloat() ? normal(rng) : std::round(normal(rng) * 10));
+    else if (kind == "rand") interp::storeDouble(t, i, dt.isFloat() ? uniform(rng) : double(ints(rng) & 1));
+    else if (kind == "randint") interp::storeInt(t, i, ints(rng));
+    else if (kind == "arange") interp::storeDouble(t, i, double(i));
+    else if (kind == "ones") interp::storeDouble(t, i, 1.0);
+    else if (kind == "full") interp::storeDouble(t, i, fullValue);
+    // zeros and empty: already zero-filled (empty is marked uninitialized instead)
+  }
+}
+
+}  // namespace
+
+std::string signatureType(const ArgValue& a) {
+  std::string t = a.dtype.name();
+  if (t == "int1") t = "i1";
+  return a.isBuffer ? "*" + t : t;
+}
+
+Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index) {
+  size_t eq = text.find('=');
+  auto fail = [&](const std::string& msg) { return Diagnostic{"<command line>", 0, 0, "--arg " + text + ": " + msg}; };
+  if (eq == std::string::npos || eq == 0) return fail("expected NAME=SPEC");
+  ArgValue a;
+  a.name = text.substr(0, eq);
+  a.spec = text.substr(eq + 1);
+  const std::string& spec = a.spec;
+  if (!spec.empty() && spec[0] == '@') {
+    bool isUnsigned = false;
+    auto b = readNpy(spec.substr(1), &isUnsigned);
+    if (!b) return fail(b.error().message);
+    a.isBuffer = true;
+    a.buffer = std::move(*b);
+    a.buffer.name = a.name;
+    a.dtype = frontend::DType::of(a.buffer.elem, isUnsigned);
+    return a;
+  }
+  std::vector<std::string> parts = splitColons(spec);
+  // A number, optionally typed: 98432, 1e-5, 7:i64, 0.5:f64.
+  if (parts.size() <= 2 && parseNumber(parts[0], a.i, a.f, a.isFloat)) {
+    if (parts.size() == 2) {
+      if (!frontend::parseDTypeName(parts[1], a.dtype) || a.dtype.isPtr())
+        return fail("unknown scalar type '" + parts[1] + "' (use i32, i64, u32, f32, f64, ...)");
+      if (a.dtype.isFloat() && !a.isFloat) a.isFloat = true, a.f = double(a.i);
+      if (a.dtype.isInt() && a.isFloat) return fail("an integer type needs an integer value");
+    } else {
+      a.dtype = a.isFloat ? frontend::DType::of(ir::ScalarKind::F32)
+                          : (a.i >= INT32_MIN && a.i <= INT32_MAX ? frontend::DType::of(ir::ScalarKind::I32)
+                                                                  : frontend::DType::of(ir::ScalarKind::I64));
+    }
+    return a;
+  }
+  if (parts.size() != 3)
+    return fail("expected a number, @file.npy, or KIND:DTYPE:SHAPE (KIND: randn rand randint arange zeros ones empty full=V)");
+  std::string kind = parts[0];
+  double fullValue = 0;
+  if (kind.rfind("full=", 0) == 0) {
+    int64_t iv;
+    bool isF;
+    if (!parseNumber(kind.substr(5), iv, fullValue, isF)) return fail("full= needs a number");
+    kind = "full";
+  }
+  static const char* kinds[] = {"randn", "rand", "randint", "arange", "zeros", "ones", "empty", "full"};
+  if (std::find(std::begin(kinds), std::end(kinds), kind) == std::end(kinds))
+    return fail("unknown kind '" + kind + "' (use randn, rand, randint, arange, zeros, ones, empty or full=V)");
+  if (!frontend::parseDTypeName(parts[1], a.dtype) || a.dtype.isPtr())
+    return fail("unknown dtype '" + parts[1] + "' (use f32, f16, bf16, f64, i8, i16, i32, i64, u8, ..., i1)");
+  std::vector<int64_t> shape;
+  size_t start = 0;
+  uint64_t numel = 1;
+  for (;;) {
+    size_t x = parts[2].find('x', start);
+    std::string dim = parts[2].substr(start, x == std::string::npos ? std::string::npos : x - start);
+    char* end = nullptr;
+    long long d = std::strtoll(dim.c_str(), &end, 10);
+    if (dim.empty() || *end != '\0' || d <= 0) return fail("bad shape '" + parts[2] + "' (use e.g. 1024 or 1823x781)");
+    shape.push_back(d);
+    numel *= uint64_t(d);
+    if (numel > (uint64_t(1) << 33)) return fail("shape '" + parts[2] + "' is too large");
+    if (x == std::string::npos) break;
+    start = x + 1;
+  }
+  a.isBuffer = true;
+  a.buffer.name = a.name;
+  a.buffer.elem = a.dtype.kind;
+  a.buffer.shape = shape;
+  a.buffer.bytes.assign(size_t(numel) * interp::storageBytes(a.dtype.kind), 0);
+  a.buffer.initialized = kind != "empty";
+  std::mt19937_64 rng(seed * 1000003ULL + index);
+  fillBuffer(a.buffer, a.dtype, kind, fullValue, rng);
+  return a;
+}
+
+}  // namespace tilevm::tools

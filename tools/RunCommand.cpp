@@ -1,0 +1,246 @@
+// RunCommand.cpp - `tilevm run`: a kernel (.py compiled on the fly, .tile or .tbc) on the CPU
+// interpreter with generated or loaded arguments; findings are reported, outputs saved.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "frontend/Compile.h"
+#include "interpreter/Interpreter.h"
+#include "ir/Verifier.h"
+#include "tools/ArgSpec.h"
+#include "tools/Commands.h"
+#include "tools/ExitCodes.h"
+#include "tools/Load.h"
+#include "tools/Npy.h"
+
+namespace tilevm::tools {
+
+namespace {
+
+struct RunCli {
+  std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid;
+  std::vector<std::string> args, defines, saves;
+  unsigned threads = 0;
+  uint64_t seed = 0;
+  bool trace = false, quiet = false;
+};
+
+int fail(const std::string& msg) {
+  std::cerr << "<command line>: error: " << msg << "\n";
+  return kExitBadInput;
+}
+
+bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill) {
+  out = {fill, fill, fill};
+  size_t start = 0;
+  for (int d = 0; d < 3; ++d) {
+    size_t c = s.find(',', start);
+    std::string part = s.substr(start, c == std::string::npos ? std::string::npos : c - start);
+    char* end = nullptr;
+    long long v = std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0') return false;
+    out[size_t(d)] = v;
+    if (c == std::string::npos) return true;
+    start = c + 1;
+  }
+  return false;
+}
+
+bool isPython(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".py") == 0; }
+
+int runKernel(const RunCli& o) {
+  interp::LaunchOptions opts;
+  if (!parseTriple(o.grid, opts.grid, 1) || opts.grid[0] <= 0 || opts.grid[1] <= 0 || opts.grid[2] <= 0)
+    return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers");
+  if (!o.pid.empty()) {
+    std::array<int64_t, 3> p;
+    if (!parseTriple(o.pid, p, 0)) return fail("--pid " + o.pid + ": expected X[,Y[,Z]]");
+    opts.onlyPid = p;
+  }
+  opts.trace = o.trace;
+  if (o.trace && !opts.onlyPid) return fail("--trace needs --pid (it traces one program)");
+  if (o.check == "all") opts.checks = interp::Checks{true, true, true};
+  else if (o.check == "none") opts.checks = interp::Checks{false, false, false};
+  else {
+    opts.checks = interp::Checks{false, false, false};
+    size_t start = 0;
+    for (;;) {
+      size_t c = o.check.find(',', start);
+      std::string part = o.check.substr(start, c == std::string::npos ? std::string::npos : c - start);
+      if (part == "bounds") opts.checks.bounds = true;
+      else if (part == "races") opts.checks.races = true;
+      else if (part == "uninit") opts.checks.uninit = true;
+      else return fail("--check " + o.check + ": expected all, none, or a list of bounds, races, uninit");
+      if (c == std::string::npos) break;
+      start = c + 1;
+    }
+  }
+  if (o.schedule == "parallel") opts.schedule = interp::Schedule::Parallel;
+  else if (o.schedule == "serial") opts.schedule = interp::Schedule::Serial;
+  else if (o.schedule == "reverse") opts.schedule = interp::Schedule::Reverse;
+  else if (o.schedule.rfind("random:", 0) == 0) {
+    char* end = nullptr;
+    opts.scheduleSeed = std::strtoull(o.schedule.c_str() + 7, &end, 10);
+    if (*end != '\0' || o.schedule.size() == 7) return fail("--schedule " + o.schedule + ": expected random:SEED");
+    opts.schedule = interp::Schedule::Random;
+  } else {
+    return fail("--schedule " + o.schedule + ": expected parallel, serial, reverse or random:SEED");
+  }
+  opts.threads = o.threads;
+
+  // Arguments first: for .py files they give the signature.
+  std::vector<ArgValue> args;
+  std::map<std::string, size_t> byName;
+  for (size_t i = 0; i < o.args.size(); ++i) {
+    auto a = parseArg(o.args[i], o.seed, unsigned(i));
+    if (!a) {
+      std::cerr << render(a.error());
+      return kExitBadInput;
+    }
+    if (byName.count(a->name)) return fail("--arg " + a->name + " is given twice");
+    byName[a->name] = args.size();
+    args.push_back(std::move(*a));
+  }
+
+  SourceManager sources;
+  std::unique_ptr<ir::Module> module;
+  std::string kernelName = o.kernel;
+  if (isPython(o.input)) {
+    auto text = readFile(o.input);
+    if (!text) {
+      report({text.error()}, sources);
+      return kExitBadInput;
+    }
+    sources.add(o.input, *text);
+    if (kernelName.empty()) return fail("name the kernel with -k NAME");
+    auto params = frontend::kernelParams(*text, o.input, kernelName);
+    if (!params) {
+      report({params.error()}, sources);
+      return kExitBadInput;
+    }
+    frontend::CompileOptions copts;
+    copts.kernel = kernelName;
+    for (const auto& d : o.defines) {
+      size_t eq = d.find('=');
+      if (eq == std::string::npos || eq == 0) return fail("-D " + d + ": expected NAME=VALUE");
+      copts.defines[d.substr(0, eq)] = d.substr(eq + 1);
+    }
+    std::string sig;
+    for (const auto& p : *params) {
+      auto it = byName.find(p.name);
+      if (it == byName.end()) continue;
+      const ArgValue& a = args[it->second];
+      if (p.constexpr_ && !a.isBuffer) {
+        copts.defines[p.name] = a.spec.substr(0, a.spec.find(':'));  // a constexpr given as --arg
+        continue;
+      }
+      sig += (sig.empty() ? "" : ", ") + p.name + ": " + signatureType(a);
+    }
+    copts.signature = sig;
+    auto compiled = frontend::compileKernel(*text, o.input, copts);
+    if (!compiled) {
+      report({compiled.error()}, sources);
+      return kExitBadInput;
+    }
+    module = std::move(*compiled);
+  } else {
+    module = loadVerified(o.input, sources);
+    if (!module) return kExitBadInput;
+  }
+  const ir::Kernel* kernel = nullptr;
+  if (kernelName.empty()) {
+    if (module->kernels.size() != 1) return fail(o.input + " has " + std::to_string(module->kernels.size()) + " kernels: name one with -k");
+    kernel = module->kernels[0].get();
+  } else {
+    kernel = module->findKernel(kernelName);
+    if (!kernel) return fail(o.input + " has no kernel named '" + kernelName + "'");
+  }
+
+  // Bind arguments to the kernel's parameters by name.
+  std::vector<interp::Buffer> buffers;
+  std::vector<interp::Arg> launchArgs;
+  std::map<std::string, size_t> bufferOf;
+  std::map<std::string, bool> bufferUnsigned;
+  std::vector<bool> used(args.size(), false);
+  for (size_t i = 0; i < kernel->params().size(); ++i) {
+    const std::string& name = kernel->paramNames[i];
+    const ir::Type& t = kernel->params()[i]->type;
+    auto it = byName.find(name);
+    if (it == byName.end()) return fail("missing --arg " + name + "=SPEC for parameter '" + name + "' (" + t.str() + ")");
+    ArgValue& a = args[it->second];
+    used[it->second] = true;
+    interp::Arg arg;
+    if (t.isPtr()) {
+      if (!a.isBuffer) return fail("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", so it needs an array spec");
+      if (a.buffer.elem != t.elem().pointee)
+        return fail("--arg " + name + ": an array of " + a.dtype.name() + " for parameter '" + name + "' of type " + t.str());
+      arg.isBuffer = true;
+      arg.buffer = buffers.size();
+      bufferOf[name] = buffers.size();
+      bufferUnsigned[name] = a.dtype.isUnsigned;
+      buffers.push_back(std::move(a.buffer));
+    } else {
+      if (a.isBuffer) return fail("--arg " + name + ": parameter '" + name + "' is a scalar " + t.str());
+      if (t.isInt() && a.isFloat) return fail("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", got a float");
+      arg.i = a.i;
+      arg.f = a.isFloat ? a.f : double(a.i);
+    }
+    launchArgs.push_back(arg);
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!used[i] && !(isPython(o.input)))
+      return fail("--arg " + args[i].name + ": kernel @" + kernel->name + " has no parameter named '" + args[i].name + "'");
+  for (const auto& s : o.saves) {
+    size_t eq = s.find('=');
+    if (eq == std::string::npos || !bufferOf.count(s.substr(0, eq))) return fail("--save " + s + ": expected BUFFER=FILE.npy naming an array argument");
+  }
+
+  interp::Report rep;
+  try {
+    rep = interp::run(*module, *kernel, buffers, launchArgs, opts);
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what());
+  }
+  std::cout << rep.printed;
+  if (!rep.trace.empty()) std::cout << rep.trace;
+  std::cerr << rep.text();
+  if (!o.quiet)
+    std::cerr << "tilevm run: @" << kernel->name << ", " << rep.programs << " programs, " << rep.findings.size()
+              << (rep.findings.size() == 1 ? " finding" : " findings") << ", " << rep.seconds * 1e3 << " ms\n";
+  if (!o.json.empty()) {
+    std::ofstream f(o.json);
+    f << rep.json();
+    if (!f) return fail("--json " + o.json + ": cannot write file");
+  }
+  for (const auto& s : o.saves) {
+    size_t eq = s.find('=');
+    std::string name = s.substr(0, eq), path = s.substr(eq + 1), err;
+    if (!writeNpy(path, buffers[bufferOf[name]], bufferUnsigned[name], err)) return fail("--save " + s + ": " + err);
+  }
+  return rep.findings.empty() ? kExitOk : kExitFindings;
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app, int& rc) {
+  auto o = std::make_shared<RunCli>();
+  CLI::App* c = app.add_subcommand("run", "Run a kernel (.py, .tile or .tbc) on the CPU interpreter, checking every access");
+  c->add_option("input", o->input, "kernel file: .py (compiled on the fly), .tile or .tbc")->required();
+  c->add_option("-k,--kernel", o->kernel, "kernel name (optional when the module has one)");
+  c->add_option("--grid", o->grid, "grid X[,Y[,Z]]")->capture_default_str();
+  c->add_option("--arg", o->args, "argument NAME=SPEC: a number (98432, 1e-5, 7:i64), KIND:DTYPE:SHAPE (randn rand randint arange zeros ones empty full=V, e.g. randn:f32:1823x781) or @file.npy");
+  c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
+  c->add_option("--check", o->check, "all, none, or a list of bounds,races,uninit")->capture_default_str();
+  c->add_option("--threads", o->threads, "worker threads (0: all)")->capture_default_str();
+  c->add_option("--schedule", o->schedule, "parallel, serial, reverse or random:SEED")->capture_default_str();
+  c->add_option("--seed", o->seed, "seed of generated inputs")->capture_default_str();
+  c->add_option("--save", o->saves, "write an array argument after the run: NAME=out.npy");
+  c->add_option("--json", o->json, "write the findings as JSON");
+  c->add_option("--pid", o->pid, "run only program X[,Y[,Z]]");
+  c->add_flag("--trace", o->trace, "print every op's result summary (needs --pid)");
+  c->add_flag("-q,--quiet", o->quiet, "no summary line");
+  c->callback([o, &rc] { rc = runKernel(*o); });
+}
+
+}  // namespace tilevm::tools
