@@ -200,6 +200,7 @@ struct CarrySlots {
     for (size_t k = 0; k < src.size(); ++k) {
       size_t bytes = size_t(src[k].size()) * storageBytes(src[k].type.elem().kind);
       std::memmove(dst[k].data, src[k].data, bytes);
+      dst[k].provenance = src[k].provenance;
       if (src[k].poison) {
         std::memmove(dst[k].poison, src[k].poison, size_t(src[k].size()));
         dst[k].type = src[k].type;

@@ -20,7 +20,8 @@ namespace tilevm::interp {
 namespace {
 
 // Kernel parameters as tiles of the first program's frame.
-std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, const std::vector<Arg>& args, Arena& arena) {
+std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, const std::vector<Arg>& args, Arena& arena,
+                           AddressSpace& memory) {
   if (args.size() != k.params().size())
     throw std::invalid_argument("kernel @" + k.name + " takes " + std::to_string(k.params().size()) + " arguments, got " +
                                 std::to_string(args.size()));
@@ -35,6 +36,8 @@ std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, co
         throw std::invalid_argument("argument '" + k.paramNames[i] + "' is a buffer of " +
                                     std::string(ir::scalarName(b.elem)) + " but the kernel expects " + t.str());
       x.as<uint64_t>()[0] = reinterpret_cast<uint64_t>(b.bytes.data());
+      for (const MemRegion& r : memory.regions())
+        if (r.buffer == &b) x.provenance = &r;
     } else {
       if (args[i].isBuffer) throw std::invalid_argument("argument '" + k.paramNames[i] + "' must be a scalar " + t.str());
       if (t.isFloat()) storeDouble(x, 0, args[i].f);
@@ -64,7 +67,7 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   AddressSpace memory(buffers, opts.checks);
   LaunchState launch{module, code, memory, opts, opts.grid, {}, {}};
   Arena argArena(4096);
-  std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena);
+  std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
 
   std::vector<uint32_t> order;
   if (opts.onlyPid) {

@@ -235,6 +235,7 @@ void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
   ScalarKind k = in[0]->type.elem().kind;
   switch (op.code) {
     case Opcode::AddPtr: {
+      out.provenance = in[0]->provenance;
       const uint64_t* base = in[0]->as<uint64_t>();
       uint64_t* o = out.as<uint64_t>();
       int64_t scale = storageBytes(in[0]->type.elem().pointee), n = out.size();

@@ -54,8 +54,11 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   }
   if (!l.any) return l;
   l.contiguous = allActive && contiguous;
+  // With provenance, lanes must stay inside the buffer the pointers came from.
+  MemRegion* home = const_cast<MemRegion*>(ptrs.provenance);
   if ((misaligned & (eb - 1)) == 0) {
-    if (MemRegion* r = p.launch.memory.find(lo, hi + eb)) {
+    MemRegion* r = home ? (lo >= home->base && hi + eb <= home->end ? home : nullptr) : p.launch.memory.find(lo, hi + eb);
+    if (r) {
       l.single = r;
       return l;
     }
@@ -70,7 +73,7 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
       ++unaligned;
       continue;
     }
-    MemRegion* r = p.launch.memory.find(a[i], a[i] + eb);
+    MemRegion* r = home ? (a[i] >= home->base && a[i] + eb <= home->end ? home : nullptr) : p.launch.memory.find(a[i], a[i] + eb);
     if (!r) {
       if (firstOob < 0) firstOob = i;
       ++oob;
@@ -80,7 +83,7 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   }
   if (oob && p.launch.options.checks.bounds) {
     uint64_t addr = a[firstOob];
-    const MemRegion* near = p.launch.memory.nearest(addr);
+    const MemRegion* near = home ? home : p.launch.memory.nearest(addr);
     Finding f;
     f.kind = Finding::Kind::OutOfBounds;
     f.loc = p.loc(ins);

@@ -53,6 +53,7 @@ std::vector<int64_t> rowMajorStrides(std::span<const int64_t> shape) {
 // Applies one data movement to the values and (if any) the poison mask.
 template <typename Move>
 void moveWithPoison(Program& p, const Tile& src, Tile& out, Move&& move) {
+  out.provenance = src.provenance;
   move(src.data, out.data, storageBytes(src.type.elem().kind));
   if (src.poison) {
     out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(out.size())));
@@ -125,6 +126,7 @@ void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out) {
     case Opcode::PtrToInt:
     case Opcode::IntToPtr:
     case Opcode::Bitcast:
+      if (op.code == Opcode::Bitcast) out.provenance = in.provenance;
       std::memcpy(out.data, in.data, size_t(n) * storageBytes(to));
       break;
     case Opcode::ExtSI:
@@ -229,6 +231,7 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       break;
     }
     case Opcode::Cat: {
+      out.provenance = in[0]->provenance == in[1]->provenance ? in[0]->provenance : nullptr;
       unsigned eb = storageBytes(out.type.elem().kind);
       size_t half = size_t(in[0]->size()) * eb;
       std::memcpy(out.data, in[0]->data, half);
@@ -244,6 +247,7 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       break;
     }
     case Opcode::Join: {
+      out.provenance = in[0]->provenance == in[1]->provenance ? in[0]->provenance : nullptr;
       unsigned eb = storageBytes(out.type.elem().kind);
       int64_t m = in[0]->size();
       for (int64_t i = 0; i < m; ++i) {
@@ -264,6 +268,7 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       unsigned eb = storageBytes(out.type.elem().kind);
       for (int k = 0; k < 2; ++k) {
         Tile& o = *outs[size_t(k)];
+        o.provenance = in[0]->provenance;
         for (int64_t i = 0; i < n; ++i) std::memcpy(o.data + size_t(i) * eb, in[0]->data + size_t(2 * i + k) * eb, eb);
         if (in[0]->poison) {
           o.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
@@ -273,6 +278,7 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       break;
     }
     case Opcode::Select: {
+      out.provenance = in[1]->provenance == in[2]->provenance ? in[1]->provenance : nullptr;
       unsigned eb = storageBytes(out.type.elem().kind);
       const uint8_t* c = in[0]->data;
       for (int64_t i = 0; i < n; ++i) std::memcpy(out.data + size_t(i) * eb, (c[i] ? in[1] : in[2])->data + size_t(i) * eb, eb);

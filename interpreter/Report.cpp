@@ -53,17 +53,28 @@ void canonicalize(std::vector<Finding>& fs) {
     }
   }
   std::sort(fs.begin(), fs.end(), [](const Finding& a, const Finding& b) { return key(a) < key(b); });
+  // One finding per place: races merge over program pairs (which pairs a shadow word sees
+  // when three or more programs collide depends on the schedule; the places do not), keeping
+  // the smallest pair and element; other kinds merge per program.
   std::vector<Finding> out;
   for (Finding& f : fs) {
-    if (!out.empty()) {
-      Finding& last = out.back();
-      if (last.kind == f.kind && last.loc == f.loc && last.buffer == f.buffer && last.otherLoc == f.otherLoc &&
-          last.pid == f.pid && last.otherPid == f.otherPid) {
-        last.count += f.count;
-        continue;
+    bool merged = false;
+    for (Finding& o : out) {
+      bool same = o.kind == f.kind && o.loc == f.loc && o.buffer == f.buffer && o.otherLoc == f.otherLoc &&
+                  o.access == f.access && o.otherAccess == f.otherAccess &&
+                  (f.kind == Finding::Kind::Race || (o.pid == f.pid && o.otherPid == f.otherPid));
+      if (!same) continue;
+      if (std::tie(f.pid, f.otherPid, f.element) < std::tie(o.pid, o.otherPid, o.element)) {
+        o.pid = f.pid;
+        o.otherPid = f.otherPid;
+        o.element = f.element;
+        o.detail = f.detail;
       }
+      o.count += f.count;
+      merged = true;
+      break;
     }
-    out.push_back(std::move(f));
+    if (!merged) out.push_back(std::move(f));
   }
   fs = std::move(out);
 }
@@ -92,7 +103,7 @@ std::string Report::text() const {
         o << f.detail << " in program " << pidStr(f.pid);
         break;
     }
-    if (f.count > 1) o << " (" << f.count << " elements)";
+    if (f.count > 1) o << " (" << f.count << (f.kind == Finding::Kind::Race ? " conflicting accesses)" : " elements)");
     o << "\n";
   }
   return o.str();

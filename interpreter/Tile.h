@@ -56,10 +56,15 @@ class Arena {
 /// A runtime value: `type` describes the shape and element kind; `data` holds numElements()
 /// elements in storage format (Numeric.h); `poison`, when set, marks lanes that came from a
 /// masked-off load without `other` (one byte per element).
+struct MemRegion;
+
 struct Tile {
   ir::Type type;
   uint8_t* data = nullptr;
   uint8_t* poison = nullptr;
+  /// For pointer tiles: the buffer the pointers were derived from (null: unknown). Bounds are
+  /// checked against it, so an overrun of x that lands inside y is still reported.
+  const MemRegion* provenance = nullptr;
 
   int64_t size() const { return type.numElements(); }
   template <typename T> T* as() const { return reinterpret_cast<T*>(data); }
