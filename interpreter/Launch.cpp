@@ -50,6 +50,7 @@ std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, co
 
 struct Worker {
   Arena arena;
+  std::vector<Tile> slots;  // reused by each program the worker runs
   size_t peak = 0;
 };
 
@@ -95,11 +96,13 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
     p.pid = {int64_t(linear) % opts.grid[0], (int64_t(linear) / opts.grid[0]) % opts.grid[1],
              int64_t(linear) / (opts.grid[0] * opts.grid[1])};
     p.fuel = opts.fuel;
+    p.slots.swap(w.slots);
     p.slots.resize(code.numSlots);
     for (size_t i = 0; i < params.size(); ++i) p.slots[code.body.args[i]] = params[i];
     execBlock(p, code.body);
     w.peak = std::max(w.peak, w.arena.reserved());
     w.arena.reset();
+    p.slots.swap(w.slots);
     findings[linear] = std::move(p.findings);
     printed[linear] = std::move(p.printed);
     traces[linear] = std::move(p.trace);

@@ -14,14 +14,26 @@ using ir::ScalarKind;
 
 namespace {
 
+// Copies one element of eb bytes (typed: the per-lane loops stay free of memcpy calls).
+inline void copyElement(void* dst, const void* src, unsigned eb) {
+  switch (eb) {
+    case 1: *static_cast<uint8_t*>(dst) = *static_cast<const uint8_t*>(src); return;
+    case 2: *static_cast<uint16_t*>(dst) = *static_cast<const uint16_t*>(src); return;
+    case 4: *static_cast<uint32_t*>(dst) = *static_cast<const uint32_t*>(src); return;
+    default: *static_cast<uint64_t*>(dst) = *static_cast<const uint64_t*>(src); return;
+  }
+}
+
 // The lanes of one memory op, checked: for each active lane, its region and element index
 // (region null: the lane faulted and must be skipped).
 struct Lanes {
-  std::vector<uint8_t> active;           // mask (all ones without one)
+  const uint8_t* mask = nullptr;         // null: every lane is active
+  bool maskIsScalar = false;
   std::vector<MemRegion*> region;        // per lane (only filled on the slow path)
   MemRegion* single = nullptr;           // fast path: every active lane lies in this region
   bool contiguous = false;               // lane i at base + i * eb, all active
   bool any = false;
+  bool active(int64_t i) const { return !mask || mask[maskIsScalar ? 0 : i]; }
 };
 
 const char* opName(const ir::Op& op) {
@@ -36,21 +48,35 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   Lanes l;
   int64_t n = ptrs.size();
   const uint64_t* a = ptrs.as<uint64_t>();
-  l.active.assign(size_t(n), 1);
-  if (mask)
-    for (int64_t i = 0; i < n; ++i) l.active[size_t(i)] = mask->data[mask->size() == n ? i : 0] != 0;
+  if (mask) {
+    l.mask = mask->data;
+    l.maskIsScalar = mask->size() != n;
+  }
   uint64_t lo = UINT64_MAX, hi = 0, misaligned = 0;
   bool allActive = true, contiguous = true;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!l.active[size_t(i)]) {
-      allActive = false;
-      continue;
+  if (!l.mask) {
+    // Common case: no mask; one pass of integer reductions the compiler vectorizes.
+    uint64_t gaps = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      lo = std::min(lo, a[i]);
+      hi = std::max(hi, a[i]);
+      misaligned |= a[i];
+      gaps |= a[i] ^ (a[0] + uint64_t(i) * eb);
     }
-    l.any = true;
-    lo = std::min(lo, a[i]);
-    hi = std::max(hi, a[i]);
-    misaligned |= a[i];
-    if (a[i] != a[0] + uint64_t(i) * eb) contiguous = false;
+    contiguous = gaps == 0;
+    l.any = n > 0;
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (!l.active(i)) {
+        allActive = false;
+        continue;
+      }
+      l.any = true;
+      lo = std::min(lo, a[i]);
+      hi = std::max(hi, a[i]);
+      misaligned |= a[i];
+      contiguous &= a[i] == a[0] + uint64_t(i) * eb;
+    }
   }
   if (!l.any) return l;
   l.contiguous = allActive && contiguous;
@@ -67,7 +93,7 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   l.region.assign(size_t(n), nullptr);
   int64_t oob = 0, firstOob = -1, unaligned = 0, firstUnaligned = -1;
   for (int64_t i = 0; i < n; ++i) {
-    if (!l.active[size_t(i)]) continue;
+    if (!l.active(i)) continue;
     if (a[i] % eb) {
       if (firstUnaligned < 0) firstUnaligned = i;
       ++unaligned;
@@ -147,29 +173,29 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   } else {
     for (int64_t i = 0; i < n; ++i) {
       uint8_t* dst = out.data + size_t(i) * eb;
-      if (l.active[size_t(i)] && laneRegion(l, i)) {
-        std::memcpy(dst, reinterpret_cast<const void*>(a[i]), eb);
+      if (l.active(i) && laneRegion(l, i)) {
+        copyElement(dst, reinterpret_cast<const void*>(a[i]), eb);
       } else if (other) {
-        std::memcpy(dst, other->data + size_t(i) * eb, eb);
+        copyElement(dst, other->data + size_t(i) * eb, eb);
       } else {
         std::memset(dst, 0, eb);
-        needPoison = needPoison || !l.active[size_t(i)];
+        needPoison = needPoison || !l.active(i);
       }
     }
   }
   // Lanes a masked load leaves undefined (no `other`) are poison under the uninit check.
   if (needPoison && checks.uninit) {
     out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
-    for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active[size_t(i)];
+    for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active(i);
   } else if (other && other->poison) {
     out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
-    for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active[size_t(i)] && other->poison[i];
+    for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active(i) && other->poison[i];
   }
   if (!l.any || !(checks.uninit || checks.races)) return;
   int64_t uninit = 0, firstLane = -1, firstElem = 0;
   MemRegion* firstRegion = nullptr;
   for (int64_t i = 0; i < n; ++i) {
-    if (!l.active[size_t(i)]) continue;
+    if (!l.active(i)) continue;
     MemRegion* r = laneRegion(l, i);
     if (!r) continue;
     int64_t elem = int64_t(a[i] - r->base) / eb;
@@ -198,7 +224,7 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   if (val.poison && checks.uninit) {
     int64_t count = 0, lane = -1;
     for (int64_t i = 0; i < n; ++i)
-      if (l.active[size_t(i)] && val.poison[i] && laneRegion(l, i)) {
+      if (l.active(i) && val.poison[i] && laneRegion(l, i)) {
         if (lane < 0) lane = i;
         ++count;
       }
@@ -212,7 +238,7 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   if (checks.races && !l.contiguous && n > 1) {
     std::vector<std::pair<uint64_t, int64_t>> byAddr;
     for (int64_t i = 0; i < n; ++i)
-      if (l.active[size_t(i)] && laneRegion(l, i)) byAddr.emplace_back(a[i], i);
+      if (l.active(i) && laneRegion(l, i)) byAddr.emplace_back(a[i], i);
     std::sort(byAddr.begin(), byAddr.end());
     for (size_t k = 1; k < byAddr.size(); ++k) {
       if (byAddr[k].first != byAddr[k - 1].first) continue;
@@ -234,12 +260,12 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
     std::memcpy(reinterpret_cast<void*>(a[0]), val.data, size_t(n) * eb);
   } else {
     for (int64_t i = 0; i < n; ++i)
-      if (l.active[size_t(i)] && laneRegion(l, i))
-        std::memcpy(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
+      if (l.active(i) && laneRegion(l, i))
+        copyElement(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
   }
   if (!(checks.uninit || checks.races)) return;
   for (int64_t i = 0; i < n; ++i) {
-    if (!l.active[size_t(i)]) continue;
+    if (!l.active(i)) continue;
     MemRegion* r = laneRegion(l, i);
     if (!r) continue;
     int64_t elem = int64_t(a[i] - r->base) / eb;
@@ -337,7 +363,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
   // Fire-and-forget float adds are applied after the launch, in program order.
   if (!cas && ins.resultUnused && o.deterministicAtomics && kind == "fadd") {
     for (int64_t i = 0; i < n; ++i) {
-      MemRegion* r = l.active[size_t(i)] ? laneRegion(l, i) : nullptr;
+      MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
       if (!r) continue;
       if (o.checks.races && r->race.writer) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
       p.deferred.push_back(DeferredAtomic{a[i], k, elementAsDouble(*in[1], i)});
@@ -348,7 +374,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
   std::unique_lock<std::mutex> lock(p.launch.atomicMutex, std::defer_lock);
   if (checked || half) lock.lock();
   for (int64_t i = 0; i < n; ++i) {
-    MemRegion* r = l.active[size_t(i)] ? laneRegion(l, i) : nullptr;
+    MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
     if (!r) continue;
     if (checked && r->race.writer) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
     bool swapped = true;

@@ -243,16 +243,39 @@ namespace {
 
 // Loads a tile of dot inputs as float (f16/bf16 exactly; f32 rounded to tf32 if asked).
 std::vector<float> asFloats(const Tile& t, bool tf32) {
-  std::vector<float> v(size_t(t.size()));
-  for (int64_t i = 0; i < t.size(); ++i) {
-    float x = float(elementAsDouble(t, i));
-    v[size_t(i)] = tf32 ? roundToTf32(x) : x;
+  size_t n = size_t(t.size());
+  std::vector<float> v(n);
+  switch (t.type.elem().kind) {
+    case ScalarKind::F32:
+      if (tf32) for (size_t i = 0; i < n; ++i) v[i] = roundToTf32(t.as<float>()[i]);
+      else std::memcpy(v.data(), t.data, n * 4);
+      break;
+    case ScalarKind::F16: for (size_t i = 0; i < n; ++i) v[i] = halfToFloat(t.as<uint16_t>()[i]); break;
+    case ScalarKind::BF16: for (size_t i = 0; i < n; ++i) v[i] = bf16ToFloat(t.as<uint16_t>()[i]); break;
+    default: for (size_t i = 0; i < n; ++i) v[i] = float(elementAsDouble(t, int64_t(i))); break;
   }
   return v;
 }
 
+// f32 matrix product, the interpreter's hottest loop: built for AVX2 as well as the baseline,
+// picked at run time. No FMA contraction (ISO C++ mode), so both give the same bits.
+__attribute__((target_clones("arch=haswell", "default")))
+void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t k = 0; k < K; ++k) {
+      float aik = a[i * K + k];
+      float* crow = c + i * N;
+      const float* brow = b + k * N;
+      for (int64_t j = 0; j < N; ++j) crow[j] += aik * brow[j];
+    }
+}
+
 template <typename A, typename C>
 void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K) {
+  if constexpr (std::is_same_v<A, float> && std::is_same_v<C, float>) {
+    gemmF32(a, b, c, M, N, K);
+    return;
+  }
   for (int64_t i = 0; i < M; ++i)
     for (int64_t k = 0; k < K; ++k) {
       C aik = C(a[i * K + k]);
@@ -282,8 +305,7 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
   } else {
     const std::string* prec = op.strAttr("input_precision");
     std::string mode = ak == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
-    std::vector<float> c(size_t(M * N));
-    for (int64_t i = 0; i < M * N; ++i) c[size_t(i)] = float(elementAsDouble(acc, i));
+    std::vector<float> c = asFloats(acc, false);
     if (mode == "tf32x3") {
       // a*b ~ hi(a)*hi(b) + hi(a)*lo(b) + lo(a)*hi(b), each term in tf32 (Triton's 3xTF32).
       std::vector<float> ah = asFloats(a, true), bh = asFloats(b, true), al(ah.size()), bl(bh.size());

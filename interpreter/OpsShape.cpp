@@ -13,6 +13,16 @@ using ir::ScalarKind;
 
 namespace {
 
+// n copies of one element of eb bytes (typed, so the loop is a plain store).
+void fillElement(uint8_t* dst, const uint8_t* src, unsigned eb, int64_t n) {
+  switch (eb) {
+    case 1: std::memset(dst, *src, size_t(n)); return;
+    case 2: { uint16_t v; std::memcpy(&v, src, 2); std::fill_n(reinterpret_cast<uint16_t*>(dst), n, v); return; }
+    case 4: { uint32_t v; std::memcpy(&v, src, 4); std::fill_n(reinterpret_cast<uint32_t*>(dst), n, v); return; }
+    default: { uint64_t v; std::memcpy(&v, src, 8); std::fill_n(reinterpret_cast<uint64_t*>(dst), n, v); return; }
+  }
+}
+
 // out[idx] = src[sum(idx[d] * srcStride[d])] over the output shape (strides in elements).
 void gatherStrided(const uint8_t* src, uint8_t* dst, unsigned eb, std::span<const int64_t> shape,
                    const std::vector<int64_t>& srcStride) {
@@ -33,7 +43,7 @@ void gatherStrided(const uint8_t* src, uint8_t* dst, unsigned eb, std::span<cons
     if (innerStride == 1) {
       std::memcpy(o, s, size_t(inner) * eb);
     } else if (innerStride == 0) {
-      for (int64_t j = 0; j < inner; ++j) std::memcpy(o + size_t(j) * eb, s, eb);
+      fillElement(o, s, eb, inner);
     } else {
       for (int64_t j = 0; j < inner; ++j) std::memcpy(o + size_t(j) * eb, s + size_t(j * innerStride) * eb, eb);
     }
@@ -75,7 +85,7 @@ void fill(Tile& t, const ir::AttrValue& v) {
   int64_t i = std::get<int64_t>(v);
   storeInt(t, 0, i);
   unsigned eb = storageBytes(t.type.elem().kind);
-  for (int64_t k = 1; k < n; ++k) std::memcpy(t.data + size_t(k) * eb, t.data, eb);
+  if (n > 1) fillElement(t.data + eb, t.data, eb, n - 1);
 }
 
 // double -> float rounding toward zero or to odd, for exact double -> half conversions.
@@ -208,9 +218,7 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       break;
     }
     case Opcode::Splat:
-      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) {
-        for (int64_t i = 0; i < n; ++i) std::memcpy(d + size_t(i) * eb, s, eb);
-      });
+      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) { fillElement(d, s, eb, n); });
       break;
     case Opcode::Broadcast: {
       std::vector<int64_t> srcStride = rowMajorStrides(in[0]->type.shape());

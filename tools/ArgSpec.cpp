@@ -61,15 +61,16 @@ void fillBuffer(interp::Buffer& b, const frontend::DType& dt, const std::string&
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   int64_t lo = dt.isBool() ? 0 : dt.isUnsigned ? 0 : -100, hi = dt.isBool() ? 1 : 100;
   std::uniform_int_distribution<int64_t> ints(lo, hi);
-  for (int64_t i = 0; i < n; ++i) {
-    if (kind == "randn") interp::storeDouble(t, i, dt.isFloat() ? normal(rng) : std::round(normal(rng) * 10));
-    else if (kind == "rand") interp::storeDouble(t, i, dt.isFloat() ? uniform(rng) : double(ints(rng) & 1));
-    else if (kind == "randint") interp::storeInt(t, i, ints(rng));
-    else if (kind == "arange") interp::storeDouble(t, i, double(i));
-    else if (kind == "ones") interp::storeDouble(t, i, 1.0);
-    else if (kind == "full") interp::storeDouble(t, i, fullValue);
-    // zeros and empty: already zero-filled (empty is marked uninitialized instead)
-  }
+  auto each = [&](auto&& gen) {
+    for (int64_t i = 0; i < n; ++i) gen(i);
+  };
+  if (kind == "randn") each([&](int64_t i) { interp::storeDouble(t, i, dt.isFloat() ? normal(rng) : std::round(normal(rng) * 10)); });
+  else if (kind == "rand") each([&](int64_t i) { interp::storeDouble(t, i, dt.isFloat() ? uniform(rng) : double(ints(rng) & 1)); });
+  else if (kind == "randint") each([&](int64_t i) { interp::storeInt(t, i, ints(rng)); });
+  else if (kind == "arange") each([&](int64_t i) { interp::storeDouble(t, i, double(i)); });
+  else if (kind == "ones") each([&](int64_t i) { interp::storeDouble(t, i, 1.0); });
+  else if (kind == "full") each([&](int64_t i) { interp::storeDouble(t, i, fullValue); });
+  // zeros and empty: already zero-filled (empty is marked uninitialized instead)
 }
 
 }  // namespace
