@@ -64,6 +64,8 @@ struct LaunchState {
   std::array<int64_t, 3> grid;
   std::mutex atomicMutex;                          ///< serializes atomics when checking races
   std::map<uint64_t, VectorClock> syncClocks;      ///< per atomic address (under atomicMutex)
+  std::mutex epochMutex;                           ///< guards lateEpochs
+  std::map<std::pair<const void*, int64_t>, uint32_t> lateEpochs;  ///< race shadow epochs > 1
 };
 
 /// State of one program while it runs.

@@ -24,12 +24,8 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks) {
       for (size_t i = 0; i < n; ++i) r.init[i].store(0, std::memory_order_relaxed);
     }
     if (checks.races) {
-      r.race.writer.reset(new std::atomic<uint64_t>[n]);
-      r.race.reader.reset(new std::atomic<uint64_t>[n]);
-      for (size_t i = 0; i < n; ++i) {
-        r.race.writer[i].store(0, std::memory_order_relaxed);
-        r.race.reader[i].store(0, std::memory_order_relaxed);
-      }
+      r.race.words.reset(new std::atomic<uint32_t>[n]);
+      for (size_t i = 0; i < n; ++i) r.race.words[i].store(0, std::memory_order_relaxed);
     }
     regions_.push_back(std::move(r));
   }

@@ -11,10 +11,10 @@
 
 namespace tilevm::interp {
 
-/// Shadow words of one buffer for race detection. Each packs a program (pid+1, 0 = none), the
-/// program's epoch, the op (an index into the kernel's memory ops) and a "several readers" bit.
+/// One 32-bit shadow word per element for race detection (layout in Races.cpp): who last
+/// accessed it, how, with which op. 4 bytes per element: the check stays within 2x of f32 data.
 struct RaceShadow {
-  std::unique_ptr<std::atomic<uint64_t>[]> writer, reader;
+  std::unique_ptr<std::atomic<uint32_t>[]> words;
 };
 
 /// A buffer as the interpreter sees it.

@@ -203,7 +203,7 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
       if (firstLane < 0) firstLane = i, firstElem = elem, firstRegion = r;
       ++uninit;
     }
-    if (checks.races && r->race.writer) raceRead(p, ins, *r, elem);
+    if (checks.races && r->race.words) raceRead(p, ins, *r, elem);
   }
   if (uninit)
     reportOnce(p, ins, Finding::Kind::Uninitialized, *firstRegion, firstElem, firstLane, uninit,
@@ -270,7 +270,7 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
     if (!r) continue;
     int64_t elem = int64_t(a[i] - r->base) / eb;
     if (r->init) r->init[size_t(elem)].store(1, std::memory_order_relaxed);
-    if (checks.races && r->race.writer) raceWrite(p, ins, *r, elem);
+    if (checks.races && r->race.words) raceWrite(p, ins, *r, elem);
   }
 }
 
@@ -365,7 +365,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
     for (int64_t i = 0; i < n; ++i) {
       MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
       if (!r) continue;
-      if (o.checks.races && r->race.writer) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
+      if (o.checks.races && r->race.words) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
       p.deferred.push_back(DeferredAtomic{a[i], k, elementAsDouble(*in[1], i)});
     }
     return;
@@ -376,7 +376,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
   for (int64_t i = 0; i < n; ++i) {
     MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
     if (!r) continue;
-    if (checked && r->race.writer) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
+    if (checked && r->race.words) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
     bool swapped = true;
     if (half) {
       // f16/bf16: computed in f32 and rounded, under the lock.

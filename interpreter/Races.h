@@ -9,7 +9,7 @@
 namespace tilevm::interp {
 
 /// Largest grid (programs) whose accesses the shadow words can name.
-inline constexpr uint64_t kMaxRacePrograms = (uint64_t(1) << 26) - 2;
+inline constexpr uint64_t kMaxRacePrograms = (uint64_t(1) << 20) - 2;
 
 /// Records a plain read of element `elem` of `r`; reports a race with an earlier write.
 void raceRead(Program& p, const Instr& ins, MemRegion& r, int64_t elem);

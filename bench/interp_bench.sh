@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# interp_bench.sh - the interpreter on the anchor kernels at the interpreter sizes of
+# shared/design/ANCHORS.md, checks off and on, beside Triton's own interpreter and native
+# torch on the same CPU when they are installed (the GPU machine). Prints a table, writes
+# $OUT/interp_bench.json and $OUT/interp_bench.md.
+#   TILEVM=path/to/tilevm OUT=dir REPS=5 bench/interp_bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TILEVM=${TILEVM:-build/tools/tilevm}
+OUT=${OUT:-bench/results}
+REPS=${REPS:-5}
+THREADS=${THREADS:-$(nproc)}
+K=bench/anchors/triton_gpu_kernels.py
+mkdir -p "$OUT"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+declare -A CMD
+CMD[vadd_f32_2^20_B1024]="$K -k vadd_k -D BLOCK=1024 --grid 1024 --arg x=randn:f32:1048576 --arg y=randn:f32:1048576 --arg o=empty:f32:1048576 --arg n=1048576"
+CMD[softmax_f32_1024x1024]="$K -k softmax_k -D BLOCK=1024 --grid 1024 --arg out=empty:f32:1024x1024 --arg inp=randn:f32:1024x1024 --arg in_stride=1024 --arg out_stride=1024 --arg n_cols=1024"
+CMD[matmul_f32_512_B64x64x32]="$K -k matmul_interp_k -D BM=64 -D BN=64 -D BK=32 -D GM=8 -D K=512 --grid 64 --arg a=randn:f32:512x512 --arg b=randn:f32:512x512 --arg c=empty:f32:512x512 --arg M=512 --arg N=512 --arg sam=512 --arg sak=1 --arg sbk=512 --arg sbn=1 --arg scm=512 --arg scn=1"
+CMD[attn_f32_bh4_n512_d64]="$K -k attn_k -D N_CTX=512 -D HEAD=64 -D BM=64 -D BN=64 --grid 8,4 --arg Q=randn:f32:4x512x64 --arg K=randn:f32:4x512x64 --arg V=randn:f32:4x512x64 --arg O=empty:f32:4x512x64 --arg sm_scale=0.125"
+ORDER="vadd_f32_2^20_B1024 softmax_f32_1024x1024 matmul_f32_512_B64x64x32 attn_f32_bh4_n512_d64"
+
+# Median of REPS launch times (the interpreter's own timer: compile and data generation excluded).
+median_ms() {  # median_ms NAME CHECK
+  local name=$1 check=$2 i
+  for i in $(seq 1 "$REPS"); do
+    # shellcheck disable=SC2086
+    "$TILEVM" run ${CMD[$name]} --check "$check" --threads "$THREADS" --json "$tmp/r.json" -q >/dev/null 2>&1 || true
+    python3 -c "import json;print(json.load(open('$tmp/r.json'))['seconds']*1e3)"
+  done | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+echo "{" > "$OUT/interp_bench.json"
+first=1
+for name in $ORDER; do
+  off=$(median_ms "$name" none)
+  on=$(median_ms "$name" all)
+  rss=$( { /usr/bin/time -f '%M' "$TILEVM" run ${CMD[$name]} --check all --threads "$THREADS" -q >/dev/null; } 2>&1 | tail -1 )
+  [ $first = 1 ] || echo "," >> "$OUT/interp_bench.json"
+  first=0
+  printf '  "%s": {"tilevm_ms_checks_off": %s, "tilevm_ms_checks_on": %s, "peak_rss_kb_checks_on": %s}' "$name" "$off" "$on" "${rss:-0}" >> "$OUT/interp_bench.json"
+  echo "$name: checks off $off ms, on $on ms, peak RSS ${rss} KiB" >&2
+done
+printf '\n}\n' >> "$OUT/interp_bench.json"
+
+# The anchors in the same run, where Triton and torch exist.
+if [ -f ../shared/bench/triton_interp.py ] && python3 -c "import triton, torch" 2>/dev/null; then
+  echo "running Triton's interpreter (THREADS=$THREADS) ..." >&2
+  THREADS=$THREADS OUT=$OUT timeout 900 python3 ../shared/bench/triton_interp.py > "$OUT/triton_interp.log" 2>&1 || echo "triton_interp.py failed (see $OUT/triton_interp.log)" >&2
+fi
+python3 bench/interp_table.py "$OUT" "$THREADS" | tee "$OUT/interp_bench.md"
