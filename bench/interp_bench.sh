@@ -22,14 +22,13 @@ CMD[matmul_f32_512_B64x64x32]="$K -k matmul_interp_k -D BM=64 -D BN=64 -D BK=32 
 CMD[attn_f32_bh4_n512_d64]="$K -k attn_k -D N_CTX=512 -D HEAD=64 -D BM=64 -D BN=64 --grid 8,4 --arg Q=randn:f32:4x512x64 --arg K=randn:f32:4x512x64 --arg V=randn:f32:4x512x64 --arg O=empty:f32:4x512x64 --arg sm_scale=0.125"
 ORDER="vadd_f32_2^20_B1024 softmax_f32_1024x1024 matmul_f32_512_B64x64x32 attn_f32_bh4_n512_d64"
 
-# Median of REPS launch times (the interpreter's own timer: compile and data generation excluded).
+# Median of REPS warm launches in one process (the interpreter's own timer: compilation, data
+# generation and the first, cold launch excluded, as the Triton anchor times warm calls).
 median_ms() {  # median_ms NAME CHECK
-  local name=$1 check=$2 i
-  for i in $(seq 1 "$REPS"); do
-    # shellcheck disable=SC2086
-    "$TILEVM" run ${CMD[$name]} --check "$check" --threads "$THREADS" --json "$tmp/r.json" -q >/dev/null 2>&1 || true
-    python3 -c "import json;print(json.load(open('$tmp/r.json'))['seconds']*1e3)"
-  done | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+  local name=$1 check=$2
+  # shellcheck disable=SC2086
+  "$TILEVM" run ${CMD[$name]} --check "$check" --threads "$THREADS" --repeat "$((REPS + 1))" --json "$tmp/r.json" -q >/dev/null 2>&1 || true
+  python3 -c "import json;print(json.load(open('$tmp/r.json'))['seconds']*1e3)"
 }
 
 echo "{" > "$OUT/interp_bench.json"
@@ -37,7 +36,10 @@ first=1
 for name in $ORDER; do
   off=$(median_ms "$name" none)
   on=$(median_ms "$name" all)
-  rss=$( { /usr/bin/time -f '%M' "$TILEVM" run ${CMD[$name]} --check all --threads "$THREADS" -q >/dev/null; } 2>&1 | tail -1 )
+  # shellcheck disable=SC2086
+  rss=$(python3 -c "import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" "$TILEVM" run ${CMD[$name]} --check all --threads "$THREADS" -q)
   [ $first = 1 ] || echo "," >> "$OUT/interp_bench.json"
   first=0
   printf '  "%s": {"tilevm_ms_checks_off": %s, "tilevm_ms_checks_on": %s, "peak_rss_kb_checks_on": %s}' "$name" "$off" "$on" "${rss:-0}" >> "$OUT/interp_bench.json"
@@ -46,8 +48,8 @@ done
 printf '\n}\n' >> "$OUT/interp_bench.json"
 
 # The anchors in the same run, where Triton and torch exist.
-if [ -f ../shared/bench/triton_interp.py ] && python3 -c "import triton, torch" 2>/dev/null; then
+if python3 -c "import triton, torch" 2>/dev/null; then
   echo "running Triton's interpreter (THREADS=$THREADS) ..." >&2
-  THREADS=$THREADS OUT=$OUT timeout 900 python3 ../shared/bench/triton_interp.py > "$OUT/triton_interp.log" 2>&1 || echo "triton_interp.py failed (see $OUT/triton_interp.log)" >&2
+  THREADS=$THREADS OUT=$OUT timeout 900 python3 bench/anchors/triton_interp.py > "$OUT/triton_interp.log" 2>&1 || echo "triton_interp.py failed (see $OUT/triton_interp.log)" >&2
 fi
 python3 bench/interp_table.py "$OUT" "$THREADS" | tee "$OUT/interp_bench.md"

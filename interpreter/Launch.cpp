@@ -66,7 +66,7 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
   CompiledKernel code = compileKernel(module, kernel);
   AddressSpace memory(buffers, opts.checks);
-  LaunchState launch{module, code, memory, opts, opts.grid, {}, {}};
+  LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}};
   Arena argArena(4096);
   std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
 

@@ -1,5 +1,6 @@
 // RunCommand.cpp - `tilevm run`: a kernel (.py compiled on the fly, .tile or .tbc) on the CPU
 // interpreter with generated or loaded arguments; findings are reported, outputs saved.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -21,7 +22,7 @@ namespace {
 struct RunCli {
   std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid;
   std::vector<std::string> args, defines, saves;
-  unsigned threads = 0;
+  unsigned threads = 0, repeat = 1;
   uint64_t seed = 0;
   bool trace = false, quiet = false;
 };
@@ -197,11 +198,18 @@ int runKernel(const RunCli& o) {
   }
 
   interp::Report rep;
+  std::vector<double> times;
   try {
-    rep = interp::run(*module, *kernel, buffers, launchArgs, opts);
+    // --repeat: warm launches (same inputs; outputs are overwritten); the median time is shown.
+    for (unsigned r = 0; r < std::max(1u, o.repeat); ++r) {
+      rep = interp::run(*module, *kernel, buffers, launchArgs, opts);
+      if (r > 0 || o.repeat <= 1) times.push_back(rep.seconds);  // the first launch is cold
+    }
   } catch (const std::invalid_argument& e) {
     return fail(e.what());
   }
+  std::sort(times.begin(), times.end());
+  rep.seconds = times[times.size() / 2];
   std::cout << rep.printed;
   if (!rep.trace.empty()) std::cout << rep.trace;
   std::cerr << rep.text();
@@ -239,6 +247,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--json", o->json, "write the findings as JSON");
   c->add_option("--pid", o->pid, "run only program X[,Y[,Z]]");
   c->add_flag("--trace", o->trace, "print every op's result summary (needs --pid)");
+  c->add_option("--repeat", o->repeat, "launch N times (warm) and report the median time")->capture_default_str();
   c->add_flag("-q,--quiet", o->quiet, "no summary line");
   c->callback([o, &rc] { rc = runKernel(*o); });
 }

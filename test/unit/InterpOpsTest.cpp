@@ -90,9 +90,10 @@ template <typename T>
 void allIntOps(const char* tname, uint64_t seed) {
   const int bits = int(sizeof(T) * 8);
   const __int128 smin = -((__int128)1 << (bits - 1));
+  // Products in unsigned __int128: wrapping is the point, and signed overflow would be UB.
   checkIntOp<T>("addi", [](auto a, auto b, int) { return a + b; }, tname, seed);
   checkIntOp<T>("subi", [](auto a, auto b, int) { return a - b; }, tname, seed);
-  checkIntOp<T>("muli", [](auto a, auto b, int) { return a * b; }, tname, seed);
+  checkIntOp<T>("muli", [](auto a, auto b, int) { return (__int128)((unsigned __int128)a * (unsigned __int128)b); }, tname, seed);
   checkIntOp<T>("divsi", [smin](auto a, auto b, int) -> __int128 { return b == 0 ? -1 : (a == smin && b == -1) ? a : a / b; }, tname, seed);
   checkIntOp<T>("divui", [](auto a, auto b, int) -> __int128 { return b == 0 ? -1 : a / b; }, tname, seed);
   checkIntOp<T>("remsi", [](auto a, auto b, int) -> __int128 { return b == 0 ? a : b == -1 ? 0 : a % b; }, tname, seed);
@@ -114,7 +115,8 @@ void allIntOps(const char* tname, uint64_t seed) {
   checkIntOp<T>("minui", [](auto a, auto b, int) { return std::min(a, b); }, tname, seed);
   checkIntOp<T>("maxui", [](auto a, auto b, int) { return std::max(a, b); }, tname, seed);
   checkIntOp<T>("mulhisi", [](auto a, auto b, int w) { return (a * b) >> w; }, tname, seed);
-  checkIntOp<T>("mulhiui", [](auto a, auto b, int w) { return (a * b) >> w; }, tname, seed);
+  checkIntOp<T>("mulhiui", [](auto a, auto b, int w) {
+    return (__int128)(((unsigned __int128)a * (unsigned __int128)b) >> w); }, tname, seed);
 }
 
 }  // namespace
