@@ -2,12 +2,12 @@
 // or serial / reverse / random order), per-worker arenas, deferred atomics in program order,
 // and the merged report.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <numeric>
 #include <random>
 #include <stdexcept>
 
-#include <tbb/enumerable_thread_specific.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -51,7 +51,6 @@ std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, co
 struct Worker {
   Arena arena;
   std::vector<Tile> slots;  // reused by each program the worker runs
-  size_t peak = 0;
 };
 
 }  // namespace
@@ -87,10 +86,11 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   std::vector<std::vector<Finding>> findings(total);
   std::vector<std::string> printed(total), traces(total);
   std::vector<std::vector<DeferredAtomic>> deferred(total);
-  tbb::enumerable_thread_specific<Worker> workers;
+  std::atomic<size_t> peakArena{0};
 
   auto runOne = [&](uint32_t linear) {
-    Worker& w = workers.local();
+    // Workers (arena and frame) outlive launches: warm launches reuse their memory.
+    static thread_local Worker w;
     Program p(launch, w.arena);
     p.linear = linear;
     p.pid = {int64_t(linear) % opts.grid[0], (int64_t(linear) / opts.grid[0]) % opts.grid[1],
@@ -100,7 +100,9 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
     p.slots.resize(code.numSlots);
     for (size_t i = 0; i < params.size(); ++i) p.slots[code.body.args[i]] = params[i];
     execBlock(p, code.body);
-    w.peak = std::max(w.peak, w.arena.reserved());
+    size_t reserved = w.arena.reserved(), seen = peakArena.load();
+    while (reserved > seen && !peakArena.compare_exchange_weak(seen, reserved)) {
+    }
     w.arena.reset();
     p.slots.swap(w.slots);
     findings[linear] = std::move(p.findings);
@@ -136,7 +138,7 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   }
   canonicalize(report.findings);
   for (const Finding& f : report.findings) report.ranOutOfFuel |= f.kind == Finding::Kind::NoTermination;
-  for (const Worker& w : workers) report.arenaBytes = std::max(report.arenaBytes, w.peak);
+  report.arenaBytes = peakArena.load();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }

@@ -170,6 +170,21 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   bool needPoison = false;
   if (l.contiguous && l.single) {
     std::memcpy(out.data, reinterpret_cast<const void*>(a[0]), size_t(n) * eb);
+  } else if (l.single && (other || !checks.uninit)) {
+    // Every active lane is in bounds: a typed gather, masked-off lanes from `other` (or 0).
+    auto gather = [&](auto tag) {
+      using T = decltype(tag);
+      T* o = out.as<T>();
+      const T* oth = other ? other->as<T>() : nullptr;
+      for (int64_t i = 0; i < n; ++i)
+        o[i] = l.active(i) ? *reinterpret_cast<const T*>(a[i]) : (oth ? oth[i] : T(0));
+    };
+    switch (eb) {
+      case 1: gather(uint8_t{}); break;
+      case 2: gather(uint16_t{}); break;
+      case 4: gather(uint32_t{}); break;
+      default: gather(uint64_t{}); break;
+    }
   } else {
     for (int64_t i = 0; i < n; ++i) {
       uint8_t* dst = out.data + size_t(i) * eb;

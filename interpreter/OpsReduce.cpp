@@ -258,15 +258,28 @@ std::vector<float> asFloats(const Tile& t, bool tf32) {
 }
 
 // f32 matrix product, the interpreter's hottest loop: built for AVX2 as well as the baseline,
-// picked at run time. No FMA contraction (ISO C++ mode), so both give the same bits.
-__attribute__((target_clones("arch=haswell", "default")))
+// picked at run time by CPU feature. Each (i, j) still sums over k in ascending order starting
+// from c (a block of 32 columns is held in registers across k), and there is no FMA
+// contraction (ISO C++ mode), so every version gives the same bits.
+__attribute__((target_clones("avx2", "default")))
 void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K) {
+  constexpr int64_t JB = 32;
   for (int64_t i = 0; i < M; ++i)
-    for (int64_t k = 0; k < K; ++k) {
-      float aik = a[i * K + k];
-      float* crow = c + i * N;
-      const float* brow = b + k * N;
-      for (int64_t j = 0; j < N; ++j) crow[j] += aik * brow[j];
+    for (int64_t j0 = 0; j0 < N; j0 += JB) {
+      float acc[JB];
+      int64_t w = std::min(JB, N - j0);
+      float* crow = c + i * N + j0;
+      for (int64_t j = 0; j < w; ++j) acc[j] = crow[j];
+      for (int64_t k = 0; k < K; ++k) {
+        float aik = a[i * K + k];
+        const float* brow = b + k * N + j0;
+        if (w == JB) {
+          for (int64_t j = 0; j < JB; ++j) acc[j] += aik * brow[j];
+        } else {
+          for (int64_t j = 0; j < w; ++j) acc[j] += aik * brow[j];
+        }
+      }
+      for (int64_t j = 0; j < w; ++j) crow[j] = acc[j];
     }
 }
 
