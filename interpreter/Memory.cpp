@@ -19,14 +19,10 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks) {
     r.base = reinterpret_cast<uint64_t>(b.bytes.data());
     r.end = r.base + b.bytes.size();
     size_t n = size_t(b.numel());
-    if (checks.uninit && !b.initialized) {
-      r.init.reset(new std::atomic<uint8_t>[n]);
-      for (size_t i = 0; i < n; ++i) r.init[i].store(0, std::memory_order_relaxed);
-    }
-    if (checks.races) {
-      r.race.words.reset(new std::atomic<uint32_t>[n]);
-      for (size_t i = 0; i < n; ++i) r.race.words[i].store(0, std::memory_order_relaxed);
-    }
+    // calloc: zeroed pages come from the OS untouched, so shadows cost nothing until used.
+    if (checks.uninit && !b.initialized) r.init.reset(static_cast<uint8_t*>(std::calloc(std::max<size_t>(n, 1), 1)));
+    if (checks.races) r.race.words.reset(static_cast<uint32_t*>(std::calloc(std::max<size_t>(n, 1), 4)));
+    if ((checks.uninit && !b.initialized && !r.init) || (checks.races && !r.race.words)) throw std::bad_alloc();
     regions_.push_back(std::move(r));
   }
   std::sort(regions_.begin(), regions_.end(), [](const MemRegion& a, const MemRegion& b) { return a.base < b.base; });

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace tilevm::interp {
 /// One 32-bit shadow word per element for race detection (layout in Races.cpp): who last
 /// accessed it, how, with which op. 4 bytes per element: the check stays within 2x of f32 data.
 struct RaceShadow {
-  std::unique_ptr<std::atomic<uint32_t>[]> words;
+  std::unique_ptr<uint32_t[], void (*)(void*)> words{nullptr, std::free};  ///< accessed via std::atomic_ref
 };
 
 /// A buffer as the interpreter sees it.
@@ -22,7 +23,8 @@ struct MemRegion {
   uint64_t base = 0, end = 0;  ///< [base, end) in bytes
   Buffer* buffer = nullptr;
   unsigned elemBytes = 1;
-  std::unique_ptr<std::atomic<uint8_t>[]> init;  ///< per element: written yet (empty buffers only)
+  /// Per element: written yet (empty buffers only); accessed via std::atomic_ref.
+  std::unique_ptr<uint8_t[], void (*)(void*)> init{nullptr, std::free};
   RaceShadow race;
 };
 

@@ -207,14 +207,27 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
     for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active(i) && other->poison[i];
   }
   if (!l.any || !(checks.uninit || checks.races)) return;
+  const unsigned shift = unsigned(__builtin_ctz(eb));
+  if (l.single && !l.single->init) {
+    // Fast path: one buffer, nothing to check for initialization; races inline.
+    MemRegion& r = *l.single;
+    if (!checks.races || !r.race.words) return;
+    uint32_t mine = raceWordFor(p, ins, false);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!l.active(i)) continue;
+      int64_t elem = int64_t(a[i] - r.base) >> shift;
+      if (!raceQuick(r.race.words[size_t(elem)], mine)) raceRead(p, ins, r, elem);
+    }
+    return;
+  }
   int64_t uninit = 0, firstLane = -1, firstElem = 0;
   MemRegion* firstRegion = nullptr;
   for (int64_t i = 0; i < n; ++i) {
     if (!l.active(i)) continue;
     MemRegion* r = laneRegion(l, i);
     if (!r) continue;
-    int64_t elem = int64_t(a[i] - r->base) / eb;
-    if (r->init && !r->init[size_t(elem)].load(std::memory_order_relaxed)) {
+    int64_t elem = int64_t(a[i] - r->base) >> shift;
+    if (r->init && !std::atomic_ref<uint8_t>(r->init[size_t(elem)]).load(std::memory_order_relaxed)) {
       if (firstLane < 0) firstLane = i, firstElem = elem, firstRegion = r;
       ++uninit;
     }
@@ -279,13 +292,15 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
         copyElement(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
   }
   if (!(checks.uninit || checks.races)) return;
+  const unsigned shift = unsigned(__builtin_ctz(eb));
+  uint32_t mine = raceWordFor(p, ins, true);
   for (int64_t i = 0; i < n; ++i) {
     if (!l.active(i)) continue;
     MemRegion* r = laneRegion(l, i);
     if (!r) continue;
-    int64_t elem = int64_t(a[i] - r->base) / eb;
-    if (r->init) r->init[size_t(elem)].store(1, std::memory_order_relaxed);
-    if (checks.races && r->race.words) raceWrite(p, ins, *r, elem);
+    int64_t elem = int64_t(a[i] - r->base) >> shift;
+    if (r->init) std::atomic_ref<uint8_t>(r->init[size_t(elem)]).store(1, std::memory_order_relaxed);
+    if (checks.races && r->race.words && !raceQuick(r->race.words[size_t(elem)], mine)) raceWrite(p, ins, *r, elem);
   }
 }
 

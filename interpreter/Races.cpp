@@ -64,7 +64,7 @@ void reportRace(Program& p, const Instr& ins, MemRegion& r, int64_t elem, const 
 }
 
 void access(Program& p, const Instr& ins, MemRegion& r, int64_t elem, bool write) {
-  std::atomic<uint32_t>& slot = r.race.words[size_t(elem)];
+  std::atomic_ref<uint32_t> slot(r.race.words[size_t(elem)]);
   const uint32_t me = p.linear + 1;
   const bool late = p.epoch > 1;
   uint32_t cur = slot.load(std::memory_order_relaxed);
@@ -110,11 +110,16 @@ void access(Program& p, const Instr& ins, MemRegion& r, int64_t elem, bool write
 
 }  // namespace
 
+uint32_t raceWordFor(const Program& p, const Instr& ins, bool write) {
+  if (p.epoch > 1) return 0;
+  return pack(Word{p.linear + 1, ins.memId, false, write ? Written : ReadOne});
+}
+
 void raceRead(Program& p, const Instr& ins, MemRegion& r, int64_t elem) { access(p, ins, r, elem, false); }
 void raceWrite(Program& p, const Instr& ins, MemRegion& r, int64_t elem) { access(p, ins, r, elem, true); }
 
 void raceAtomic(Program& p, const Instr& ins, MemRegion& r, int64_t elem) {
-  Word w = unpack(r.race.words[size_t(elem)].load());
+  Word w = unpack(std::atomic_ref<uint32_t>(r.race.words[size_t(elem)]).load());
   if (w.state == Written && !ordered(p, r, elem, w)) reportRace(p, ins, r, elem, "atomic", w, "write");
 }
 
