@@ -433,7 +433,7 @@ void registerDebug(BuiltinTable& t) {
   t["tl.static_print"] = [](Lowerer& L, CallArgs& c) {
     std::string line;
     for (const CV& v : c.pos) line += (line.empty() ? "" : " ") + (v.kind == CV::K::Str ? v.s : v.describe());
-    std::cerr << L.module.fileName << ":" << c.site->line << ": static_print: " << line << "\n";
+    std::cerr << L.module->fileName << ":" << c.site->line << ": static_print: " << line << "\n";
     return CV::none();
   };
   t["tl.device_print"] = [](Lowerer& L, CallArgs& c) {
@@ -447,7 +447,7 @@ void registerDebug(BuiltinTable& t) {
     std::vector<ir::Value*> ops;
     for (const CV& v : values) ops.push_back(L.toTensor(v, a.site()).value);
     std::vector<ir::Attribute> attrs{{"prefix", prefix}};
-    if (a.boolOr(2, false)) attrs.push_back({"hex", int64_t(1)});
+    if (a.boolOr(1, false)) attrs.push_back({"hex", int64_t(1)});
     L.setLoc(a.site());
     L.b.create(Opcode::Print, ops, {}, attrs);
     return CV::none();
@@ -468,6 +468,14 @@ void registerDebug(BuiltinTable& t) {
     L.b.create(Opcode::Assert, {cb.value}, {}, {{"message", a.strOr(1, "")}});
     return CV::none();
   };
+  t["tl.to_tensor"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "to_tensor", {"x"});
+    return a.tensor(0);
+  };
+  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox"}) {
+    std::string name = fn;
+    t["tl." + name] = [name](Lowerer& L, CallArgs& c) { return L.inlinePrelude(name, c); };
+  }
   t["tl.debug_barrier"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "debug_barrier", {});
     L.setLoc(a.site());

@@ -4,6 +4,7 @@
 
 #include "frontend/Builtins.h"
 #include "frontend/Lowerer.h"
+#include "frontend/Prelude.h"
 
 namespace tilevm::frontend {
 
@@ -24,10 +25,36 @@ bool isConstexprAnnotation(const Expr* a) {
 
 bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
 
-Lowerer::Lowerer(const PyModule& m, ir::Module& out) : b(out), module(m) { fileIdx_ = out.fileIndex(m.fileName); }
+Lowerer::Lowerer(const PyModule& m, ir::Module& out) : b(out), module(&m) { fileIdx_ = out.fileIndex(m.fileName); }
 
 void Lowerer::fail(uint32_t line, uint32_t col, const std::string& msg) const {
-  throw DiagnosticError(Diagnostic{module.fileName, line, col, msg});
+  throw DiagnosticError(Diagnostic{module->fileName, line, col, msg});
+}
+
+CV Lowerer::inlinePrelude(const std::string& name, CallArgs& args) {
+  const PyModule& pre = prelude();
+  auto it = pre.jitFunctions.find(name);
+  if (it == pre.jitFunctions.end()) fail(*args.site, "'" + name + "' is missing from the prelude");
+  // Names resolve in the prelude; errors inside it are reported at the user's call.
+  const PyModule* saved = module;
+  bool savedPrelude = inPrelude_;
+  std::map<std::string, CV> savedCache;
+  savedCache.swap(constantCache_);
+  module = &pre;
+  inPrelude_ = true;
+  try {
+    CV r = inlineFunction(*it->second, args);
+    module = saved;
+    inPrelude_ = savedPrelude;
+    constantCache_.swap(savedCache);
+    return r;
+  } catch (const DiagnosticError& e) {
+    module = saved;
+    inPrelude_ = savedPrelude;
+    constantCache_.swap(savedCache);
+    if (e.diag.file == pre.fileName) fail(*args.site, "in " + name + "(): " + e.diag.message);
+    throw;
+  }
 }
 
 bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
@@ -52,7 +79,7 @@ bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
 CV Lowerer::moduleConstant(const std::string& name, const Expr& at) {
   auto cached = constantCache_.find(name);
   if (cached != constantCache_.end()) return cached->second;
-  const ModuleConstant& c = module.constants.at(name);
+  const ModuleConstant& c = module->constants.at(name);
   if (!c.expr)
     fail(at, "module-level '" + name + "' (line " + std::to_string(c.line) +
                  ") is not a compile-time constant tilevm understands");
@@ -69,17 +96,17 @@ CV Lowerer::moduleConstant(const std::string& name, const Expr& at) {
 
 CV Lowerer::lookup(const std::string& name, const Expr& at, Env& env) {
   if (auto it = env.find(name); it != env.end()) return it->second;
-  if (auto it = module.jitFunctions.find(name); it != module.jitFunctions.end()) {
+  if (auto it = module->jitFunctions.find(name); it != module->jitFunctions.end()) {
     if (it->second->syntaxError) throw DiagnosticError(*it->second->syntaxError);
     CV v;
     v.kind = CV::K::Function;
     v.fn = it->second.get();
     return v;
   }
-  if (module.constants.count(name)) return moduleConstant(name, at);
-  if (auto it = module.imports.find(name); it != module.imports.end()) return resolvePath(it->second, at, *this);
+  if (module->constants.count(name)) return moduleConstant(name, at);
+  if (auto it = module->imports.find(name); it != module->imports.end()) return resolvePath(it->second, at, *this);
   if (isPythonBuiltin(name)) return CV::builtin(name);
-  if (auto it = module.otherDefinitions.find(name); it != module.otherDefinitions.end())
+  if (auto it = module->otherDefinitions.find(name); it != module->otherDefinitions.end())
     fail(at, "'" + name + "' (line " + std::to_string(it->second) + ") is not a @triton.jit function");
   fail(at, "name '" + name + "' is not defined");
 }

@@ -40,7 +40,9 @@ class Lowerer {
   // ---- diagnostics and locations ---------------------------------------------------------
   [[noreturn]] void fail(uint32_t line, uint32_t col, const std::string& msg) const;
   [[noreturn]] void fail(const Expr& at, const std::string& msg) const { fail(at.line, at.col, msg); }
-  void setLoc(uint32_t line, uint32_t col) { b.setLoc(ir::Location{fileIdx_, line, col}); }
+  void setLoc(uint32_t line, uint32_t col) {
+    if (!inPrelude_) b.setLoc(ir::Location{fileIdx_, line, col});
+  }
   void setLoc(const Expr& e) { setLoc(e.line, e.col); }
 
   // ---- expressions (LowerExpr.cpp) -------------------------------------------------------
@@ -94,8 +96,12 @@ class Lowerer {
                                const std::function<std::vector<CV>(std::vector<CV>&, std::vector<CV>&)>& combine,
                                const Expr& at);
 
+  /// Inlines a function of the prelude (tl.rand, ...): its names resolve in the prelude, and
+  /// its ops keep the location of the user's call.
+  CV inlinePrelude(const std::string& name, CallArgs& args);
+
   ir::Builder b;
-  const PyModule& module;
+  const PyModule* module;
 
  private:
   Flow execStmt(const Stmt& s, Env& env);
@@ -108,6 +114,7 @@ class Lowerer {
   static void assignedNames(const std::vector<StmtP>& body, std::vector<std::string>& out);
 
   uint32_t fileIdx_ = 0;
+  bool inPrelude_ = false;
   int callDepth_ = 0;
   std::map<std::string, CV> constantCache_;
   std::vector<std::string> evaluatingConstants_;
