@@ -275,105 +275,86 @@ void Lowerer::lowerFor(const Stmt& s, Env& env) {
   ir::Value* operands[3];
   for (int i = 0; i < 3; ++i) operands[i] = cast(bounds[i], iv, iter).value;
 
-  std::vector<std::string> assigned;
-  assignedNames(s.body, assigned);
-  std::vector<std::string> carried;
-  std::vector<CV> inits;
-  for (const std::string& n : assigned) {
-    if (n == s.targets[0]->str || !env.count(n) || std::find(carried.begin(), carried.end(), n) != carried.end()) continue;
-    const CV& v = env.at(n);
-    if (!v.isTensor() && !v.isNumber())
-      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors and numbers can be");
-    carried.push_back(n);
-    inits.push_back(toTensor(v, iter));
-  }
+  Carried c = loopCarried(s, env, s.targets[0]->str, iter);
   std::vector<ir::Value*> ops(operands, operands + 3);
-  std::vector<ir::Type> types;
-  for (const CV& v : inits) {
-    ops.push_back(v.value);
-    types.push_back(v.type());
-  }
+  for (const CV& v : c.inits) ops.push_back(v.value);
   setLoc(s.line, s.col);
-  ir::Op* loop = b.create(Opcode::For, ops, types);
+  ir::Op* loop = b.create(Opcode::For, ops, c.types);
   ir::Block* parent = b.insertionBlock();
   ir::Block& body = loop->regions[0]->block;
   Env bodyEnv = env;
   bodyEnv[s.targets[0]->str] = CV::tensor(body.addArg(ir::Type(iv.elem())), iv);
-  for (size_t k = 0; k < carried.size(); ++k) bodyEnv[carried[k]] = CV::tensor(body.addArg(types[k]), inits[k].dtype);
+  bindCarried(c, body, bodyEnv);
   b.setInsertionPoint(&body);
   if (execBlock(s.body, bodyEnv).returned) fail(s.line, s.col, "return inside a loop is not supported");
-  std::vector<ir::Value*> next;
-  for (size_t k = 0; k < carried.size(); ++k) {
-    CV v = bodyEnv.at(carried[k]);
-    if (v.isNumber()) v = broadcastTo(cast(v, inits[k].dtype, iter), types[k].shape(), iter);
-    if (!v.isTensor() || !(v.dtype == inits[k].dtype) || !(v.type() == types[k]))
-      fail(s.line, s.col, "loop-carried variable '" + carried[k] + "' has initial type " + inits[k].describe() +
-                              " but is reassigned to " + v.describe() + " in the loop; its type must stay the same");
-    next.push_back(v.value);
-  }
-  setLoc(s.line, s.col);
-  b.create(Opcode::Yield, next, {});
+  yieldCarried(s, c, bodyEnv, iter);
   b.setInsertionPoint(parent);
-  for (size_t k = 0; k < carried.size(); ++k) env[carried[k]] = CV::tensor(loop->result(unsigned(k)), inits[k].dtype);
+  for (size_t k = 0; k < c.names.size(); ++k) env[c.names[k]] = CV::tensor(loop->result(unsigned(k)), c.inits[k].dtype);
 }
 
 void Lowerer::lowerWhile(const Stmt& s, Env& env) {
-  std::vector<std::string> assigned;
-  assignedNames(s.body, assigned);
-  std::vector<std::string> carried;
-  std::vector<CV> inits;
-  for (const std::string& n : assigned) {
-    if (!env.count(n) || std::find(carried.begin(), carried.end(), n) != carried.end()) continue;
-    const CV& v = env.at(n);
-    if (!v.isTensor() && !v.isNumber())
-      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors and numbers can be");
-    carried.push_back(n);
-    inits.push_back(toTensor(v, *s.test));
-  }
+  Carried c = loopCarried(s, env, "", *s.test);
   std::vector<ir::Value*> ops;
-  std::vector<ir::Type> types;
-  for (const CV& v : inits) {
-    ops.push_back(v.value);
-    types.push_back(v.type());
-  }
+  for (const CV& v : c.inits) ops.push_back(v.value);
   setLoc(s.line, s.col);
-  ir::Op* loop = b.create(Opcode::While, ops, types);
+  ir::Op* loop = b.create(Opcode::While, ops, c.types);
   ir::Block* parent = b.insertionBlock();
-  auto bindArgs = [&](ir::Block& blk, Env& e) {
-    for (size_t k = 0; k < carried.size(); ++k) e[carried[k]] = CV::tensor(blk.addArg(types[k]), inits[k].dtype);
-  };
   // before-region: evaluate the condition (every iteration, side effects included).
   Env condEnv = env;
   ir::Block& before = loop->regions[0]->block;
-  bindArgs(before, condEnv);
+  bindCarried(c, before, condEnv);
   b.setInsertionPoint(&before);
   CV cond = eval(*s.test, condEnv);
   if (!cond.isTensor()) fail(*s.test, "a while condition must depend on runtime values (constant conditions would not terminate)");
   if (!cond.type().isScalar()) fail(*s.test, "a while condition must be a scalar, got " + cond.describe());
-  CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
-  std::vector<ir::Value*> condOps{c.value};
+  CV test = cast(cond, DType::of(ScalarKind::I1), *s.test);
+  std::vector<ir::Value*> condOps{test.value};
   for (const auto& a : before.args) condOps.push_back(a.get());
   setLoc(*s.test);
   b.create(Opcode::Condition, condOps, {});
   // after-region: the body.
   Env bodyEnv = env;
   ir::Block& after = loop->regions[1]->block;
-  bindArgs(after, bodyEnv);
+  bindCarried(c, after, bodyEnv);
   b.setInsertionPoint(&after);
   if (execBlock(s.body, bodyEnv).returned) fail(s.line, s.col, "return inside a loop is not supported");
+  yieldCarried(s, c, bodyEnv, *s.test);
+  b.setInsertionPoint(parent);
+  for (size_t k = 0; k < c.names.size(); ++k) env[c.names[k]] = CV::tensor(loop->result(unsigned(k)), c.inits[k].dtype);
+}
+
+Lowerer::Carried Lowerer::loopCarried(const Stmt& s, const Env& env, const std::string& exclude, const Expr& at) {
+  std::vector<std::string> assigned;
+  assignedNames(s.body, assigned);
+  Carried c;
+  for (const std::string& n : assigned) {
+    if (n == exclude || !env.count(n) || std::find(c.names.begin(), c.names.end(), n) != c.names.end()) continue;
+    const CV& v = env.at(n);
+    if (!v.isTensor() && !v.isNumber())
+      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors and numbers can be");
+    c.names.push_back(n);
+    c.inits.push_back(toTensor(v, at));
+    c.types.push_back(c.inits.back().type());
+  }
+  return c;
+}
+
+void Lowerer::bindCarried(const Carried& c, ir::Block& block, Env& env) {
+  for (size_t k = 0; k < c.names.size(); ++k) env[c.names[k]] = CV::tensor(block.addArg(c.types[k]), c.inits[k].dtype);
+}
+
+void Lowerer::yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const Expr& at) {
   std::vector<ir::Value*> next;
-  for (size_t k = 0; k < carried.size(); ++k) {
-    CV v = bodyEnv.at(carried[k]);
-    if (v.isNumber()) v = broadcastTo(cast(v, inits[k].dtype, *s.test), types[k].shape(), *s.test);
-    if (!v.isTensor() || !(v.dtype == inits[k].dtype) || !(v.type() == types[k]))
-      fail(s.line, s.col, "loop-carried variable '" + carried[k] + "' has initial type " + inits[k].describe() +
+  for (size_t k = 0; k < c.names.size(); ++k) {
+    CV v = bodyEnv.at(c.names[k]);
+    if (v.isNumber()) v = broadcastTo(cast(v, c.inits[k].dtype, at), c.types[k].shape(), at);
+    if (!v.isTensor() || !(v.dtype == c.inits[k].dtype) || !(v.type() == c.types[k]))
+      fail(s.line, s.col, "loop-carried variable '" + c.names[k] + "' has initial type " + c.inits[k].describe() +
                               " but is reassigned to " + v.describe() + " in the loop; its type must stay the same");
     next.push_back(v.value);
   }
   setLoc(s.line, s.col);
   b.create(Opcode::Yield, next, {});
-  b.setInsertionPoint(parent);
-  for (size_t k = 0; k < carried.size(); ++k) env[carried[k]] = CV::tensor(loop->result(unsigned(k)), inits[k].dtype);
 }
 
 void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>& constexprs,

@@ -109,6 +109,16 @@ class Lowerer {
   void lowerStaticFor(const Stmt& s, const CallArgs& rangeArgs, Env& env);
   Flow lowerIf(const Stmt& s, Env& env);
   void lowerWhile(const Stmt& s, Env& env);
+  /// Loop-carried values: names the body reassigns that exist before the loop.
+  struct Carried {
+    std::vector<std::string> names;
+    std::vector<CV> inits;
+    std::vector<ir::Type> types;
+  };
+  Carried loopCarried(const Stmt& s, const Env& env, const std::string& exclude, const Expr& at);
+  void bindCarried(const Carried& c, ir::Block& block, Env& env);
+  /// Ends a loop body: the carried names' values (numbers materialized), type-checked, yielded.
+  void yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const Expr& at);
   CV moduleConstant(const std::string& name, const Expr& at);
   /// Names assigned anywhere in `body` (for loop-carried and branch-merged values).
   static void assignedNames(const std::vector<StmtP>& body, std::vector<std::string>& out);

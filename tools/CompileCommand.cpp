@@ -1,5 +1,4 @@
 // CompileCommand.cpp - `tilevm compile`: a Triton kernel file (.py) to bytecode or text.
-#include <fstream>
 #include <iostream>
 
 #include "frontend/Compile.h"
@@ -64,26 +63,14 @@ int runCompile(const CompileCli& o) {
       std::cout << out;
       return kExitOk;
     }
-    std::ofstream f(o.output);
-    f << out;
-    if (!f) {
-      std::cerr << o.output << ": error: cannot write file\n";
-      return kExitBadInput;
-    }
-    return kExitOk;
+    return writeFile(o.output, out.data(), out.size()) ? kExitOk : kExitBadInput;
   }
   if (toStdout) {
     std::cerr << "tilevm compile: error: bytecode needs an output file (-o OUT.tbc), or use --emit tile\n";
     return kExitBadInput;
   }
   auto bytes = ir::write(**m);
-  std::ofstream f(o.output, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  if (!f) {
-    std::cerr << o.output << ": error: cannot write file\n";
-    return kExitBadInput;
-  }
-  return kExitOk;
+  return writeFile(o.output, bytes.data(), bytes.size()) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace

@@ -1,5 +1,4 @@
 // IrCommands.cpp - `asm` (text to bytecode), `dis` (either form to text), `verify` (either form).
-#include <fstream>
 #include <iostream>
 
 #include "ir/bytecode/Bytecode.h"
@@ -22,13 +21,7 @@ int runAsm(const AsmOptions& o) {
   auto m = loadVerified(o.input, sources);
   if (!m) return kExitBadInput;
   auto bytes = ir::write(*m, ir::WriteOptions{.locations = !o.noLocations});
-  std::ofstream f(o.output, std::ios::binary);
-  f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  if (!f) {
-    std::cerr << o.output << ": error: cannot write file\n";
-    return kExitBadInput;
-  }
-  return kExitOk;
+  return writeFile(o.output, bytes.data(), bytes.size()) ? kExitOk : kExitBadInput;
 }
 
 int runDis(const std::string& input, bool noLocations) {

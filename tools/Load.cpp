@@ -20,6 +20,16 @@ Result<std::string> readFile(const std::string& path) {
   return ss.str();
 }
 
+bool writeFile(const std::string& path, const void* bytes, size_t size) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(static_cast<const char*>(bytes), std::streamsize(size));
+  if (!f) {
+    std::cerr << path << ": error: cannot write file\n";
+    return false;
+  }
+  return true;
+}
+
 bool looksLikeBytecode(const std::string& path, const std::string& bytes) {
   auto endsWith = [&](const char* ext) { return path.size() >= 4 && path.compare(path.size() - 4, 4, ext) == 0; };
   if (endsWith(".tbc")) return true;

@@ -13,6 +13,9 @@ namespace tilevm::tools {
 /// Whole file contents, or a diagnostic naming the file.
 Result<std::string> readFile(const std::string& path);
 
+/// Writes `bytes` to `path`; on failure prints "PATH: error: cannot write file" and returns false.
+bool writeFile(const std::string& path, const void* bytes, size_t size);
+
 /// Bytecode or text? By extension (.tbc, .tile), else by the magic's non-ASCII first byte.
 bool looksLikeBytecode(const std::string& path, const std::string& bytes);
 

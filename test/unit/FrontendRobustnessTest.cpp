@@ -5,18 +5,14 @@
 #include <random>
 #include <sstream>
 
+#include "TestKernels.h"
 #include "frontend/Compile.h"
 #include "ir/Verifier.h"
 
 using namespace tilevm;
 
 namespace {
-std::string anchorSource() {
-  std::ifstream f(std::string(TILEVM_SOURCE_DIR) + "/bench/anchors/triton_gpu_kernels.py");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string anchorSource() { return test::readRepoFile("bench/anchors/triton_gpu_kernels.py"); }
 
 frontend::CompileOptions softmaxOptions() {
   frontend::CompileOptions o;

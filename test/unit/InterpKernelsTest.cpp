@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "InterpHarness.h"
+#include "TestKernels.h"
 
 using namespace tilevm;
 using namespace tilevm::test;
@@ -13,12 +14,7 @@ using ir::ScalarKind;
 
 namespace {
 
-std::string anchors() {
-  std::ifstream f(std::string(TILEVM_SOURCE_DIR) + "/bench/anchors/triton_gpu_kernels.py");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string anchors() { return readRepoFile("bench/anchors/triton_gpu_kernels.py"); }
 
 void fillNormal(interp::Buffer& b, std::mt19937_64& rng, double scale = 1) {
   std::normal_distribution<double> nd(0, scale);

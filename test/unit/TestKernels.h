@@ -1,11 +1,22 @@
 // TestKernels.h - small modules built with the Builder, shared by the unit tests.
 #pragma once
 
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <string>
 
 #include "ir/Builder.h"
 
 namespace tilevm::test {
+
+/// A file of the repository, by path from its root (for tests that compile checked-in kernels).
+inline std::string readRepoFile(const std::string& relative) {
+  std::ifstream f(std::string(TILEVM_SOURCE_DIR) + "/" + relative);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
 
 /// vadd(x, y, o: ptr<f32>, n: i32) over BLOCK elements per program, built op by op.
 inline std::unique_ptr<ir::Module> buildVadd(int64_t block = 256) {
