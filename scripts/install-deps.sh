@@ -7,7 +7,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ python3 \
-  llvm-19-dev libzstd-dev zlib1g-dev \
+  llvm-19-dev llvm-19-tools libzstd-dev zlib1g-dev \
   clang-19 libclang-rt-19-dev \
   libtbb-dev catch2 libcli11-dev graphviz >/dev/null
 echo "install-deps: ok"

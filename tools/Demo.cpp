@@ -1,4 +1,5 @@
-// Demo.cpp - `tilevm demo`: verifies and round-trips every example, printing a table.
+// Demo.cpp - `tilevm demo`: verifies and round-trips every example, then runs the anchor
+// kernels on the interpreter (DemoRun.cpp), printing tables.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include "ir/bytecode/Bytecode.h"
 #include "ir/text/Text.h"
 #include "tools/Commands.h"
+#include "tools/Demo.h"
 #include "tools/ExitCodes.h"
 #include "tools/Load.h"
 
@@ -53,7 +55,9 @@ int runDemo(const std::string& dir) {
   bool ok = true;
   for (const auto& f : files) ok &= demoOne(f);
   std::printf("\n%s\n", ok ? "all examples verified and round-tripped" : "some examples FAILED");
-  return ok ? kExitOk : kExitBadInput;
+  bool ran = demoInterpreter(TILEVM_SOURCE_DIR);
+  std::printf("\n%s\n", ran ? "anchor kernels clean, planted race reported" : "the interpreter demo FAILED");
+  return ok && ran ? kExitOk : kExitBadInput;
 }
 
 }  // namespace
