@@ -88,6 +88,21 @@ I saturatingCast(double v) {
   return static_cast<I>(v);
 }
 
+/// fmax / fmin with glibc's exact behaviour (the first operand on ties, the number when one is
+/// NaN), inline so that loops over them vectorize instead of calling libm per element.
+template <typename C>
+inline C maxNum(C x, C y) {
+  if (x >= y) return x;
+  if (x < y) return y;
+  return std::isnan(x) ? y : x;
+}
+template <typename C>
+inline C minNum(C x, C y) {
+  if (x <= y) return x;
+  if (x > y) return y;
+  return std::isnan(x) ? y : x;
+}
+
 /// Bytes per element in interpreter storage (i1 takes a byte; pointers 8).
 inline unsigned storageBytes(ir::ScalarKind k) {
   switch (k) {

@@ -206,8 +206,8 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
     case Opcode::Pow: bin([](C l, C r) { return std::pow(l, r); }); break;
     case Opcode::MinimumF: bin([](C l, C r) { return minimumNan(l, r); }); break;
     case Opcode::MaximumF: bin([](C l, C r) { return maximumNan(l, r); }); break;
-    case Opcode::MinNumF: bin([](C l, C r) { return std::fmin(l, r); }); break;
-    case Opcode::MaxNumF: bin([](C l, C r) { return std::fmax(l, r); }); break;
+    case Opcode::MinNumF: bin([](C l, C r) { return minNum(l, r); }); break;
+    case Opcode::MaxNumF: bin([](C l, C r) { return maxNum(l, r); }); break;
     case Opcode::NegF: un([](C v) { return -v; }); break;
     case Opcode::Exp: un([](C v) { return std::exp(v); }); break;
     case Opcode::Exp2: un([](C v) { return std::exp2(v); }); break;

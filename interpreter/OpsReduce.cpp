@@ -57,8 +57,8 @@ auto binaryFn(Opcode code) {
       switch (code) {
         case Opcode::AddF: return x + y;
         case Opcode::MulF: return x * y;
-        case Opcode::MaxNumF: return std::fmax(x, y);
-        case Opcode::MinNumF: return std::fmin(x, y);
+        case Opcode::MaxNumF: return maxNum(x, y);
+        case Opcode::MinNumF: return minNum(x, y);
         case Opcode::MaximumF: return (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN() : (x == y ? (std::signbit(x) ? y : x) : (x > y ? x : y));
         case Opcode::MinimumF: return (std::isnan(x) || std::isnan(y)) ? std::numeric_limits<T>::quiet_NaN() : (x == y ? (std::signbit(x) ? x : y) : (x < y ? x : y));
         default: return x;
@@ -97,8 +97,26 @@ void halvingTree(const AxisShape& s, Combine&& combine) {
 template <typename T>
 bool fastReduce(const Tile& in, Tile& out, const AxisShape& s, Opcode code, Arena& arena) {
   T* w = static_cast<T*>(arena.allocate(size_t(in.size()) * sizeof(T)));
-  std::memcpy(w, in.data, size_t(in.size()) * sizeof(T));
   auto f = binaryFn<T>(code);
+  if (s.inner == 1 && s.outer >= 8) {
+    // Reducing the last axis of many rows: transpose so each tree step combines whole rows
+    // (long contiguous loops); the combine order per row is the same tree.
+    const T* x = in.as<T>();
+    for (int64_t o = 0; o < s.outer; ++o)
+      for (int64_t k = 0; k < s.len; ++k) w[k * s.outer + o] = x[o * s.len + k];
+    for (int64_t m = s.len; m > 1;) {
+      int64_t h = (m + 1) / 2;
+      for (int64_t k = 0; k < m - h; ++k) {
+        T* a = w + k * s.outer;
+        const T* b = w + (k + h) * s.outer;
+        for (int64_t o = 0; o < s.outer; ++o) a[o] = f(a[o], b[o]);
+      }
+      m = h;
+    }
+    std::memcpy(out.data, w, size_t(s.outer) * sizeof(T));
+    return true;
+  }
+  std::memcpy(w, in.data, size_t(in.size()) * sizeof(T));
   halvingTree(s, [&](int64_t a, int64_t b, int64_t count) {
     T* x = w + a;
     const T* y = w + b;
