@@ -32,6 +32,8 @@ struct Lanes {
   std::vector<MemRegion*> region;        // per lane (only filled on the slow path)
   MemRegion* single = nullptr;           // fast path: every active lane lies in this region
   bool contiguous = false;               // lane i at base + i * eb, all active
+  bool rowsContiguous = false;           // each row (last dim) is contiguous, all active
+  int64_t rowLen = 1;
   bool any = false;
   bool active(int64_t i) const { return !mask || mask[maskIsScalar ? 0 : i]; }
 };
@@ -51,19 +53,30 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   if (mask) {
     l.mask = mask->data;
     l.maskIsScalar = mask->size() != n;
+    // A mask with every lane on is no mask (the common case of tail masks): take the fast path.
+    uint8_t all = 1;
+    for (int64_t i = 0, m = mask->size(); i < m; ++i) all &= uint8_t(mask->data[i] != 0);
+    if (all) l.mask = nullptr;
   }
   uint64_t lo = UINT64_MAX, hi = 0, misaligned = 0;
   bool allActive = true, contiguous = true;
+  l.rowLen = ptrs.type.isScalar() ? 1 : ptrs.type.dim(ptrs.type.rank() - 1);
   if (!l.mask) {
-    // Common case: no mask; one pass of integer reductions the compiler vectorizes.
-    uint64_t gaps = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      lo = std::min(lo, a[i]);
-      hi = std::max(hi, a[i]);
-      misaligned |= a[i];
-      gaps |= a[i] ^ (a[0] + uint64_t(i) * eb);
+    // Common case: no mask; integer reductions the compiler vectorizes, per row.
+    uint64_t gaps = 0, rowGaps = 0;
+    for (int64_t r = 0; r < n; r += l.rowLen) {
+      const uint64_t rowBase = a[r];
+      for (int64_t j = 0; j < l.rowLen; ++j) {
+        uint64_t v = a[r + j];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        misaligned |= v;
+        gaps |= v ^ (a[0] + uint64_t(r + j) * eb);
+        rowGaps |= v ^ (rowBase + uint64_t(j) * eb);
+      }
     }
     contiguous = gaps == 0;
+    l.rowsContiguous = rowGaps == 0;
     l.any = n > 0;
   } else {
     for (int64_t i = 0; i < n; ++i) {
@@ -170,6 +183,9 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   bool needPoison = false;
   if (l.contiguous && l.single) {
     std::memcpy(out.data, reinterpret_cast<const void*>(a[0]), size_t(n) * eb);
+  } else if (l.rowsContiguous && l.single) {
+    for (int64_t r = 0; r < n; r += l.rowLen)
+      std::memcpy(out.data + size_t(r) * eb, reinterpret_cast<const void*>(a[r]), size_t(l.rowLen) * eb);
   } else if (l.single && (other || !checks.uninit)) {
     // Every active lane is in bounds: a typed gather, masked-off lanes from `other` (or 0).
     auto gather = [&](auto tag) {
@@ -263,7 +279,10 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
     }
   }
   // Lanes of one store hitting one address with different values.
-  if (checks.races && !l.contiguous && n > 1) {
+  bool rowsDisjoint = l.rowsContiguous;
+  for (int64_t r = l.rowLen; rowsDisjoint && r < n; r += l.rowLen)
+    rowsDisjoint = a[r] >= a[r - l.rowLen] + uint64_t(l.rowLen) * eb;
+  if (checks.races && !l.contiguous && !rowsDisjoint && n > 1) {
     std::vector<std::pair<uint64_t, int64_t>> byAddr;
     for (int64_t i = 0; i < n; ++i)
       if (l.active(i) && laneRegion(l, i)) byAddr.emplace_back(a[i], i);
@@ -286,6 +305,9 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   }
   if (l.contiguous && l.single) {
     std::memcpy(reinterpret_cast<void*>(a[0]), val.data, size_t(n) * eb);
+  } else if (l.rowsContiguous && l.single && val.size() == n) {
+    for (int64_t r = 0; r < n; r += l.rowLen)
+      std::memcpy(reinterpret_cast<void*>(a[r]), val.data + size_t(r) * eb, size_t(l.rowLen) * eb);
   } else {
     for (int64_t i = 0; i < n; ++i)
       if (l.active(i) && laneRegion(l, i))

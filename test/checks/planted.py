@@ -74,3 +74,9 @@ def unlocked_accumulate(x, acc, lock, BLOCK: tl.constexpr):
 def failing_assert(x, BLOCK: tl.constexpr):
     v = tl.load(x + tl.arange(0, BLOCK))
     tl.device_assert(v < 5, "v must stay below 5")
+
+
+@triton.jit
+def conflicting_lanes(y, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(y + offs // 2, offs)      # bug: lanes 2k and 2k+1 write different values to y[k]
