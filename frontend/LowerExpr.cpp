@@ -184,15 +184,20 @@ CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& a
   return t;
 }
 
-CV Lowerer::call(const Expr& e, Env& env) {
-  CV callee = eval(*e.a, env);
+CallArgs Lowerer::evalArgs(const Expr& call, Env& env) {
   CallArgs args;
-  args.site = &e;
-  for (const auto& a : e.elts) {
+  args.site = &call;
+  for (const auto& a : call.elts) {
     args.pos.push_back(eval(*a, env));
     args.posExprs.push_back(a.get());
   }
-  for (const auto& k : e.keywords) args.kw.emplace_back(k.name, eval(*k.value, env));
+  for (const auto& k : call.keywords) args.kw.emplace_back(k.name, eval(*k.value, env));
+  return args;
+}
+
+CV Lowerer::call(const Expr& e, Env& env) {
+  CV callee = eval(*e.a, env);
+  CallArgs args = evalArgs(e, env);
   return callValue(callee, args);
 }
 

@@ -241,13 +241,7 @@ void Lowerer::lowerFor(const Stmt& s, Env& env) {
   const Expr& iter = *s.value;
   if (iter.kind != Expr::K::Call) fail(iter, "for loops must iterate over range(), tl.range() or tl.static_range()");
   CV callee = eval(*iter.a, env);
-  CallArgs a;
-  a.site = &iter;
-  for (const auto& x : iter.elts) {
-    a.pos.push_back(eval(*x, env));
-    a.posExprs.push_back(x.get());
-  }
-  for (const auto& k : iter.keywords) a.kw.emplace_back(k.name, eval(*k.value, env));
+  CallArgs a = evalArgs(iter, env);
   std::string kind = callee.kind == CV::K::Builtin ? callee.s : "";
   if (kind == "tl.static_range") return lowerStaticFor(s, a, env);
   if (kind != "range" && kind != "tl.range")

@@ -51,6 +51,8 @@ class Lowerer {
   CV attribute(const CV& base, const std::string& name, const Expr& at);
   CV subscript(const CV& base, const Expr& index, Env& env, const Expr& at);
   CV call(const Expr& e, Env& env);
+  /// The arguments of a call expression, evaluated left to right.
+  CallArgs evalArgs(const Expr& call, Env& env);
   CV callValue(const CV& callee, CallArgs& args);
   /// Inlines a @triton.jit function with the given arguments; returns its return value.
   CV inlineFunction(const FunctionDef& fn, CallArgs& args);
