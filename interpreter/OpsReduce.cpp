@@ -259,19 +259,23 @@ void execScan(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
 
 namespace {
 
-// Loads a tile of dot inputs as float (f16/bf16 exactly; f32 rounded to tf32 if asked).
-std::vector<float> asFloats(const Tile& t, bool tf32) {
+// Converts a tile of dot inputs to float into v (f16/bf16 exactly; f32 rounded to tf32 if asked).
+void toFloats(const Tile& t, bool tf32, float* v) {
   size_t n = size_t(t.size());
-  std::vector<float> v(n);
   switch (t.type.elem().kind) {
     case ScalarKind::F32:
       if (tf32) for (size_t i = 0; i < n; ++i) v[i] = roundToTf32(t.as<float>()[i]);
-      else std::memcpy(v.data(), t.data, n * 4);
+      else std::memcpy(v, t.data, n * 4);
       break;
     case ScalarKind::F16: for (size_t i = 0; i < n; ++i) v[i] = halfToFloat(t.as<uint16_t>()[i]); break;
     case ScalarKind::BF16: for (size_t i = 0; i < n; ++i) v[i] = bf16ToFloat(t.as<uint16_t>()[i]); break;
     default: for (size_t i = 0; i < n; ++i) v[i] = float(elementAsDouble(t, int64_t(i))); break;
   }
+}
+
+std::vector<float> asFloats(const Tile& t, bool tf32) {
+  std::vector<float> v(size_t(t.size()));
+  toFloats(t, tf32, v.data());
   return v;
 }
 
@@ -336,8 +340,9 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
   } else {
     const std::string* prec = op.strAttr("input_precision");
     std::string mode = ak == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
-    std::vector<float> c = asFloats(acc, false);
+    std::vector<float> c = ck == ScalarKind::F32 ? std::vector<float>() : asFloats(acc, false);
     if (mode == "tf32x3") {
+      if (c.empty()) c = asFloats(acc, false);
       // a*b ~ hi(a)*hi(b) + hi(a)*lo(b) + lo(a)*hi(b), each term in tf32 (Triton's 3xTF32).
       std::vector<float> ah = asFloats(a, true), bh = asFloats(b, true), al(ah.size()), bl(bh.size());
       for (size_t i = 0; i < ah.size(); ++i) al[i] = roundToTf32(float(elementAsDouble(a, int64_t(i))) - ah[i]);
@@ -347,12 +352,27 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
       gemm(ah.data(), bl.data(), small.data(), M, N, K);
       for (size_t i = 0; i < c.size(); ++i) c[i] += small[i];
       gemm(ah.data(), bh.data(), c.data(), M, N, K);
+      if (ck == ScalarKind::F32) std::memcpy(out.data, c.data(), c.size() * 4);
+      else for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
     } else {
-      std::vector<float> av = asFloats(a, mode == "tf32"), bv = asFloats(b, mode == "tf32");
-      gemm(av.data(), bv.data(), c.data(), M, N, K);
+      // The common path, without heap traffic: inputs as f32 in the arena (or in place), the
+      // accumulator copied into the result and updated there.
+      auto inputs = [&](const Tile& t) -> const float* {
+        if (t.type.elem().kind == ScalarKind::F32 && mode != "tf32") return t.as<float>();
+        float* f = static_cast<float*>(p.arena.allocate(size_t(t.size()) * 4));
+        toFloats(t, mode == "tf32", f);
+        return f;
+      };
+      const float* av = inputs(a);
+      const float* bv = inputs(b);
+      if (ck == ScalarKind::F32) {
+        std::memcpy(out.data, acc.data, size_t(M * N) * 4);
+        gemm(av, bv, out.as<float>(), M, N, K);
+      } else {
+        gemm(av, bv, c.data(), M, N, K);
+        for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
+      }
     }
-    if (ck == ScalarKind::F32) std::memcpy(out.data, c.data(), c.size() * 4);
-    else for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
   }
   if (a.poison || b.poison || acc.poison) {
     out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(M * N)));
