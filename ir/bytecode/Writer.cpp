@@ -100,6 +100,7 @@ class Writer {
 
   void loc(const Location& l) {
     // file: string index + 1 (0 = unknown); line: delta from the previous location; col.
+    if (!opts_.locations) return;  // nor intern the file names: nothing would refer to them
     ++numLocs_;
     if (l.line == 0) {
       locs_.varU(0);
