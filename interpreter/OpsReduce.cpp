@@ -5,6 +5,8 @@
 // sequential along the axis. dot accumulates over k in ascending order into the accumulator.
 #include <cmath>
 
+#include <immintrin.h>
+
 #include "interpreter/Exec.h"
 
 namespace tilevm::interp {
@@ -279,30 +281,61 @@ std::vector<float> asFloats(const Tile& t, bool tf32) {
   return v;
 }
 
-// f32 matrix product, the interpreter's hottest loop: built for AVX2 as well as the baseline,
-// picked at run time by CPU feature. Each (i, j) still sums over k in ascending order starting
-// from c (a block of 32 columns is held in registers across k), and there is no FMA
-// contraction (ISO C++ mode), so every version gives the same bits.
-__attribute__((target_clones("avx2", "default")))
-void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K) {
-  constexpr int64_t JB = 32;
+// f32 matrix product, the interpreter's hottest loop. Every (i, j) sums over k in ascending
+// order starting from c, one multiply then one add per term (no FMA), so the AVX2 kernel and
+// the portable one give the same bits.
+void gemmF32Portable(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K, int64_t i0, int64_t j0) {
+  // Rows from i0 (all columns) and, for rows below i0, columns from j0.
   for (int64_t i = 0; i < M; ++i)
-    for (int64_t j0 = 0; j0 < N; j0 += JB) {
-      float acc[JB];
-      int64_t w = std::min(JB, N - j0);
-      float* crow = c + i * N + j0;
-      for (int64_t j = 0; j < w; ++j) acc[j] = crow[j];
-      for (int64_t k = 0; k < K; ++k) {
-        float aik = a[i * K + k];
-        const float* brow = b + k * N + j0;
-        if (w == JB) {
-          for (int64_t j = 0; j < JB; ++j) acc[j] += aik * brow[j];
-        } else {
-          for (int64_t j = 0; j < w; ++j) acc[j] += aik * brow[j];
-        }
-      }
-      for (int64_t j = 0; j < w; ++j) crow[j] = acc[j];
+    for (int64_t j = (i < i0 ? j0 : 0); j < N; ++j) {
+      float sum = c[i * N + j];
+      for (int64_t k = 0; k < K; ++k) sum += a[i * K + k] * b[k * N + j];
+      c[i * N + j] = sum;
     }
+}
+
+// Two rows by 32 columns of C in eight AVX2 registers across the k loop; b's four vectors
+// serve both rows. Returns the column where the blocked part stopped.
+__attribute__((target("avx2"))) int64_t gemmF32Avx2(const float* a, const float* b, float* c, int64_t M, int64_t N,
+                                                     int64_t K) {
+  int64_t jEnd = N - N % 32;
+  for (int64_t i = 0; i + 1 < M; i += 2)
+    for (int64_t j0 = 0; j0 < jEnd; j0 += 32) {
+      float* c0r = c + i * N + j0;
+      float* c1r = c0r + N;
+      __m256 x0 = _mm256_loadu_ps(c0r), x1 = _mm256_loadu_ps(c0r + 8), x2 = _mm256_loadu_ps(c0r + 16),
+             x3 = _mm256_loadu_ps(c0r + 24);
+      __m256 y0 = _mm256_loadu_ps(c1r), y1 = _mm256_loadu_ps(c1r + 8), y2 = _mm256_loadu_ps(c1r + 16),
+             y3 = _mm256_loadu_ps(c1r + 24);
+      for (int64_t k = 0; k < K; ++k) {
+        const float* br = b + k * N + j0;
+        __m256 b0 = _mm256_loadu_ps(br), b1 = _mm256_loadu_ps(br + 8), b2 = _mm256_loadu_ps(br + 16),
+               b3 = _mm256_loadu_ps(br + 24);
+        __m256 s = _mm256_set1_ps(a[i * K + k]), t = _mm256_set1_ps(a[(i + 1) * K + k]);
+        x0 = _mm256_add_ps(x0, _mm256_mul_ps(s, b0));
+        x1 = _mm256_add_ps(x1, _mm256_mul_ps(s, b1));
+        x2 = _mm256_add_ps(x2, _mm256_mul_ps(s, b2));
+        x3 = _mm256_add_ps(x3, _mm256_mul_ps(s, b3));
+        y0 = _mm256_add_ps(y0, _mm256_mul_ps(t, b0));
+        y1 = _mm256_add_ps(y1, _mm256_mul_ps(t, b1));
+        y2 = _mm256_add_ps(y2, _mm256_mul_ps(t, b2));
+        y3 = _mm256_add_ps(y3, _mm256_mul_ps(t, b3));
+      }
+      _mm256_storeu_ps(c0r, x0), _mm256_storeu_ps(c0r + 8, x1), _mm256_storeu_ps(c0r + 16, x2), _mm256_storeu_ps(c0r + 24, x3);
+      _mm256_storeu_ps(c1r, y0), _mm256_storeu_ps(c1r + 8, y1), _mm256_storeu_ps(c1r + 16, y2), _mm256_storeu_ps(c1r + 24, y3);
+    }
+  return jEnd;
+}
+
+void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2 && N >= 32 && M >= 2) {
+    int64_t jEnd = gemmF32Avx2(a, b, c, M, N, K);
+    // What the blocked kernel left: the last row if M is odd, the columns past jEnd.
+    gemmF32Portable(a, b, c, M, N, K, M - M % 2, jEnd);
+  } else {
+    gemmF32Portable(a, b, c, M, N, K, 0, 0);
+  }
 }
 
 template <typename A, typename C>

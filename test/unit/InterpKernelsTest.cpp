@@ -196,6 +196,16 @@ def red(x, s, mx, am, cs, cp, u, BLOCK: tl.constexpr):
     tl.store(u, idx)
 
 @triton.jit
+def mm_ieee(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    x = tl.load(a + rm[:, None] * K + rk[None, :])
+    y = tl.load(b + rk[:, None] * N + rn[None, :])
+    acc = tl.load(c + rm[:, None] * N + rn[None, :])
+    tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y, acc, input_precision="ieee"))
+
+@triton.jit
 def rowsum(x, out, ROWS: tl.constexpr, COLS: tl.constexpr):
     r = tl.arange(0, ROWS)
     c = tl.arange(0, COLS)
@@ -276,6 +286,28 @@ TEST_CASE("row and column reductions of a 2-D tile follow the same tree order", 
     for (int64_t r = 0; r < R; ++r) col.push_back(as<float>(b[0])[r * C + c]);
     REQUIRE(as<float>(b[1])[R + c] == tree(col));
   }
+}
+
+TEST_CASE("dot sums over k in ascending order, one multiply and one add per term", "[interp][dot]") {
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  const int64_t M = 32, N = 64, K = 16;  // an odd number of 32-column blocks would not test the tail
+  auto m = compilePython(kReductions, "mm_ieee", {{"M", "32"}, {"N", "64"}, {"K", "16"}}, "a: *fp32, b: *fp32, c: *fp32");
+  std::vector<interp::Buffer> b{buffer("a", ScalarKind::F32, M * K), buffer("b", ScalarKind::F32, K * N),
+                                buffer("c", ScalarKind::F32, M * N)};
+  std::normal_distribution<float> nd(0, 1);
+  for (auto* buf : {&b[0], &b[1], &b[2]})
+    for (size_t i = 0; i < buf->bytes.size() / 4; ++i) as<float>(*buf)[i] = nd(rng) * float(1 << (rng() % 16));
+  std::vector<float> want(as<float>(b[2]), as<float>(b[2]) + M * N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      for (int64_t k = 0; k < K; ++k) {
+        volatile float product = as<float>(b[0])[i * K + k] * as<float>(b[1])[k * N + j];  // no FMA
+        want[size_t(i * N + j)] += product;
+      }
+  runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2)});
+  INFO("seed " << seed);
+  CHECK(std::memcmp(as<float>(b[2]), want.data(), want.size() * 4) == 0);
 }
 
 namespace {
