@@ -7,13 +7,19 @@ seconds=${1:-60}
 build=build-fuzz
 CXX=clang++-19 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTILEVM_FUZZ=ON -DTILEVM_SANITIZE=ON >/dev/null
-cmake --build "$build" --target tilevm_reader_fuzz tilevm >/dev/null
+cmake --build "$build" --target tilevm_reader_fuzz >/dev/null
+# Seeds come from any tilevm binary: reuse the release build when there is one.
+tilevm=${TILEVM:-build/tools/tilevm}
+if [ ! -x "$tilevm" ]; then
+  cmake --build "$build" --target tilevm >/dev/null
+  tilevm="$build/tools/tilevm"
+fi
 corpus="$build/corpus"
 seeds="$build/seeds"
 mkdir -p "$corpus" "$seeds"
 for f in examples/*.tile; do
-  "$build/tools/tilevm" asm "$f" -o "$seeds/$(basename "$f" .tile).tbc"
-  "$build/tools/tilevm" asm --no-locations "$f" -o "$seeds/$(basename "$f" .tile)-bare.tbc"
+  "$tilevm" asm "$f" -o "$seeds/$(basename "$f" .tile).tbc"
+  "$tilevm" asm --no-locations "$f" -o "$seeds/$(basename "$f" .tile)-bare.tbc"
 done
 cp test/bytecode/invalid/*.tbc "$seeds/"
 echo "fuzzing the bytecode reader + verifier for ${seconds}s ($(ls "$seeds" | wc -l) seeds)"
