@@ -49,7 +49,7 @@ struct LaunchOptions {
   uint64_t scheduleSeed = 0;
   std::optional<std::array<int64_t, 3>> onlyPid;  ///< run just this program
   bool trace = false;                             ///< op-by-op summaries (with onlyPid)
-  uint64_t fuel = uint64_t(1) << 28;              ///< loop iterations per program before giving up
+  uint64_t fuel = uint64_t(1) << 24;              ///< loop iterations per program before giving up
   /// Apply fire-and-forget float atomics (result unused) after all programs, in program
   /// order, so their effect does not depend on the schedule.
   bool deterministicAtomics = true;

@@ -23,7 +23,7 @@ struct RunCli {
   std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid;
   std::vector<std::string> args, defines, saves;
   unsigned threads = 0, repeat = 1;
-  uint64_t seed = 0;
+  uint64_t seed = 0, fuel = uint64_t(1) << 24;
   bool trace = false, quiet = false;
 };
 
@@ -89,6 +89,8 @@ int runKernel(const RunCli& o) {
     return fail("--schedule " + o.schedule + ": expected parallel, serial, reverse or random:SEED");
   }
   opts.threads = o.threads;
+  if (o.fuel == 0) return fail("--fuel must be positive");
+  opts.fuel = o.fuel;
 
   // Arguments first: for .py files they give the signature.
   std::vector<ArgValue> args;
@@ -247,6 +249,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--json", o->json, "write the findings as JSON");
   c->add_option("--pid", o->pid, "run only program X[,Y[,Z]]");
   c->add_flag("--trace", o->trace, "print every op's result summary (needs --pid)");
+  c->add_option("--fuel", o->fuel, "loop iterations a program may run before it is stopped")->capture_default_str();
   c->add_option("--repeat", o->repeat, "launch N times (warm) and report the median time")->capture_default_str();
   c->add_flag("-q,--quiet", o->quiet, "no summary line");
   c->callback([o, &rc] { rc = runKernel(*o); });

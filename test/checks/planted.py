@@ -80,3 +80,14 @@ def failing_assert(x, BLOCK: tl.constexpr):
 def conflicting_lanes(y, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(y + offs // 2, offs)      # bug: lanes 2k and 2k+1 write different values to y[k]
+
+
+@triton.jit
+def waits_forever(flag, out):
+    # bug: program 0 waits for a flag that only program 1 sets; run one at a time, it never ends
+    if tl.program_id(0) == 0:
+        while tl.atomic_add(flag, 0) == 0:
+            pass
+        tl.store(out, 1)
+    else:
+        tl.atomic_xchg(flag, 1)
