@@ -193,28 +193,21 @@ struct CarrySlots {
       }
     }
   }
-  // Copies `src` values into the idle set and returns it.
-  std::vector<Tile>& store(const std::vector<Tile>& src) {
+  // Copies `src` values into the idle set and returns them (poison only where src had some).
+  std::vector<Tile> store(const std::vector<Tile>& src) {
     std::vector<Tile>& dst = useA ? a : b;
     useA = !useA;
+    std::vector<Tile> out;
     for (size_t k = 0; k < src.size(); ++k) {
-      size_t bytes = size_t(src[k].size()) * storageBytes(src[k].type.elem().kind);
-      std::memmove(dst[k].data, src[k].data, bytes);
-      dst[k].provenance = src[k].provenance;
-      if (src[k].poison) {
-        std::memmove(dst[k].poison, src[k].poison, size_t(src[k].size()));
-        dst[k].type = src[k].type;
-      }
-      carriedPoison.resize(src.size());
-      carriedPoison[k] = src[k].poison != nullptr;
+      Tile t = dst[k];
+      std::memmove(t.data, src[k].data, size_t(src[k].size()) * storageBytes(src[k].type.elem().kind));
+      t.provenance = src[k].provenance;
+      if (src[k].poison) std::memmove(t.poison, src[k].poison, size_t(src[k].size()));
+      else t.poison = nullptr;
+      out.push_back(t);
     }
-    out.assign(dst.begin(), dst.end());
-    for (size_t k = 0; k < out.size(); ++k)
-      if (!carriedPoison[k]) out[k].poison = nullptr;
     return out;
   }
-  std::vector<bool> carriedPoison;
-  std::vector<Tile> out;
 };
 
 std::vector<Tile> gather(Program& p, const std::vector<uint32_t>& slots, size_t from = 0) {

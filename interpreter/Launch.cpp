@@ -137,7 +137,6 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
     report.trace += traces[linear];
   }
   canonicalize(report.findings);
-  for (const Finding& f : report.findings) report.ranOutOfFuel |= f.kind == Finding::Kind::NoTermination;
   report.arenaBytes = peakArena.load();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -37,7 +37,6 @@ struct Report {
   double seconds = 0;
   size_t programs = 0;
   size_t arenaBytes = 0; ///< peak arena bytes over all workers
-  bool ranOutOfFuel = false;
 
   /// Human-readable findings, one paragraph each.
   std::string text() const;
