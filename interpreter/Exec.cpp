@@ -2,6 +2,8 @@
 // control flow. Loop iterations release their arena memory, keeping only carried values.
 #include "interpreter/Exec.h"
 
+#include "interpreter/Affine.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <unordered_map>
@@ -49,11 +51,13 @@ class Compiler {
   CompiledKernel& out_;
 };
 
-// Which atomic results are never read (fire-and-forget atomics can be deferred).
-void markUnused(CBlock& b, const std::vector<size_t>& uses) {
+// Which atomic results are never read (fire-and-forget atomics can be deferred), and which
+// ops try their symbolic rule.
+void markOps(CBlock& b, const std::vector<size_t>& uses, bool symbolic) {
   for (Instr& ins : b.instrs) {
     if (ins.op->code == Opcode::AtomicRmw) ins.resultUnused = uses[ins.out[0]] == 0;
-    for (CBlock& r : ins.regions) markUnused(r, uses);
+    ins.symbolicRule = symbolic && hasAffineRule(ins.op->code);
+    for (CBlock& r : ins.regions) markOps(r, uses, symbolic);
   }
 }
 void countUses(const CBlock& b, std::vector<size_t>& uses) {
@@ -65,13 +69,13 @@ void countUses(const CBlock& b, std::vector<size_t>& uses) {
 
 }  // namespace
 
-CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k) {
+CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k, bool symbolic) {
   CompiledKernel ck;
   Compiler c(m, ck);
   c.block(k.body.block, ck.body);
   std::vector<size_t> uses(ck.numSlots, 0);
   countUses(ck.body, uses);
-  markUnused(ck.body, uses);
+  markOps(ck.body, uses, symbolic);
   return ck;
 }
 
@@ -199,6 +203,10 @@ struct CarrySlots {
     useA = !useA;
     std::vector<Tile> out;
     for (size_t k = 0; k < src.size(); ++k) {
+      if (src[k].symbolic) {  // the form lives in the tile itself: nothing to copy out of the arena
+        out.push_back(src[k]);
+        continue;
+      }
       Tile t = dst[k];
       std::memmove(t.data, src[k].data, size_t(src[k].size()) * storageBytes(src[k].type.elem().kind));
       t.provenance = src[k].provenance;
@@ -288,7 +296,7 @@ bool execWhile(Program& p, const Instr& ins) {
 void traceOp(Program& p, const Instr& ins) {
   char buf[256];
   for (uint32_t s : ins.out) {
-    const Tile& t = p.slots[s];
+    const Tile t = p.slots[s].symbolic ? materialize(p.arena, p.slots[s]) : p.slots[s];
     int64_t n = t.size();
     double lo = 0, hi = 0;
     for (int64_t i = 0; i < n; ++i) {
@@ -312,10 +320,33 @@ void traceOp(Program& p, const Instr& ins) {
 bool execBlock(Program& p, const CBlock& b) {
   std::vector<const Tile*> in;
   std::vector<Tile*> outs;
+  std::vector<Tile> dense;  // materialized operands of the current op
   for (const Instr& ins : b.instrs) {
     in.clear();
-    for (uint32_t s : ins.in) in.push_back(&p.slots[s]);
+    bool anySymbolic = false;
+    for (uint32_t s : ins.in) {
+      in.push_back(&p.slots[s]);
+      anySymbolic = anySymbolic || p.slots[s].symbolic;
+    }
     Tile* out = ins.out.empty() ? nullptr : &p.slots[ins.out[0]];
+    if (ins.symbolicRule && tryAffine(p, ins, in, *out)) {
+      if (p.launch.options.trace) traceOp(p, ins);
+      continue;
+    }
+    const Opcode code = ins.op->code;
+    if (anySymbolic && code != Opcode::For && code != Opcode::If && code != Opcode::While && code != Opcode::Yield &&
+        code != Opcode::Condition) {
+      // Memory ops read a symbolic pointer operand directly; other ops get dense operands
+      // (control flow passes tiles on as they are).
+      bool memory = code == Opcode::Load || code == Opcode::Store || code == Opcode::AtomicRmw || code == Opcode::AtomicCas;
+      dense.clear();
+      dense.reserve(in.size());
+      for (size_t k = memory ? 1 : 0; k < in.size(); ++k)
+        if (in[k]->symbolic) {
+          dense.push_back(materialize(p.arena, *in[k]));
+          in[k] = &dense.back();
+        }
+    }
     switch (ins.op->code) {
       case Opcode::ProgramId:
       case Opcode::NumPrograms: {

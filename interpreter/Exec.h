@@ -23,6 +23,7 @@ struct Instr {
   std::vector<CBlock> regions;
   uint32_t memId = 0;        ///< index of this memory op in CompiledKernel::memLocs
   bool resultUnused = false; ///< atomics whose old value nobody reads
+  bool symbolicRule = false; ///< try the op's symbolic rule first (Affine.h)
 };
 
 /// A block: its argument slots and instructions.
@@ -38,7 +39,8 @@ struct CompiledKernel {
   std::vector<std::string> opLocs;  ///< by memId: "file:line:col" of memory and debug ops
 };
 
-CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k);
+/// Slots, op locations and per-op flags; `symbolic` enables symbolic index tiles (Affine.h).
+CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k, bool symbolic);
 
 /// A vector clock over programs (sparse; only programs that synchronize carry one).
 struct VectorClock {

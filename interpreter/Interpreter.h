@@ -53,6 +53,9 @@ struct LaunchOptions {
   /// Apply fire-and-forget float atomics (result unused) after all programs, in program
   /// order, so their effect does not depend on the schedule.
   bool deterministicAtomics = true;
+  /// Keep index and pointer tiles symbolic (affine in the element index) until an op needs
+  /// their elements. Results are identical either way; off runs every op densely (for tests).
+  bool symbolic = true;
 };
 
 /// Runs `kernel` (from a verified module) over `buffers` with `args` (one per parameter).

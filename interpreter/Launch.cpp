@@ -63,7 +63,7 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   LaunchOptions opts = options;
   uint64_t total = uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);
   if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
-  CompiledKernel code = compileKernel(module, kernel);
+  CompiledKernel code = compileKernel(module, kernel, opts.symbolic);
   AddressSpace memory(buffers, opts.checks);
   LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}};
   Arena argArena(4096);
@@ -125,7 +125,7 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   // Deferred float atomics, in program order: the result does not depend on the schedule.
   for (const auto& list : deferred)
     for (const DeferredAtomic& d : list) {
-      Tile cell{ir::Type(ir::ElemType{d.kind, ir::ScalarKind::I32}), reinterpret_cast<uint8_t*>(d.addr), nullptr};
+      Tile cell = tileAt(ir::Type(ir::ElemType{d.kind, ir::ScalarKind::I32}), reinterpret_cast<uint8_t*>(d.addr));
       storeDouble(cell, 0, elementAsDouble(cell, 0) + d.value);
     }
 

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "interpreter/Affine.h"
 #include "interpreter/Races.h"
 
 namespace tilevm::interp {
@@ -27,6 +28,9 @@ inline void copyElement(void* dst, const void* src, unsigned eb) {
 // The lanes of one memory op, checked: for each active lane, its region and element index
 // (region null: the lane faulted and must be skipped).
 struct Lanes {
+  const Tile* ptrs = nullptr;
+  const uint64_t* addr = nullptr;        // per lane; null until needed when ptrs is symbolic
+  const uint64_t* rowAddr = nullptr;     // per row, when rowsContiguous
   const uint8_t* mask = nullptr;         // null: every lane is active
   bool maskIsScalar = false;
   std::vector<MemRegion*> region;        // per lane (only filled on the slow path)
@@ -38,6 +42,13 @@ struct Lanes {
   bool active(int64_t i) const { return !mask || mask[maskIsScalar ? 0 : i]; }
 };
 
+// Bits in which a[i] differs from base + i * step, OR-ed over the lanes (0: exactly strided).
+uint64_t strideGaps(const uint64_t* a, int64_t n, uint64_t base, uint64_t step) {
+  uint64_t gaps = 0, expected = base;
+  for (int64_t i = 0; i < n; ++i, expected += step) gaps |= a[i] ^ expected;
+  return gaps;
+}
+
 const char* opName(const ir::Op& op) {
   switch (op.code) {
     case Opcode::Load: return "load";
@@ -46,10 +57,26 @@ const char* opName(const ir::Op& op) {
   }
 }
 
+// The address of every lane (materializing a symbolic pointer tile on first use).
+const uint64_t* laneAddrs(Program& p, Lanes& l) {
+  if (!l.addr) l.addr = l.ptrs->symbolic ? materialize(p.arena, *l.ptrs).as<uint64_t>() : l.ptrs->as<uint64_t>();
+  return l.addr;
+}
+
+// The first lane's address of each row (rowsContiguous).
+void setRowAddrs(Program& p, Lanes& l, int64_t n) {
+  auto* rows = static_cast<uint64_t*>(p.arena.allocate(size_t(n / l.rowLen) * 8));
+  if (l.ptrs->symbolic) affineRowStarts(*l.ptrs, rows);
+  else
+    for (int64_t r = 0, k = 0; r < n; r += l.rowLen) rows[k++] = l.addr[r];
+  l.rowAddr = rows;
+}
+
 Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
   Lanes l;
+  l.ptrs = &ptrs;
   int64_t n = ptrs.size();
-  const uint64_t* a = ptrs.as<uint64_t>();
+  l.rowLen = ptrs.type.isScalar() ? 1 : ptrs.type.dim(ptrs.type.rank() - 1);
   if (mask) {
     l.mask = mask->data;
     l.maskIsScalar = mask->size() != n;
@@ -58,25 +85,46 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
     for (int64_t i = 0, m = mask->size(); i < m; ++i) all &= uint8_t(mask->data[i] != 0);
     if (all) l.mask = nullptr;
   }
+  MemRegion* home = const_cast<MemRegion*>(ptrs.provenance);
+  if (ptrs.symbolic && !l.mask) {
+    // Symbolic pointers: range, alignment and layout from the form, in O(rank).
+    AffineLayout lay = affineLayout(ptrs, eb);
+    AffineRange range = affineRange(ptrs);
+    uint64_t lo = uint64_t(range.lo), hi = uint64_t(range.hi);
+    l.any = n > 0;
+    MemRegion* r = home ? (lo >= home->base && hi + eb <= home->end ? home : nullptr) : p.launch.memory.find(lo, hi + eb);
+    if ((lay.misaligned & (eb - 1)) == 0 && lay.rowsContiguous && r) {
+      l.single = r;
+      l.contiguous = lay.contiguous;
+      l.rowsContiguous = true;
+      setRowAddrs(p, l, n);
+      return l;
+    }
+  }
+  const uint64_t* a = laneAddrs(p, l);
   uint64_t lo = UINT64_MAX, hi = 0, misaligned = 0;
   bool allActive = true, contiguous = true;
-  l.rowLen = ptrs.type.isScalar() ? 1 : ptrs.type.dim(ptrs.type.rank() - 1);
   if (!l.mask) {
-    // Common case: no mask; integer reductions the compiler vectorizes, per row.
-    uint64_t gaps = 0, rowGaps = 0;
-    for (int64_t r = 0; r < n; r += l.rowLen) {
-      const uint64_t rowBase = a[r];
-      for (int64_t j = 0; j < l.rowLen; ++j) {
-        uint64_t v = a[r + j];
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-        misaligned |= v;
-        gaps |= v ^ (a[0] + uint64_t(r + j) * eb);
-        rowGaps |= v ^ (rowBase + uint64_t(j) * eb);
-      }
-    }
+    // Common case: no mask. First the layout (XOR/OR chains the compiler vectorizes): whole
+    // tile contiguous, or each row contiguous; the range then follows from the row starts.
+    uint64_t gaps = strideGaps(a, n, a[0], eb), rowGaps = 0;
+    for (int64_t r = 0; gaps && r < n && !rowGaps; r += l.rowLen) rowGaps |= strideGaps(a + r, l.rowLen, a[r], eb);
     contiguous = gaps == 0;
     l.rowsContiguous = rowGaps == 0;
+    if (l.rowsContiguous) {
+      const uint64_t rowSpan = uint64_t(l.rowLen - 1) * eb;
+      for (int64_t r = 0; r < n; r += l.rowLen) {
+        lo = std::min(lo, a[r]);
+        hi = std::max(hi, a[r] + rowSpan);
+        misaligned |= a[r];
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        lo = std::min(lo, a[i]);
+        hi = std::max(hi, a[i]);
+        misaligned |= a[i];
+      }
+    }
     l.any = n > 0;
   } else {
     for (int64_t i = 0; i < n; ++i) {
@@ -94,11 +142,11 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   if (!l.any) return l;
   l.contiguous = allActive && contiguous;
   // With provenance, lanes must stay inside the buffer the pointers came from.
-  MemRegion* home = const_cast<MemRegion*>(ptrs.provenance);
   if ((misaligned & (eb - 1)) == 0) {
     MemRegion* r = home ? (lo >= home->base && hi + eb <= home->end ? home : nullptr) : p.launch.memory.find(lo, hi + eb);
     if (r) {
       l.single = r;
+      if (l.rowsContiguous) setRowAddrs(p, l, n);
       return l;
     }
   }
@@ -156,6 +204,25 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
 
 MemRegion* laneRegion(const Lanes& l, int64_t i) { return l.single ? l.single : l.region[size_t(i)]; }
 
+// Calls f(lane, region, element) for each active in-bounds lane, in lane order (row by row
+// when the rows are contiguous in one buffer: no per-lane address needed).
+template <typename F>
+void forEachElement(Program& p, Lanes& l, int64_t n, unsigned shift, F&& f) {
+  if (l.single && l.rowAddr) {
+    MemRegion& r = *l.single;
+    for (int64_t i = 0, k = 0; i < n; ++k) {
+      int64_t e0 = int64_t(l.rowAddr[k] - r.base) >> shift;
+      for (int64_t j = 0; j < l.rowLen; ++j, ++i) f(i, r, e0 + j);
+    }
+    return;
+  }
+  const uint64_t* a = laneAddrs(p, l);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!l.active(i)) continue;
+    if (MemRegion* r = laneRegion(l, i)) f(i, *r, int64_t(a[i] - r->base) >> shift);
+  }
+}
+
 void reportOnce(Program& p, const Instr& ins, Finding::Kind kind, const MemRegion& r, int64_t elem, int64_t lane,
                 int64_t count, const std::string& what) {
   Finding f;
@@ -179,15 +246,15 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   int64_t n = out.size();
   const Checks& checks = p.launch.options.checks;
   Lanes l = checkLanes(p, ins, ptrs, mask, eb);
-  const uint64_t* a = ptrs.as<uint64_t>();
   bool needPoison = false;
   if (l.contiguous && l.single) {
-    std::memcpy(out.data, reinterpret_cast<const void*>(a[0]), size_t(n) * eb);
+    std::memcpy(out.data, reinterpret_cast<const void*>(l.rowAddr[0]), size_t(n) * eb);
   } else if (l.rowsContiguous && l.single) {
-    for (int64_t r = 0; r < n; r += l.rowLen)
-      std::memcpy(out.data + size_t(r) * eb, reinterpret_cast<const void*>(a[r]), size_t(l.rowLen) * eb);
+    for (int64_t r = 0, k = 0; r < n; r += l.rowLen, ++k)
+      std::memcpy(out.data + size_t(r) * eb, reinterpret_cast<const void*>(l.rowAddr[k]), size_t(l.rowLen) * eb);
   } else if (l.single && (other || !checks.uninit)) {
     // Every active lane is in bounds: a typed gather, masked-off lanes from `other` (or 0).
+    const uint64_t* a = laneAddrs(p, l);
     auto gather = [&](auto tag) {
       using T = decltype(tag);
       T* o = out.as<T>();
@@ -202,6 +269,7 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
       default: gather(uint64_t{}); break;
     }
   } else {
+    const uint64_t* a = laneAddrs(p, l);
     for (int64_t i = 0; i < n; ++i) {
       uint8_t* dst = out.data + size_t(i) * eb;
       if (l.active(i) && laneRegion(l, i)) {
@@ -226,29 +294,22 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   const unsigned shift = unsigned(__builtin_ctz(eb));
   if (l.single && !l.single->init) {
     // Fast path: one buffer, nothing to check for initialization; races inline.
-    MemRegion& r = *l.single;
-    if (!checks.races || !r.race.words) return;
+    if (!checks.races || !l.single->race.words) return;
     uint32_t mine = raceWordFor(p, ins, false);
-    for (int64_t i = 0; i < n; ++i) {
-      if (!l.active(i)) continue;
-      int64_t elem = int64_t(a[i] - r.base) >> shift;
+    forEachElement(p, l, n, shift, [&](int64_t, MemRegion& r, int64_t elem) {
       if (!raceQuick(r.race.words[size_t(elem)], mine)) raceRead(p, ins, r, elem);
-    }
+    });
     return;
   }
   int64_t uninit = 0, firstLane = -1, firstElem = 0;
   MemRegion* firstRegion = nullptr;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!l.active(i)) continue;
-    MemRegion* r = laneRegion(l, i);
-    if (!r) continue;
-    int64_t elem = int64_t(a[i] - r->base) >> shift;
-    if (r->init && !std::atomic_ref<uint8_t>(r->init[size_t(elem)]).load(std::memory_order_relaxed)) {
-      if (firstLane < 0) firstLane = i, firstElem = elem, firstRegion = r;
+  forEachElement(p, l, n, shift, [&](int64_t i, MemRegion& r, int64_t elem) {
+    if (r.init && !std::atomic_ref<uint8_t>(r.init[size_t(elem)]).load(std::memory_order_relaxed)) {
+      if (firstLane < 0) firstLane = i, firstElem = elem, firstRegion = &r;
       ++uninit;
     }
-    if (checks.races && r->race.words) raceRead(p, ins, *r, elem);
-  }
+    if (checks.races && r.race.words) raceRead(p, ins, r, elem);
+  });
   if (uninit)
     reportOnce(p, ins, Finding::Kind::Uninitialized, *firstRegion, firstElem, firstLane, uninit,
                "load reads never-written element");
@@ -263,26 +324,26 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   const Checks& checks = p.launch.options.checks;
   Lanes l = checkLanes(p, ins, ptrs, mask, eb);
   if (!l.any) return;
-  const uint64_t* a = ptrs.as<uint64_t>();
+  const unsigned shift = unsigned(__builtin_ctz(eb));
   // Poison reaching memory: a value from a masked-off load lane without `other`.
   if (val.poison && checks.uninit) {
-    int64_t count = 0, lane = -1;
-    for (int64_t i = 0; i < n; ++i)
-      if (l.active(i) && val.poison[i] && laneRegion(l, i)) {
-        if (lane < 0) lane = i;
-        ++count;
-      }
-    if (count) {
-      MemRegion* r = laneRegion(l, lane);
-      reportOnce(p, ins, Finding::Kind::Poison, *r, int64_t(a[lane] - r->base) / eb, lane, count,
+    int64_t count = 0, lane = -1, elem0 = 0;
+    MemRegion* region = nullptr;
+    forEachElement(p, l, n, shift, [&](int64_t i, MemRegion& r, int64_t elem) {
+      if (!val.poison[i]) return;
+      if (lane < 0) lane = i, elem0 = elem, region = &r;
+      ++count;
+    });
+    if (count)
+      reportOnce(p, ins, Finding::Kind::Poison, *region, elem0, lane, count,
                  "store writes an undefined value (from a masked load without `other`) to");
-    }
   }
   // Lanes of one store hitting one address with different values.
-  bool rowsDisjoint = l.rowsContiguous;
-  for (int64_t r = l.rowLen; rowsDisjoint && r < n; r += l.rowLen)
-    rowsDisjoint = a[r] >= a[r - l.rowLen] + uint64_t(l.rowLen) * eb;
+  bool rowsDisjoint = l.rowsContiguous && l.rowAddr;
+  for (int64_t k = 1; rowsDisjoint && k < n / l.rowLen; ++k)
+    rowsDisjoint = l.rowAddr[k] >= l.rowAddr[k - 1] + uint64_t(l.rowLen) * eb;
   if (checks.races && !l.contiguous && !rowsDisjoint && n > 1) {
+    const uint64_t* a = laneAddrs(p, l);
     std::vector<std::pair<uint64_t, int64_t>> byAddr;
     for (int64_t i = 0; i < n; ++i)
       if (l.active(i) && laneRegion(l, i)) byAddr.emplace_back(a[i], i);
@@ -304,26 +365,22 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
     }
   }
   if (l.contiguous && l.single) {
-    std::memcpy(reinterpret_cast<void*>(a[0]), val.data, size_t(n) * eb);
+    std::memcpy(reinterpret_cast<void*>(l.rowAddr[0]), val.data, size_t(n) * eb);
   } else if (l.rowsContiguous && l.single && val.size() == n) {
-    for (int64_t r = 0; r < n; r += l.rowLen)
-      std::memcpy(reinterpret_cast<void*>(a[r]), val.data + size_t(r) * eb, size_t(l.rowLen) * eb);
+    for (int64_t r = 0, k = 0; r < n; r += l.rowLen, ++k)
+      std::memcpy(reinterpret_cast<void*>(l.rowAddr[k]), val.data + size_t(r) * eb, size_t(l.rowLen) * eb);
   } else {
+    const uint64_t* a = laneAddrs(p, l);
     for (int64_t i = 0; i < n; ++i)
       if (l.active(i) && laneRegion(l, i))
         copyElement(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
   }
   if (!(checks.uninit || checks.races)) return;
-  const unsigned shift = unsigned(__builtin_ctz(eb));
   uint32_t mine = raceWordFor(p, ins, true);
-  for (int64_t i = 0; i < n; ++i) {
-    if (!l.active(i)) continue;
-    MemRegion* r = laneRegion(l, i);
-    if (!r) continue;
-    int64_t elem = int64_t(a[i] - r->base) >> shift;
-    if (r->init) std::atomic_ref<uint8_t>(r->init[size_t(elem)]).store(1, std::memory_order_relaxed);
-    if (checks.races && r->race.words && !raceQuick(r->race.words[size_t(elem)], mine)) raceWrite(p, ins, *r, elem);
-  }
+  forEachElement(p, l, n, shift, [&](int64_t, MemRegion& r, int64_t elem) {
+    if (r.init) std::atomic_ref<uint8_t>(r.init[size_t(elem)]).store(1, std::memory_order_relaxed);
+    if (checks.races && r.race.words && !raceQuick(r.race.words[size_t(elem)], mine)) raceWrite(p, ins, r, elem);
+  });
 }
 
 namespace {
@@ -405,7 +462,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
   std::memset(out.data, 0, size_t(n) * eb);
   Lanes l = checkLanes(p, ins, ptrs, mask, eb);
   if (!l.any) return;
-  const uint64_t* a = ptrs.as<uint64_t>();
+  const uint64_t* a = laneAddrs(p, l);
   const LaunchOptions& o = p.launch.options;
   std::string kind = cas ? "cas" : *op.strAttr("kind");
   const std::string* semAttr = op.strAttr("sem");
@@ -433,7 +490,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
     if (half) {
       // f16/bf16: computed in f32 and rounded, under the lock.
       uint16_t* addr = reinterpret_cast<uint16_t*>(a[i]);
-      Tile cell{ir::Type(out.type.elem()), reinterpret_cast<uint8_t*>(addr), nullptr};
+      Tile cell = tileAt(ir::Type(out.type.elem()), reinterpret_cast<uint8_t*>(addr));
       double old = elementAsDouble(cell, 0);
       storeDouble(out, i, old);
       if (cas) {

@@ -96,10 +96,11 @@ void halvingTree(const AxisShape& s, Combine&& combine) {
   }
 }
 
-template <typename T>
-bool fastReduce(const Tile& in, Tile& out, const AxisShape& s, Opcode code, Arena& arena) {
+// One reduction with the combiner fixed at compile time (so the loops vectorize).
+template <typename T, Opcode C>
+void reduceWith(const Tile& in, Tile& out, const AxisShape& s, Arena& arena) {
   T* w = static_cast<T*>(arena.allocate(size_t(in.size()) * sizeof(T)));
-  auto f = binaryFn<T>(code);
+  auto f = [](T x, T y) { return binaryFn<T>(C)(x, y); };
   if (s.inner == 1 && s.outer >= 8) {
     // Reducing the last axis of many rows: transpose so each tree step combines whole rows
     // (long contiguous loops); the combine order per row is the same tree.
@@ -116,7 +117,7 @@ bool fastReduce(const Tile& in, Tile& out, const AxisShape& s, Opcode code, Aren
       m = h;
     }
     std::memcpy(out.data, w, size_t(s.outer) * sizeof(T));
-    return true;
+    return;
   }
   std::memcpy(w, in.data, size_t(in.size()) * sizeof(T));
   halvingTree(s, [&](int64_t a, int64_t b, int64_t count) {
@@ -126,7 +127,21 @@ bool fastReduce(const Tile& in, Tile& out, const AxisShape& s, Opcode code, Aren
   });
   T* o = out.as<T>();
   for (int64_t r = 0; r < s.outer; ++r) std::memcpy(o + r * s.inner, w + r * s.len * s.inner, size_t(s.inner) * sizeof(T));
-  return true;
+}
+
+// A reduction whose combiner is one known op, as typed loops.
+template <typename T>
+bool fastReduce(const Tile& in, Tile& out, const AxisShape& s, Opcode code, Arena& arena) {
+  switch (code) {
+#define TILEVM_REDUCE_CASE(OP) \
+  case Opcode::OP: reduceWith<T, Opcode::OP>(in, out, s, arena); return true;
+    TILEVM_REDUCE_CASE(AddF) TILEVM_REDUCE_CASE(MulF) TILEVM_REDUCE_CASE(MaxNumF) TILEVM_REDUCE_CASE(MinNumF)
+    TILEVM_REDUCE_CASE(MaximumF) TILEVM_REDUCE_CASE(MinimumF) TILEVM_REDUCE_CASE(AddI) TILEVM_REDUCE_CASE(MulI)
+    TILEVM_REDUCE_CASE(MaxSI) TILEVM_REDUCE_CASE(MinSI) TILEVM_REDUCE_CASE(MaxUI) TILEVM_REDUCE_CASE(MinUI)
+    TILEVM_REDUCE_CASE(AndI) TILEVM_REDUCE_CASE(OrI) TILEVM_REDUCE_CASE(XorI)
+#undef TILEVM_REDUCE_CASE
+    default: return false;
+  }
 }
 
 // Runs a combiner region on elements (i of lhs, j of rhs), writing results into lhs[i].

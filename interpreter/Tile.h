@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -53,9 +54,17 @@ class Arena {
   size_t chunk_ = 0, used_ = 0;
 };
 
+/// The symbolic form of an integer or pointer tile: the element at multi-index idx is exactly
+/// base + sum_d idx[d] * stride[d] (pointers in bytes). See Affine.h.
+struct Affine {
+  int64_t base = 0;
+  std::array<int64_t, ir::kMaxRank> stride{};
+};
+
 /// A runtime value: `type` describes the shape and element kind; `data` holds numElements()
 /// elements in storage format (Numeric.h); `poison`, when set, marks lanes that came from a
-/// masked-off load without `other` (one byte per element).
+/// masked-off load without `other` (one byte per element). A symbolic tile (`symbolic`) has
+/// no data: its elements are given by `affine` until an op materializes them.
 struct MemRegion;
 
 struct Tile {
@@ -65,11 +74,21 @@ struct Tile {
   /// For pointer tiles: the buffer the pointers were derived from (null: unknown). Bounds are
   /// checked against it, so an overrun of x that lands inside y is still reported.
   const MemRegion* provenance = nullptr;
+  bool symbolic = false;
+  Affine affine;
 
   int64_t size() const { return type.numElements(); }
   template <typename T> T* as() const { return reinterpret_cast<T*>(data); }
   template <typename T> T scalar() const { return *reinterpret_cast<const T*>(data); }
 };
+
+/// A dense tile over existing memory.
+inline Tile tileAt(const ir::Type& t, uint8_t* data) {
+  Tile x;
+  x.type = t;
+  x.data = data;
+  return x;
+}
 
 /// Allocates an uninitialized tile of `t` in `arena`.
 inline Tile allocTile(Arena& arena, const ir::Type& t) {

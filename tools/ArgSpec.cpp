@@ -56,7 +56,7 @@ bool parseNumber(const std::string& s, int64_t& i, double& f, bool& isFloat) {
 // Writes generated values into the buffer in its storage format.
 void fillBuffer(interp::Buffer& b, const frontend::DType& dt, const std::string& kind, double fullValue, std::mt19937_64& rng) {
   int64_t n = b.numel();
-  interp::Tile t{ir::Type(ir::ElemType{b.elem, ir::ScalarKind::I32}, std::vector<int64_t>{n}), b.bytes.data(), nullptr};
+  interp::Tile t = interp::tileAt(ir::Type(ir::ElemType{b.elem, ir::ScalarKind::I32}, std::vector<int64_t>{n}), b.bytes.data());
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   int64_t lo = dt.isBool() ? 0 : dt.isUnsigned ? 0 : -100, hi = dt.isBool() ? 1 : 100;

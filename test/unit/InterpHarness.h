@@ -55,10 +55,24 @@ inline interp::Arg bufArg(size_t i) { interp::Arg a; a.isBuffer = true; a.buffer
 inline interp::Arg intArg(int64_t v) { interp::Arg a; a.i = v; a.f = double(v); return a; }
 inline interp::Arg floatArg(double v) { interp::Arg a; a.f = v; return a; }
 
+/// Runs with symbolic index tiles (the default) and again with every op dense, from copies of
+/// the same inputs: buffers and report must agree bit for bit.
+inline interp::Report runBothWays(const ir::Module& m, std::vector<interp::Buffer>& bufs, const std::vector<interp::Arg>& args,
+                                  interp::LaunchOptions o) {
+  std::vector<interp::Buffer> dense = bufs;
+  auto r = interp::run(m, *m.kernels[0], bufs, args, o);
+  o.symbolic = false;
+  auto d = interp::run(m, *m.kernels[0], dense, args, o);
+  for (size_t i = 0; i < bufs.size(); ++i)
+    if (bufs[i].bytes != dense[i].bytes) FAIL("buffer " << bufs[i].name << " differs between the symbolic and the dense run");
+  if (r.text() != d.text()) FAIL("reports differ:\nsymbolic:\n" << r.text() << "dense:\n" << d.text());
+  return r;
+}
+
 inline interp::Report runChecked(const ir::Module& m, std::vector<interp::Buffer>& bufs, const std::vector<interp::Arg>& args,
                                  std::array<int64_t, 3> grid = {1, 1, 1}, interp::LaunchOptions o = {}) {
   o.grid = grid;
-  auto r = interp::run(m, *m.kernels[0], bufs, args, o);
+  auto r = runBothWays(m, bufs, args, o);
   if (!r.findings.empty()) FAIL("unexpected findings:\n" << r.text());
   return r;
 }
