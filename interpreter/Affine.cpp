@@ -264,6 +264,17 @@ AffineLayout affineLayout(const Tile& ptrs, unsigned eb) {
     expected *= ptrs.type.dim(d);
   }
   l.rowsContiguous = rank == 0 || ptrs.type.dim(rank - 1) == 1 || ptrs.affine.stride[rank - 1] == int64_t(eb);
+  // A permutation of a contiguous block (a transposed load): strides, sorted, are dense.
+  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the non-unit dims
+  for (unsigned d = 0; d < rank; ++d)
+    if (ptrs.type.dim(d) != 1) dims.emplace_back(ptrs.affine.stride[d], ptrs.type.dim(d));
+  std::sort(dims.begin(), dims.end());
+  int64_t next = eb;
+  l.denseSet = true;
+  for (const auto& [stride, size] : dims) {
+    l.denseSet = l.denseSet && stride == next;
+    next *= size;
+  }
   return l;
 }
 

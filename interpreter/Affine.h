@@ -34,6 +34,7 @@ Tile materialize(Arena& arena, const Tile& t);
 struct AffineLayout {
   bool contiguous = false;      ///< lane i at base + i * eb
   bool rowsContiguous = false;  ///< each row (last dim) contiguous
+  bool denseSet = false;        ///< the lanes cover one contiguous range, each element once
   uint64_t misaligned = 0;      ///< non-zero low bits: some lane is not eb-aligned
 };
 AffineLayout affineLayout(const Tile& ptrs, unsigned eb);

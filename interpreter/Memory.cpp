@@ -21,8 +21,12 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks) {
     size_t n = size_t(b.numel());
     // calloc: zeroed pages come from the OS untouched, so shadows cost nothing until used.
     if (checks.uninit && !b.initialized) r.init.reset(static_cast<uint8_t*>(std::calloc(std::max<size_t>(n, 1), 1)));
-    if (checks.races) r.race.words.reset(static_cast<uint32_t*>(std::calloc(std::max<size_t>(n, 1), 4)));
-    if ((checks.uninit && !b.initialized && !r.init) || (checks.races && !r.race.words)) throw std::bad_alloc();
+    if (checks.races) {
+      r.race.numel = int64_t(n);
+      r.race.words.reset(static_cast<uint32_t*>(std::calloc(std::max<size_t>(n, 1), 4)));
+      r.race.chunks.reset(static_cast<uint32_t*>(std::calloc(std::max<size_t>((n + kRaceChunk - 1) / kRaceChunk, 1), 4)));
+    }
+    if ((checks.uninit && !b.initialized && !r.init) || (checks.races && !(r.race.words && r.race.chunks))) throw std::bad_alloc();
     regions_.push_back(std::move(r));
   }
   std::sort(regions_.begin(), regions_.end(), [](const MemRegion& a, const MemRegion& b) { return a.base < b.base; });

@@ -12,10 +12,16 @@
 
 namespace tilevm::interp {
 
-/// One 32-bit shadow word per element for race detection (layout in Races.cpp): who last
-/// accessed it, how, with which op. 4 bytes per element: the check stays within 2x of f32 data.
+/// Elements per race-shadow chunk.
+inline constexpr int64_t kRaceChunk = 16;
+
+/// Race-detection shadow (layout in Races.cpp): one 32-bit word per chunk of 16 elements that
+/// describes the whole chunk while every access covered it entirely, and one word per element,
+/// used only for chunks an access covered partly (calloc: untouched pages cost nothing).
 struct RaceShadow {
-  std::unique_ptr<uint32_t[], void (*)(void*)> words{nullptr, std::free};  ///< accessed via std::atomic_ref
+  std::unique_ptr<uint32_t[], void (*)(void*)> words{nullptr, std::free};   ///< per element
+  std::unique_ptr<uint32_t[], void (*)(void*)> chunks{nullptr, std::free};  ///< per chunk
+  int64_t numel = 0;
 };
 
 /// A buffer as the interpreter sees it.

@@ -37,6 +37,8 @@ struct Lanes {
   MemRegion* single = nullptr;           // fast path: every active lane lies in this region
   bool contiguous = false;               // lane i at base + i * eb, all active
   bool rowsContiguous = false;           // each row (last dim) is contiguous, all active
+  bool denseSet = false;                 // the lanes cover [denseLo, denseLo + n * eb) once each
+  uint64_t denseLo = 0;
   int64_t rowLen = 1;
   bool any = false;
   bool active(int64_t i) const { return !mask || mask[maskIsScalar ? 0 : i]; }
@@ -93,7 +95,10 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
     uint64_t lo = uint64_t(range.lo), hi = uint64_t(range.hi);
     l.any = n > 0;
     MemRegion* r = home ? (lo >= home->base && hi + eb <= home->end ? home : nullptr) : p.launch.memory.find(lo, hi + eb);
-    if ((lay.misaligned & (eb - 1)) == 0 && lay.rowsContiguous && r) {
+    bool aligned = (lay.misaligned & (eb - 1)) == 0;
+    l.denseSet = aligned && r && lay.denseSet;
+    l.denseLo = lo;
+    if (aligned && lay.rowsContiguous && r) {
       l.single = r;
       l.contiguous = lay.contiguous;
       l.rowsContiguous = true;
@@ -147,10 +152,12 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
     if (r) {
       l.single = r;
       if (l.rowsContiguous) setRowAddrs(p, l, n);
+      if (l.contiguous) l.denseSet = true, l.denseLo = lo;
       return l;
     }
   }
   // Slow path: find each lane's region; report faulting lanes once per op.
+  l.denseSet = false;
   l.region.assign(size_t(n), nullptr);
   int64_t oob = 0, firstOob = -1, unaligned = 0, firstUnaligned = -1;
   for (int64_t i = 0; i < n; ++i) {
@@ -203,6 +210,33 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
 }
 
 MemRegion* laneRegion(const Lanes& l, int64_t i) { return l.single ? l.single : l.region[size_t(i)]; }
+
+// Calls f(region, lo, hi) for element ranges that together are exactly the elements the active
+// in-bounds lanes access: one range for a contiguous (or permuted contiguous) tile, one per row
+// for contiguous rows, else one per lane.
+template <typename F>
+void forEachRange(Program& p, Lanes& l, int64_t n, unsigned shift, F&& f) {
+  if (l.single && l.denseSet) {
+    int64_t lo = int64_t(l.denseLo - l.single->base) >> shift;
+    f(*l.single, lo, lo + n);
+    return;
+  }
+  if (l.single && l.rowAddr) {
+    for (int64_t k = 0; k < n / l.rowLen; ++k) {
+      int64_t e0 = int64_t(l.rowAddr[k] - l.single->base) >> shift;
+      f(*l.single, e0, e0 + l.rowLen);
+    }
+    return;
+  }
+  const uint64_t* a = laneAddrs(p, l);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!l.active(i)) continue;
+    if (MemRegion* r = laneRegion(l, i)) {
+      int64_t e = int64_t(a[i] - r->base) >> shift;
+      f(*r, e, e + 1);
+    }
+  }
+}
 
 // Calls f(lane, region, element) for each active in-bounds lane, in lane order (row by row
 // when the rows are contiguous in one buffer: no per-lane address needed).
@@ -292,23 +326,20 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   }
   if (!l.any || !(checks.uninit || checks.races)) return;
   const unsigned shift = unsigned(__builtin_ctz(eb));
-  if (l.single && !l.single->init) {
-    // Fast path: one buffer, nothing to check for initialization; races inline.
-    if (!checks.races || !l.single->race.words) return;
-    uint32_t mine = raceWordFor(p, ins, false);
-    forEachElement(p, l, n, shift, [&](int64_t, MemRegion& r, int64_t elem) {
-      if (!raceQuick(r.race.words[size_t(elem)], mine)) raceRead(p, ins, r, elem);
-    });
-    return;
-  }
+  bool uninitSeen = false;
+  forEachRange(p, l, n, shift, [&](MemRegion& r, int64_t lo, int64_t hi) {
+    if (r.init && checks.uninit && std::memchr(r.init.get() + lo, 0, size_t(hi - lo))) uninitSeen = true;
+    if (checks.races && r.race.words) raceRange(p, ins, r, lo, hi, false);
+  });
+  if (!uninitSeen) return;
+  // Rare: name the first never-written lane and count them.
   int64_t uninit = 0, firstLane = -1, firstElem = 0;
   MemRegion* firstRegion = nullptr;
   forEachElement(p, l, n, shift, [&](int64_t i, MemRegion& r, int64_t elem) {
-    if (r.init && !std::atomic_ref<uint8_t>(r.init[size_t(elem)]).load(std::memory_order_relaxed)) {
+    if (r.init && !r.init[size_t(elem)]) {
       if (firstLane < 0) firstLane = i, firstElem = elem, firstRegion = &r;
       ++uninit;
     }
-    if (checks.races && r.race.words) raceRead(p, ins, r, elem);
   });
   if (uninit)
     reportOnce(p, ins, Finding::Kind::Uninitialized, *firstRegion, firstElem, firstLane, uninit,
@@ -376,10 +407,9 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
         copyElement(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
   }
   if (!(checks.uninit || checks.races)) return;
-  uint32_t mine = raceWordFor(p, ins, true);
-  forEachElement(p, l, n, shift, [&](int64_t, MemRegion& r, int64_t elem) {
-    if (r.init) std::atomic_ref<uint8_t>(r.init[size_t(elem)]).store(1, std::memory_order_relaxed);
-    if (checks.races && r.race.words && !raceQuick(r.race.words[size_t(elem)], mine)) raceWrite(p, ins, r, elem);
+  forEachRange(p, l, n, shift, [&](MemRegion& r, int64_t lo, int64_t hi) {
+    if (r.init) std::memset(r.init.get() + lo, 1, size_t(hi - lo));
+    if (checks.races && r.race.words) raceRange(p, ins, r, lo, hi, true);
   });
 }
 

@@ -1,4 +1,4 @@
-// Races.cpp - one 32-bit shadow word per element, updated with compare-and-swap:
+// Races.cpp - 32-bit shadow words updated with compare-and-swap:
 //   bits 12..31  pid+1 of the program that last accessed the element (0: never accessed)
 //   bits  3..11  the op (index into the kernel's ops; saturates)
 //   bit   2      the access's epoch is > 1 and kept in LaunchState::lateEpochs
@@ -8,15 +8,24 @@
 // ordered before P by a release -> acquire chain (its epoch <= P's clock entry for it). Only
 // programs that synchronize have clocks; for all others detection is exact and independent of
 // the schedule. Accesses before a program's first release have epoch 1 and need no side entry.
+//
+// Chunks: a chunk word holds the word every element of its chunk has, as long as each access
+// covered the whole chunk (the common case of contiguous tiles: one CAS per 16 elements). The
+// first access that covers a chunk partly splits it: the chunk word is locked, copied into the
+// chunk's element words, and set to kSplit; from then on the element words are the state.
 #include "interpreter/Races.h"
 
 #include <algorithm>
+#include <thread>
 
 namespace tilevm::interp {
 
 namespace {
 
 enum State : uint32_t { None = 0, ReadOne = 1, Written = 2, ReadMany = 3 };
+
+// Chunk words no packed word can equal (pid+1 never reaches 2^20 - 1).
+constexpr uint32_t kSplit = 0xFFFFF000u, kLocked = 0xFFFFF001u;
 
 struct Word {
   uint32_t pidPlus1, op;
@@ -34,27 +43,34 @@ std::array<int64_t, 3> pidOf(const Program& p, uint32_t linear) {
   return {int64_t(linear) % g[0], (int64_t(linear) / g[0]) % g[1], int64_t(linear) / (g[0] * g[1])};
 }
 
-uint32_t epochOf(Program& p, const MemRegion& r, int64_t elem, const Word& w) {
+// Where a late epoch of a shadow word is kept: elements by (region, element), chunks by
+// (shadow, chunk).
+using EpochKey = std::pair<const void*, int64_t>;
+EpochKey elementKey(const MemRegion& r, int64_t elem) { return {&r, elem}; }
+EpochKey chunkKey(const MemRegion& r, int64_t chunk) { return {&r.race, chunk}; }
+
+uint32_t epochOf(Program& p, EpochKey key, const Word& w) {
   if (!w.late) return 1;
   std::lock_guard<std::mutex> lock(p.launch.epochMutex);
-  auto it = p.launch.lateEpochs.find({&r, elem});
+  auto it = p.launch.lateEpochs.find(key);
   return it == p.launch.lateEpochs.end() ? 1 : it->second;
 }
 
 // Is the recorded access ordered before the current point of p?
-bool ordered(Program& p, const MemRegion& r, int64_t elem, const Word& w) {
+bool ordered(Program& p, EpochKey key, const Word& w) {
   if (w.pidPlus1 == 0 || w.pidPlus1 == p.linear + 1) return true;
   if (p.clock.entries.empty()) return false;  // p never acquired anything
-  return p.clock.get(w.pidPlus1 - 1) >= epochOf(p, r, elem, w);
+  return p.clock.get(w.pidPlus1 - 1) >= epochOf(p, key, w);
 }
 
-void reportRace(Program& p, const Instr& ins, MemRegion& r, int64_t elem, const char* access, const Word& other,
-                const char* otherAccess) {
+void reportRace(Program& p, const Instr& ins, MemRegion& r, int64_t elem, int64_t count, const char* access,
+                const Word& other, const char* otherAccess) {
   Finding f;
   f.kind = Finding::Kind::Race;
   f.loc = p.loc(ins);
   f.buffer = r.buffer->name;
   f.element = elem;
+  f.count = count;
   f.access = access;
   f.hasOther = true;
   f.otherPid = pidOf(p, other.pidPlus1 - 1);
@@ -63,64 +79,139 @@ void reportRace(Program& p, const Instr& ins, MemRegion& r, int64_t elem, const 
   p.report(std::move(f));
 }
 
-void access(Program& p, const Instr& ins, MemRegion& r, int64_t elem, bool write) {
-  std::atomic_ref<uint32_t> slot(r.race.words[size_t(elem)]);
+// One access applied to one shadow word (an element's, or a whole chunk's standing for
+// elements [elem, elem + count)). Returns false, touching nothing, if the word is a chunk word
+// that was split or locked meanwhile.
+bool accessWord(Program& p, const Instr& ins, MemRegion& r, uint32_t& word, EpochKey key, int64_t elem, int64_t count,
+                bool write, bool chunk) {
+  std::atomic_ref<uint32_t> slot(word);
   const uint32_t me = p.linear + 1;
   const bool late = p.epoch > 1;
-  uint32_t cur = slot.load(std::memory_order_relaxed);
+  uint32_t cur = slot.load(std::memory_order_acquire);
   for (;;) {
+    if (chunk && (cur == kSplit || cur == kLocked)) return false;
     Word w = unpack(cur);
-    // Repeated access by the same program in the same way: nothing changes.
+    // Repeated access by the same program in the same way, or one more reader of an element
+    // with several: nothing changes.
     if (w.pidPlus1 == me && !late && w.op == std::min<uint32_t>(ins.memId, 511) &&
         (w.state == Written || (!write && w.state == ReadOne)))
-      return;
+      return true;
+    if (!write && w.state == ReadMany && !late) return true;
     Word next{me, ins.memId, late, write ? Written : ReadOne};
     const char* conflict = nullptr;
     switch (w.state) {
       case None: break;
       case ReadOne:
         if (write) {
-          if (!ordered(p, r, elem, w)) conflict = "read";
-        } else if (!ordered(p, r, elem, w)) {
+          if (!ordered(p, key, w)) conflict = "read";
+        } else if (!ordered(p, key, w)) {
           next = w;  // keep the other reader for reports
           next.state = ReadMany;
         }
         break;
       case ReadMany:
         if (write) {
-          if (w.pidPlus1 != me ? !ordered(p, r, elem, w) : true) conflict = "read";
+          if (w.pidPlus1 != me ? !ordered(p, key, w) : true) conflict = "read";
         } else {
           next = w;
         }
         break;
       case Written:
-        if (!ordered(p, r, elem, w)) conflict = "write";
+        if (!ordered(p, key, w)) conflict = "write";
         break;
     }
-    if (slot.compare_exchange_weak(cur, pack(next))) {
+    if (slot.compare_exchange_weak(cur, pack(next), std::memory_order_acq_rel)) {
       if (late && (next.pidPlus1 == me)) {
         std::lock_guard<std::mutex> lock(p.launch.epochMutex);
-        p.launch.lateEpochs[{&r, elem}] = p.epoch;
+        p.launch.lateEpochs[key] = p.epoch;
       }
-      if (conflict) reportRace(p, ins, r, elem, write ? "write" : "read", w, conflict);
-      return;
+      if (conflict) reportRace(p, ins, r, elem, count, write ? "write" : "read", w, conflict);
+      return true;
     }
   }
 }
 
-}  // namespace
+// Makes chunk c's element words the state (copying the chunk word into them once).
+void splitChunk(Program& p, MemRegion& r, int64_t c) {
+  std::atomic_ref<uint32_t> cw(r.race.chunks[size_t(c)]);
+  uint32_t cur = cw.load(std::memory_order_acquire);
+  for (;;) {
+    if (cur == kSplit) return;
+    if (cur == kLocked) {  // another program is splitting it: a few stores away
+      std::this_thread::yield();
+      cur = cw.load(std::memory_order_acquire);
+      continue;
+    }
+    if (cur == 0) {  // never accessed: the element words (all 0) already say so
+      if (cw.compare_exchange_weak(cur, kSplit, std::memory_order_acq_rel)) return;
+      continue;
+    }
+    if (!cw.compare_exchange_weak(cur, kLocked, std::memory_order_acquire)) continue;
+    int64_t lo = c * kRaceChunk, hi = std::min(lo + kRaceChunk, r.race.numel);
+    for (int64_t e = lo; e < hi; ++e) std::atomic_ref<uint32_t>(r.race.words[size_t(e)]).store(cur, std::memory_order_relaxed);
+    if (unpack(cur).late) {
+      std::lock_guard<std::mutex> lock(p.launch.epochMutex);
+      auto it = p.launch.lateEpochs.find(chunkKey(r, c));
+      if (it != p.launch.lateEpochs.end())
+        for (int64_t e = lo; e < hi; ++e) p.launch.lateEpochs[elementKey(r, e)] = it->second;
+    }
+    cw.store(kSplit, std::memory_order_release);
+    return;
+  }
+}
 
-uint32_t raceWordFor(const Program& p, const Instr& ins, bool write) {
+// The word program p's plain access through `ins` leaves when nothing else is recorded
+// (0 once p is past its first release: such accesses take the full path).
+uint32_t wordFor(const Program& p, const Instr& ins, bool write) {
   if (p.epoch > 1) return 0;
   return pack(Word{p.linear + 1, ins.memId, false, write ? Written : ReadOne});
 }
 
-void raceRead(Program& p, const Instr& ins, MemRegion& r, int64_t elem) { access(p, ins, r, elem, false); }
-void raceWrite(Program& p, const Instr& ins, MemRegion& r, int64_t elem) { access(p, ins, r, elem, true); }
+// The common case, inline: the word is fresh or was left the same way by the same program.
+bool quick(uint32_t& word, uint32_t mine) {
+  if (mine == 0) return false;
+  std::atomic_ref<uint32_t> slot(word);
+  uint32_t cur = slot.load(std::memory_order_relaxed);
+  if (cur == mine) return true;
+  return cur == 0 && slot.compare_exchange_strong(cur, mine, std::memory_order_acq_rel);
+}
+
+}  // namespace
+
+void raceRange(Program& p, const Instr& ins, MemRegion& r, int64_t lo, int64_t hi, bool write) {
+  const uint32_t mine = wordFor(p, ins, write);
+  for (int64_t e = lo; e < hi;) {
+    const int64_t c = e / kRaceChunk, start = c * kRaceChunk, end = std::min(start + kRaceChunk, r.race.numel);
+    if (e == start && hi >= end) {
+      // The whole chunk: one word for all of it, unless it was split.
+      uint32_t& cw = r.race.chunks[size_t(c)];
+      uint32_t cur = std::atomic_ref<uint32_t>(cw).load(std::memory_order_acquire);
+      if (cur != kSplit && cur != kLocked &&
+          ((mine && cur == mine) || (mine && cur == 0 && std::atomic_ref<uint32_t>(cw).compare_exchange_strong(cur, mine)) ||
+           accessWord(p, ins, r, cw, chunkKey(r, c), start, end - start, write, true))) {
+        e = end;
+        continue;
+      }
+    }
+    splitChunk(p, r, c);
+    for (const int64_t stop = std::min(end, hi); e < stop; ++e) {
+      uint32_t& w = r.race.words[size_t(e)];
+      if (!quick(w, mine)) accessWord(p, ins, r, w, elementKey(r, e), e, 1, write, false);
+    }
+  }
+}
 
 void raceAtomic(Program& p, const Instr& ins, MemRegion& r, int64_t elem) {
-  Word w = unpack(std::atomic_ref<uint32_t>(r.race.words[size_t(elem)]).load());
-  if (w.state == Written && !ordered(p, r, elem, w)) reportRace(p, ins, r, elem, "atomic", w, "write");
+  const int64_t c = elem / kRaceChunk;
+  uint32_t cur = std::atomic_ref<uint32_t>(r.race.chunks[size_t(c)]).load(std::memory_order_acquire);
+  EpochKey key = chunkKey(r, c);
+  if (cur == kSplit || cur == kLocked) {
+    splitChunk(p, r, c);
+    cur = std::atomic_ref<uint32_t>(r.race.words[size_t(elem)]).load(std::memory_order_acquire);
+    key = elementKey(r, elem);
+  }
+  Word w = unpack(cur);
+  if (w.state == Written && !ordered(p, key, w)) reportRace(p, ins, r, elem, 1, "atomic", w, "write");
 }
 
 }  // namespace tilevm::interp
