@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "interpreter/Exec.h"
+#include "interpreter/FastMath.h"
 
 namespace tilevm::interp {
 
@@ -196,6 +197,12 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
     const S* y = in[1]->as<S>();
     for (int64_t i = 0; i < n; ++i) o[i] = FT::st(C(f(FT::ld(x[i]), FT::ld(y[i]))));
   };
+  if constexpr (std::is_same_v<FT, F32T>) {
+    if (code == Opcode::Exp || code == Opcode::Exp2) {
+      exp2Floats(x, o, n, code == Opcode::Exp ? kLog2E : 1.0);
+      return;
+    }
+  }
   switch (code) {
     case Opcode::AddF: bin([](C l, C r) { return l + r; }); break;
     case Opcode::SubF: bin([](C l, C r) { return l - r; }); break;
@@ -209,8 +216,14 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
     case Opcode::MinNumF: bin([](C l, C r) { return minNum(l, r); }); break;
     case Opcode::MaxNumF: bin([](C l, C r) { return maxNum(l, r); }); break;
     case Opcode::NegF: un([](C v) { return -v; }); break;
-    case Opcode::Exp: un([](C v) { return std::exp(v); }); break;
-    case Opcode::Exp2: un([](C v) { return std::exp2(v); }); break;
+    case Opcode::Exp:
+      if constexpr (std::is_same_v<C, float>) un([](C v) { return expToFloat(v); });
+      else un([](C v) { return std::exp(v); });
+      break;
+    case Opcode::Exp2:
+      if constexpr (std::is_same_v<C, float>) un([](C v) { return exp2ToFloat(v); });
+      else un([](C v) { return std::exp2(v); });
+      break;
     case Opcode::Log: un([](C v) { return std::log(v); }); break;
     case Opcode::Log2: un([](C v) { return std::log2(v); }); break;
     case Opcode::Sqrt:

@@ -242,6 +242,37 @@ TEST_CASE("math functions are within a few ulp of float64", "[interp][ops]") {
   }
 }
 
+TEST_CASE("f32 exp and exp2 are within 1 ulp of float64 over the whole range, specials exact", "[interp][ops]") {
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  for (const char* name : {"exp", "exp2"}) {
+    bool two = std::string(name) == "exp2";
+    auto m = parseVerified(unaryKernel(name, "f32", "f32"));
+    std::vector<interp::Buffer> bufs{buffer("a", ScalarKind::F32, N), buffer("o", ScalarKind::F32, N)};
+    // Up to overflow and deep into the subnormals, plus the special values.
+    std::uniform_real_distribution<double> u(two ? -152 : -105, two ? 130 : 90);
+    for (int64_t i = 0; i < N; ++i) as<float>(bufs[0])[i] = float(u(rng));
+    const float specials[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1.0f, -1.0f, 0.5f, 127.99f, -149.0f, -150.0f, 88.72f, 88.73f};
+    for (size_t i = 0; i < std::size(specials); ++i) as<float>(bufs[0])[i] = specials[i];
+    runChecked(*m, bufs, {bufArg(0), bufArg(1)});
+    for (int64_t i = 0; i < N; ++i) {
+      double x = as<float>(bufs[0])[i], want = two ? std::exp2(x) : std::exp(x);
+      float got = as<float>(bufs[1])[i];
+      INFO(name << " seed " << seed << " x = " << x << " got " << got << " want " << want);
+      if (std::isnan(want)) {
+        REQUIRE(std::isnan(got));
+        continue;
+      }
+      // The two floats around the true value are the only acceptable results.
+      float below = float(want), above = below;
+      if (double(below) > want) below = std::nextafter(below, -INFINITY);
+      if (double(above) < want) above = std::nextafter(above, INFINITY);
+      if (want > double(std::numeric_limits<float>::max())) below = std::numeric_limits<float>::max(), above = INFINITY;
+      REQUIRE((got == below || got == above));
+    }
+  }
+}
+
 TEST_CASE("comparisons: ordered and unordered float predicates, signed and unsigned integers", "[interp][ops]") {
   uint64_t seed = freshSeed();
   std::mt19937_64 rng(seed);

@@ -1,0 +1,53 @@
+// FastMath.h - exp and exp2 for f32 (and f16/bf16, computed in f32) as plain double arithmetic
+// that loops vectorize, instead of a libm call per element. 2^t is split as 2^k * 2^f with k the
+// nearest integer and |f| <= 1/2; 2^f comes from its Taylor series to degree 10 (relative error
+// below 2^-40) and is rounded to float once, so results are within 1 ulp of the true value
+// (InterpOpsTest checks it) and independent of the CPU: no FMA, no table, no libm.
+// (-fno-trapping-math lets the clamps if-convert, so the loop vectorizes.)
+#pragma once
+
+#include <cstdint>
+#include <bit>
+#include <cstring>
+
+namespace tilevm::interp {
+
+/// 2^t rounded to float (overflow to inf, underflow to 0 and NaN as IEEE says).
+inline float exp2ToFloat(double t) {
+  const bool nan = t != t;
+  // Beyond these, the float result is inf or 0 already; clamping keeps 2^k a normal double.
+  t = t < -160.0 ? -160.0 : t > 130.0 ? 130.0 : t;
+  // Round to the nearest integer with the 1.5 * 2^52 trick: k ends up in the low bits.
+  const double shifter = 6755399441055744.0;
+  double kd = t + shifter;
+  const uint64_t kbits = std::bit_cast<uint64_t>(kd);
+  kd -= shifter;
+  const double f = t - kd;
+  // 2^f = e^(f ln 2): Taylor coefficients ln2^i / i!.
+  double p = 7.054911620801121e-09;
+  p = p * f + 1.0178086009239696e-07;
+  p = p * f + 1.3215486790144305e-06;
+  p = p * f + 1.5252733804059838e-05;
+  p = p * f + 0.00015403530393381606;
+  p = p * f + 0.0013333558146428441;
+  p = p * f + 0.009618129107628477;
+  p = p * f + 0.055504108664821576;
+  p = p * f + 0.2402265069591007;
+  p = p * f + 0.6931471805599453;
+  p = p * f + 1.0;
+  // Multiply by 2^k through the exponent field.
+  const double r = std::bit_cast<double>(std::bit_cast<uint64_t>(p) + (kbits << 52));
+  return nan ? float(t) : float(r);
+}
+
+/// log2(e), the factor that turns exp into exp2.
+inline constexpr double kLog2E = 1.4426950408889634;
+
+/// e^x rounded to float.
+inline float expToFloat(double x) { return exp2ToFloat(x * kLog2E); }
+
+/// o[i] = 2^(x[i] * scale) rounded to float, for n elements: a vectorized loop, in an AVX2
+/// clone where the CPU has it (the same IEEE double operations, so the same bits).
+void exp2Floats(const float* x, float* o, int64_t n, double scale);
+
+}  // namespace tilevm::interp
