@@ -372,7 +372,12 @@ CV Lowerer::minMax(bool isMax, const CV& a, const CV& b_, bool propagateNan, con
 CV Lowerer::select(const CV& cond, const CV& a, const CV& b_, const Expr& at) {
   CV c = cast(cond, DType::of(ScalarKind::I1), at);
   CV x = a, y = b_;
-  unify(x, y, at);
+  if (x.isTensor() && y.isTensor() && (x.dtype.isPtr() || y.dtype.isPtr())) {
+    // Pointers are chosen as they are: both must point to one element type.
+    if (!(x.dtype == y.dtype)) fail(at, "where: cannot choose between " + x.dtype.name() + " and " + y.dtype.name());
+  } else {
+    unify(x, y, at);
+  }
   broadcastPair(c, x, at);
   broadcastPair(c, y, at);
   broadcastPair(x, y, at);

@@ -3,6 +3,7 @@
 #include "interpreter/Exec.h"
 
 #include "interpreter/Affine.h"
+#include "interpreter/WriteSet.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -76,6 +77,7 @@ CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k, bool symb
   std::vector<size_t> uses(ck.numSlots, 0);
   countUses(ck.body, uses);
   markOps(ck.body, uses, symbolic);
+  ck.writtenParams = writtenParams(k);
   return ck;
 }
 

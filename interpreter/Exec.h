@@ -4,6 +4,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ struct CompiledKernel {
   CBlock body;
   uint32_t numSlots = 0;
   std::vector<std::string> opLocs;  ///< by memId: "file:line:col" of memory and debug ops
+  std::optional<std::vector<bool>> writtenParams;  ///< WriteSet.h
 };
 
 /// Slots, op locations and per-op flags; `symbolic` enables symbolic index tiles (Affine.h).

@@ -68,6 +68,12 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}};
   Arena argArena(4096);
   std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
+  if (code.writtenParams) {
+    std::vector<bool> written(buffers.size(), false);
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].isBuffer && (*code.writtenParams)[i]) written[args[i].buffer] = true;
+    for (MemRegion& r : memory.regions()) r.readOnly = !written[size_t(r.buffer - buffers.data())];
+  }
 
   std::vector<uint32_t> order;
   if (opts.onlyPid) {

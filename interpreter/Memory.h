@@ -29,6 +29,8 @@ struct MemRegion {
   uint64_t base = 0, end = 0;  ///< [base, end) in bytes
   Buffer* buffer = nullptr;
   unsigned elemBytes = 1;
+  /// No store or atomic of the kernel can reach this buffer (WriteSet.h): loads may read it in place.
+  bool readOnly = false;
   /// Per element: written yet (empty buffers only); accessed via std::atomic_ref.
   std::unique_ptr<uint8_t[], void (*)(void*)> init{nullptr, std::free};
   RaceShadow race;

@@ -281,7 +281,10 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   const Checks& checks = p.launch.options.checks;
   Lanes l = checkLanes(p, ins, ptrs, mask, eb);
   bool needPoison = false;
-  if (l.contiguous && l.single) {
+  if (l.contiguous && l.single && l.single->readOnly) {
+    // Nothing writes this buffer during the launch: the tile is the buffer's memory itself.
+    out.data = reinterpret_cast<uint8_t*>(l.rowAddr[0]);
+  } else if (l.contiguous && l.single) {
     std::memcpy(out.data, reinterpret_cast<const void*>(l.rowAddr[0]), size_t(n) * eb);
   } else if (l.rowsContiguous && l.single) {
     for (int64_t r = 0, k = 0; r < n; r += l.rowLen, ++k)

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "InterpHarness.h"
+#include "interpreter/WriteSet.h"
 #include "TestKernels.h"
 
 using namespace tilevm;
@@ -401,4 +402,71 @@ TEST_CASE("results are bit-identical for any thread count and schedule", "[inter
   for (int64_t p = 0; p < P; ++p)
     for (int64_t l = 0; l < B; ++l) want[size_t(l % 4)] += x[size_t(p * B + l)];
   CHECK(std::memcmp(ref.data(), want.data(), 16) == 0);
+}
+
+namespace {
+const char* kInPlace = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def bump_and_keep(x, out, B: tl.constexpr):
+    r = tl.arange(0, B)
+    v = tl.load(x + r)
+    tl.store(out + r, v + 1)
+    tl.store(out + B + r, v)
+
+@triton.jit
+def pick(x, y, which, B: tl.constexpr):
+    r = tl.arange(0, B)
+    p = tl.where(r < which, x + r, y + r)
+    tl.store(p, tl.load(x + r) * 2)
+
+@triton.jit
+def walk(x, y, B: tl.constexpr):
+    p = y
+    for i in range(0, 2):
+        tl.store(p + tl.arange(0, B), tl.load(x + i * B + tl.arange(0, B)))
+        p += B
+)";
+
+// A store through a pointer made from an integer read from memory: it could be anywhere.
+const char* kIndirect = R"(
+kernel @indirect(%x: ptr<f32>, %addrs: ptr<i64>) {
+  %a = load %addrs : i64
+  %q = int_to_ptr %a : ptr<f32>
+  %v = load %x : f32
+  store %q, %v
+  return
+}
+)";
+}  // namespace
+
+TEST_CASE("write sets: which parameters a kernel may store through", "[interp][writeset]") {
+  auto written = [](const char* name, const std::string& sig) {
+    auto m = compilePython(kInPlace, name, {{"B", "8"}}, sig);
+    return interp::writtenParams(*m->kernels[0]);
+  };
+  CHECK(written("bump_and_keep", "x: *fp32, out: *fp32") == std::vector<bool>{false, true});
+  CHECK(written("pick", "x: *fp32, y: *fp32, which: i32") == std::vector<bool>{true, true, false});
+  CHECK(written("walk", "x: *fp32, y: *fp32") == std::vector<bool>{false, true});
+  CHECK_FALSE(interp::writtenParams(*parseVerified(kIndirect)->kernels[0]).has_value());
+}
+
+TEST_CASE("a load from a buffer the kernel also writes keeps its values (no in-place aliasing)", "[interp][writeset]") {
+  auto m = compilePython(kInPlace, "bump_and_keep", {{"B", "8"}}, "x: *fp32, out: *fp32");
+  std::vector<interp::Buffer> b{buffer("x", ScalarKind::F32, 16), buffer("y", ScalarKind::F32, 16)};
+  for (int i = 0; i < 8; ++i) as<float>(b[0])[i] = float(i) * 0.5f, as<float>(b[1])[i] = float(i) * 0.25f;
+  // x and out are one buffer: the store to out changes what x points at.
+  runChecked(*m, b, {bufArg(0), bufArg(0)});
+  for (int i = 0; i < 8; ++i) {
+    CHECK(as<float>(b[0])[i] == float(i) * 0.5f + 1);
+    CHECK(as<float>(b[0])[8 + i] == float(i) * 0.5f);
+  }
+  // Separate buffers: x is read in place, out gets both results.
+  runChecked(*m, b, {bufArg(1), bufArg(0)});
+  for (int i = 0; i < 8; ++i) {
+    CHECK(as<float>(b[0])[i] == float(i) * 0.25f + 1);
+    CHECK(as<float>(b[0])[8 + i] == float(i) * 0.25f);
+  }
 }
