@@ -24,6 +24,9 @@ struct RaceShadow {
   int64_t numel = 0;
 };
 
+/// Zeroes a race shadow: the chunk words, and the element words of split chunks (Races.cpp).
+void clearRaceShadow(RaceShadow& s);
+
 /// A buffer as the interpreter sees it.
 struct MemRegion {
   uint64_t base = 0, end = 0;  ///< [base, end) in bytes
@@ -40,6 +43,10 @@ struct MemRegion {
 class AddressSpace {
  public:
   AddressSpace(std::vector<Buffer>& buffers, const Checks& checks);
+  /// Clears the shadows and keeps their memory for the next launch (ShadowPool in Memory.cpp).
+  ~AddressSpace();
+  AddressSpace(const AddressSpace&) = delete;
+  AddressSpace& operator=(const AddressSpace&) = delete;
   /// The region holding [lo, hi), or null.
   MemRegion* find(uint64_t lo, uint64_t hi);
   /// The region nearest to an address (for reporting how far out an access is).

@@ -16,7 +16,10 @@
 #include "interpreter/Races.h"
 
 #include <algorithm>
+#include <cstring>
 #include <thread>
+
+#include <tbb/parallel_for.h>
 
 namespace tilevm::interp {
 
@@ -199,6 +202,19 @@ void raceRange(Program& p, const Instr& ins, MemRegion& r, int64_t lo, int64_t h
       if (!quick(w, mine)) accessWord(p, ins, r, w, elementKey(r, e), e, 1, write, false);
     }
   }
+}
+
+void clearRaceShadow(RaceShadow& s) {
+  const int64_t chunks = (s.numel + kRaceChunk - 1) / kRaceChunk;
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, chunks, 4096), [&](const tbb::blocked_range<int64_t>& r) {
+    for (int64_t c = r.begin(); c < r.end(); ++c) {
+      if (s.chunks[size_t(c)] == kSplit) {
+        int64_t lo = c * kRaceChunk;
+        std::memset(s.words.get() + lo, 0, size_t(std::min(kRaceChunk, s.numel - lo)) * 4);
+      }
+      s.chunks[size_t(c)] = 0;
+    }
+  });
 }
 
 void raceAtomic(Program& p, const Instr& ins, MemRegion& r, int64_t elem) {

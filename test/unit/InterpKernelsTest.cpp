@@ -470,3 +470,38 @@ TEST_CASE("a load from a buffer the kernel also writes keeps its values (no in-p
     CHECK(as<float>(b[0])[8 + i] == float(i) * 0.25f);
   }
 }
+
+TEST_CASE("shadow memory reused by the next launch starts clean", "[interp][shadow]") {
+  const char* k = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def fill(x, B: tl.constexpr):
+    tl.store(x + tl.arange(0, B), tl.full([B], 1.0, tl.float32))
+
+@triton.jit
+def copy(x, y, B: tl.constexpr):
+    tl.store(y + tl.arange(0, B), tl.load(x + tl.arange(0, B)))
+)";
+  auto fill = compilePython(k, "fill", {{"B", "64"}}, "x: *fp32");
+  auto copy = compilePython(k, "copy", {{"B", "64"}}, "x: *fp32, y: *fp32");
+  for (int round = 0; round < 3; ++round) {
+    // Two programs write all of x: a race, and every element of x marked written.
+    std::vector<interp::Buffer> b{buffer("x", ScalarKind::F32, 64), buffer("y", ScalarKind::F32, 64)};
+    b[0].initialized = false;
+    interp::LaunchOptions o;
+    o.grid = {2, 1, 1};
+    auto r1 = interp::run(*fill, *fill->kernels[0], b, {bufArg(0)}, o);
+    REQUIRE(r1.findings.size() == 1);
+    CHECK(r1.findings[0].kind == interp::Finding::Kind::Race);
+    // A fresh empty buffer of the same size: nothing written yet, nothing accessed yet.
+    std::vector<interp::Buffer> c{buffer("x", ScalarKind::F32, 64), buffer("y", ScalarKind::F32, 64)};
+    c[0].initialized = false;
+    o.grid = {1, 1, 1};
+    auto r2 = interp::run(*copy, *copy->kernels[0], c, {bufArg(0), bufArg(1)}, o);
+    REQUIRE(r2.findings.size() == 1);
+    CHECK(r2.findings[0].kind == interp::Finding::Kind::Uninitialized);
+    CHECK(r2.findings[0].count == 64);
+  }
+}
