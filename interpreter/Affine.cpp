@@ -278,6 +278,39 @@ AffineLayout affineLayout(const Tile& ptrs, unsigned eb) {
   return l;
 }
 
+namespace {
+template <typename T>
+void gatherRows(const Tile& ptrs, T* out) {
+  const unsigned rank = ptrs.type.rank();
+  const int64_t len = ptrs.type.dim(rank - 1), step = ptrs.affine.stride[rank - 1];
+  const int64_t rows = ptrs.size() / len;
+  std::array<int64_t, ir::kMaxRank> idx{};
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t base = ptrs.affine.base;
+    for (unsigned d = 0; d + 1 < rank; ++d) base += idx[d] * ptrs.affine.stride[d];
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(base);
+    for (int64_t j = 0; j < len; ++j) std::memcpy(out + r * len + j, src + j * step, sizeof(T));
+    for (unsigned d = rank - 1; d-- > 0;) {
+      if (++idx[d] < ptrs.type.dim(d)) break;
+      idx[d] = 0;
+    }
+  }
+}
+}  // namespace
+
+void gatherAffine(const Tile& ptrs, unsigned eb, uint8_t* out) {
+  if (ptrs.type.rank() == 0) {
+    std::memcpy(out, reinterpret_cast<const void*>(ptrs.affine.base), eb);
+    return;
+  }
+  switch (eb) {
+    case 1: gatherRows(ptrs, out); break;
+    case 2: gatherRows(ptrs, reinterpret_cast<uint16_t*>(out)); break;
+    case 4: gatherRows(ptrs, reinterpret_cast<uint32_t*>(out)); break;
+    default: gatherRows(ptrs, reinterpret_cast<uint64_t*>(out)); break;
+  }
+}
+
 void affineRowStarts(const Tile& ptrs, uint64_t* rows) {
   const unsigned rank = ptrs.type.rank();
   if (rank == 0) {

@@ -39,6 +39,9 @@ struct AffineLayout {
 };
 AffineLayout affineLayout(const Tile& ptrs, unsigned eb);
 
+/// out[i] = the eb-byte element at lane i's address of symbolic `ptrs` (all lanes valid).
+void gatherAffine(const Tile& ptrs, unsigned eb, uint8_t* out);
+
 /// Address of the first lane of each row (last dim) of symbolic `ptrs`, into `rows`.
 void affineRowStarts(const Tile& ptrs, uint64_t* rows);
 

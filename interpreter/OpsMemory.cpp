@@ -98,11 +98,12 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
     bool aligned = (lay.misaligned & (eb - 1)) == 0;
     l.denseSet = aligned && r && lay.denseSet;
     l.denseLo = lo;
-    if (aligned && lay.rowsContiguous && r) {
+    if (aligned && r) {
+      // In bounds and aligned: lanes are read from the form (rows, or a strided gather).
       l.single = r;
       l.contiguous = lay.contiguous;
-      l.rowsContiguous = true;
-      setRowAddrs(p, l, n);
+      l.rowsContiguous = lay.rowsContiguous;
+      if (l.rowsContiguous) setRowAddrs(p, l, n);
       return l;
     }
   }
@@ -289,6 +290,8 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   } else if (l.rowsContiguous && l.single) {
     for (int64_t r = 0, k = 0; r < n; r += l.rowLen, ++k)
       std::memcpy(out.data + size_t(r) * eb, reinterpret_cast<const void*>(l.rowAddr[k]), size_t(l.rowLen) * eb);
+  } else if (l.single && !l.mask && ptrs.symbolic) {
+    gatherAffine(ptrs, eb, out.data);  // e.g. a transposed tile: no per-lane addresses needed
   } else if (l.single && (other || !checks.uninit)) {
     // Every active lane is in bounds: a typed gather, masked-off lanes from `other` (or 0).
     const uint64_t* a = laneAddrs(p, l);
@@ -376,7 +379,7 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   bool rowsDisjoint = l.rowsContiguous && l.rowAddr;
   for (int64_t k = 1; rowsDisjoint && k < n / l.rowLen; ++k)
     rowsDisjoint = l.rowAddr[k] >= l.rowAddr[k - 1] + uint64_t(l.rowLen) * eb;
-  if (checks.races && !l.contiguous && !rowsDisjoint && n > 1) {
+  if (checks.races && !l.contiguous && !l.denseSet && !rowsDisjoint && n > 1) {
     const uint64_t* a = laneAddrs(p, l);
     std::vector<std::pair<uint64_t, int64_t>> byAddr;
     for (int64_t i = 0; i < n; ++i)

@@ -342,9 +342,46 @@ __attribute__((target("avx2"))) int64_t gemmF32Avx2(const float* a, const float*
   return jEnd;
 }
 
+// The same with AVX-512: two rows by 64 columns in eight registers. Same operations per
+// element, same bits.
+__attribute__((target("avx512f"))) int64_t gemmF32Avx512(const float* a, const float* b, float* c, int64_t M, int64_t N,
+                                                         int64_t K) {
+  int64_t jEnd = N - N % 64;
+  for (int64_t i = 0; i + 1 < M; i += 2)
+    for (int64_t j0 = 0; j0 < jEnd; j0 += 64) {
+      float* c0r = c + i * N + j0;
+      float* c1r = c0r + N;
+      __m512 x0 = _mm512_loadu_ps(c0r), x1 = _mm512_loadu_ps(c0r + 16), x2 = _mm512_loadu_ps(c0r + 32),
+             x3 = _mm512_loadu_ps(c0r + 48);
+      __m512 y0 = _mm512_loadu_ps(c1r), y1 = _mm512_loadu_ps(c1r + 16), y2 = _mm512_loadu_ps(c1r + 32),
+             y3 = _mm512_loadu_ps(c1r + 48);
+      for (int64_t k = 0; k < K; ++k) {
+        const float* br = b + k * N + j0;
+        __m512 b0 = _mm512_loadu_ps(br), b1 = _mm512_loadu_ps(br + 16), b2 = _mm512_loadu_ps(br + 32),
+               b3 = _mm512_loadu_ps(br + 48);
+        __m512 s = _mm512_set1_ps(a[i * K + k]), t = _mm512_set1_ps(a[(i + 1) * K + k]);
+        x0 = _mm512_add_ps(x0, _mm512_mul_ps(s, b0));
+        x1 = _mm512_add_ps(x1, _mm512_mul_ps(s, b1));
+        x2 = _mm512_add_ps(x2, _mm512_mul_ps(s, b2));
+        x3 = _mm512_add_ps(x3, _mm512_mul_ps(s, b3));
+        y0 = _mm512_add_ps(y0, _mm512_mul_ps(t, b0));
+        y1 = _mm512_add_ps(y1, _mm512_mul_ps(t, b1));
+        y2 = _mm512_add_ps(y2, _mm512_mul_ps(t, b2));
+        y3 = _mm512_add_ps(y3, _mm512_mul_ps(t, b3));
+      }
+      _mm512_storeu_ps(c0r, x0), _mm512_storeu_ps(c0r + 16, x1), _mm512_storeu_ps(c0r + 32, x2), _mm512_storeu_ps(c0r + 48, x3);
+      _mm512_storeu_ps(c1r, y0), _mm512_storeu_ps(c1r + 16, y1), _mm512_storeu_ps(c1r + 32, y2), _mm512_storeu_ps(c1r + 48, y3);
+    }
+  return jEnd;
+}
+
 void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2 && N >= 32 && M >= 2) {
+  if (avx512 && N >= 64 && M >= 2 && N % 64 == 0) {
+    gemmF32Avx512(a, b, c, M, N, K);
+    gemmF32Portable(a, b, c, M, N, K, M - M % 2, N);  // the last row if M is odd
+  } else if (avx2 && N >= 32 && M >= 2) {
     int64_t jEnd = gemmF32Avx2(a, b, c, M, N, K);
     // What the blocked kernel left: the last row if M is odd, the columns past jEnd.
     gemmF32Portable(a, b, c, M, N, K, M - M % 2, jEnd);

@@ -83,7 +83,7 @@ TEST_CASE("every truncation and byte mutation is rejected or verified, never a c
   std::vector<std::unique_ptr<Module>> modules;
   modules.push_back(test::buildVadd());
   {
-    std::ifstream f(std::string(TILEVM_SOURCE_DIR) + "/examples/matmul.tile");
+    std::ifstream f(test::repoRoot() + "/examples/matmul.tile");
     std::stringstream ss;
     ss << f.rdbuf();
     auto m = parse(ss.str(), "matmul.tile");
@@ -128,7 +128,7 @@ TEST_CASE("every truncation and byte mutation is rejected or verified, never a c
 }
 
 TEST_CASE("docs/bytecode.md lists every op with its frozen number", "[bytecode][docs]") {
-  std::ifstream f(std::string(TILEVM_SOURCE_DIR) + "/docs/bytecode.md");
+  std::ifstream f(test::repoRoot() + "/docs/bytecode.md");
   REQUIRE(f.good());
   std::stringstream ss;
   ss << f.rdbuf();

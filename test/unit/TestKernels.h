@@ -1,6 +1,7 @@
 // TestKernels.h - small modules built with the Builder, shared by the unit tests.
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -10,9 +11,16 @@
 
 namespace tilevm::test {
 
+/// The repository root: $TILEVM_SOURCE_DIR when set (the test binary run on another machine),
+/// else the source directory it was built from.
+inline std::string repoRoot() {
+  const char* env = std::getenv("TILEVM_SOURCE_DIR");
+  return env ? env : TILEVM_SOURCE_DIR;
+}
+
 /// A file of the repository, by path from its root (for tests that compile checked-in kernels).
 inline std::string readRepoFile(const std::string& relative) {
-  std::ifstream f(std::string(TILEVM_SOURCE_DIR) + "/" + relative);
+  std::ifstream f(repoRoot() + "/" + relative);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
