@@ -76,18 +76,19 @@ bool compare(const std::string& pred, const Tile& a, const Tile& b, Arena& arena
     if (rel == "gt") return v > 0;
     return v >= 0;  // ge
   };
-  out = allocTile(arena, type);
-  int64_t n = out.size();
   AffineRange r = affineRange(diff);
   uint8_t atLo = test(r.lo), atHi = test(r.hi);
   // One difference for all lanes, or an order predicate (monotone) equal at both ends.
   if (r.lo == r.hi || (atLo == atHi && rel != "eq" && rel != "ne")) {
-    std::memset(out.data, atLo, size_t(n));
+    // One value for every lane: a uniform symbolic mask (loads and stores read it as such).
+    startSymbolic(out, type);
+    out.affine.base = atLo;
     return true;
   }
+  out = allocTile(arena, type);
   Tile values = materialize(arena, diff);
   const int64_t* v = values.as<int64_t>();
-  for (int64_t i = 0; i < n; ++i) out.data[i] = test(v[i]);
+  for (int64_t i = 0, n = out.size(); i < n; ++i) out.data[i] = test(v[i]);
   return true;
 }
 
@@ -121,7 +122,12 @@ bool tryAffine(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
   const ir::Type& type = op.result()->type;
   if (op.code == Opcode::CmpI)
     return in[0]->symbolic && in[1]->symbolic && compare(*op.strAttr("pred"), *in[0], *in[1], p.arena, out, type);
-  if (!symbolicKind(type.elem().kind) || type.isScalar()) return false;
+  // Symbolic i1 tiles are uniform masks: only shape ops keep them symbolic.
+  const bool shapeOp = op.code == Opcode::Broadcast || op.code == Opcode::ExpandDims || op.code == Opcode::Reshape ||
+                       op.code == Opcode::Permute;
+  if (type.isScalar() || !(symbolicKind(type.elem().kind) || (shapeOp && type.elem().kind == ScalarKind::I1))) return false;
+  for (const Tile* t : in)
+    if (t->symbolic && t->type.elem().kind == ScalarKind::I1 && !shapeOp) return false;
   switch (op.code) {
     case Opcode::Arange:
       startSymbolic(out, type);
@@ -236,7 +242,9 @@ Tile materialize(Arena& arena, const Tile& t) {
   for (int64_t r = 0; r < n; r += len) {
     int64_t v = t.affine.base;
     for (unsigned d = 0; d + 1 < rank; ++d) v += idx[d] * t.affine.stride[d];
-    if (t.type.elem().kind == ScalarKind::I32) {
+    if (t.type.elem().kind == ScalarKind::I1) {  // uniform masks only
+      std::memset(out.data + r, int(v & 1), size_t(len));
+    } else if (t.type.elem().kind == ScalarKind::I32) {
       int32_t* o = out.as<int32_t>() + r;
       for (int64_t j = 0; j < len; ++j) o[j] = int32_t(v + j * step);
     } else {
@@ -265,15 +273,17 @@ AffineLayout affineLayout(const Tile& ptrs, unsigned eb) {
   }
   l.rowsContiguous = rank == 0 || ptrs.type.dim(rank - 1) == 1 || ptrs.affine.stride[rank - 1] == int64_t(eb);
   // A permutation of a contiguous block (a transposed load): strides, sorted, are dense.
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size) of the non-unit dims
+  std::array<std::pair<int64_t, int64_t>, ir::kMaxRank> dims{};  // (stride, size) of non-unit dims
+  unsigned count = 0;
   for (unsigned d = 0; d < rank; ++d)
-    if (ptrs.type.dim(d) != 1) dims.emplace_back(ptrs.affine.stride[d], ptrs.type.dim(d));
-  std::sort(dims.begin(), dims.end());
+    if (ptrs.type.dim(d) != 1) dims[count++] = {ptrs.affine.stride[d], ptrs.type.dim(d)};
+  for (unsigned a = 1; a < count; ++a)  // insertion sort: at most kMaxRank entries
+    for (unsigned b = a; b > 0 && dims[b] < dims[b - 1]; --b) std::swap(dims[b], dims[b - 1]);
   int64_t next = eb;
   l.denseSet = true;
-  for (const auto& [stride, size] : dims) {
-    l.denseSet = l.denseSet && stride == next;
-    next *= size;
+  for (unsigned k = 0; k < count; ++k) {
+    l.denseSet = l.denseSet && dims[k].first == next;
+    next *= dims[k].second;
   }
   return l;
 }

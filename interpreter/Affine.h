@@ -17,7 +17,7 @@ struct AffineRange {
 };
 AffineRange affineRange(const Tile& t);
 
-/// Kinds a symbolic tile may have.
+/// Kinds a symbolic tile may have (plus i1 for uniform masks, made by comparisons).
 bool symbolicKind(ir::ScalarKind k);
 
 /// Does `code` have a symbolic rule (so the dispatcher tries it before running densely)?

@@ -320,9 +320,22 @@ void traceOp(Program& p, const Instr& ins) {
 }  // namespace
 
 bool execBlock(Program& p, const CBlock& b) {
-  std::vector<const Tile*> in;
-  std::vector<Tile*> outs;
-  std::vector<Tile> dense;  // materialized operands of the current op
+  // This level's operand lists (nested blocks use the next level's).
+  if (!p.scratch) {
+    static thread_local std::deque<OperandScratch> perThread;
+    p.scratch = &perThread;
+  }
+  std::deque<OperandScratch>& levels = *p.scratch;
+  if (p.depth >= levels.size()) levels.emplace_back();
+  OperandScratch& s = levels[p.depth];
+  struct Nest {
+    size_t& depth;
+    explicit Nest(size_t& d) : depth(++d) {}
+    ~Nest() { --depth; }
+  } nest(p.depth);
+  std::vector<const Tile*>& in = s.in;
+  std::vector<Tile*>& outs = s.outs;
+  std::vector<Tile>& dense = s.dense;  // materialized operands of the current op
   for (const Instr& ins : b.instrs) {
     in.clear();
     bool anySymbolic = false;
@@ -340,11 +353,13 @@ bool execBlock(Program& p, const CBlock& b) {
         code != Opcode::Condition) {
       // Memory ops read a symbolic pointer operand directly; other ops get dense operands
       // (control flow passes tiles on as they are).
+      // The mask operand of a memory op may be a uniform symbolic mask.
+      const size_t mask = code == Opcode::Load ? 1 : code == Opcode::Store || code == Opcode::AtomicRmw ? 2 : SIZE_MAX;
       bool memory = code == Opcode::Load || code == Opcode::Store || code == Opcode::AtomicRmw || code == Opcode::AtomicCas;
       dense.clear();
       dense.reserve(in.size());
       for (size_t k = memory ? 1 : 0; k < in.size(); ++k)
-        if (in[k]->symbolic) {
+        if (in[k]->symbolic && k != mask) {
           dense.push_back(materialize(p.arena, *in[k]));
           in[k] = &dense.back();
         }

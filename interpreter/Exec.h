@@ -2,6 +2,7 @@
 // state shared by a launch, the state of one program, and the op families (one file each).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -72,10 +73,20 @@ struct LaunchState {
   std::map<std::pair<const void*, int64_t>, uint32_t> lateEpochs;  ///< race shadow epochs > 1
 };
 
+/// Operand lists of one nesting level of execBlock, kept between programs (no allocation per
+/// op or per block once warm).
+struct OperandScratch {
+  std::vector<const Tile*> in;
+  std::vector<Tile*> outs;
+  std::vector<Tile> dense;  ///< materialized symbolic operands
+};
+
 /// State of one program while it runs.
 struct Program {
   LaunchState& launch;
   Arena& arena;
+  std::deque<OperandScratch>* scratch = nullptr;  ///< by nesting depth (a deque: stable references)
+  size_t depth = 0;
   std::array<int64_t, 3> pid{};
   uint32_t linear = 0;
   std::vector<Tile> slots;

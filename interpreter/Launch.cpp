@@ -50,7 +50,8 @@ std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, co
 
 struct Worker {
   Arena arena;
-  std::vector<Tile> slots;  // reused by each program the worker runs
+  std::vector<Tile> slots;              // reused by each program the worker runs
+  std::deque<OperandScratch> scratch;   // execBlock's operand lists
 };
 
 }  // namespace
@@ -98,6 +99,7 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
     // Workers (arena and frame) outlive launches: warm launches reuse their memory.
     static thread_local Worker w;
     Program p(launch, w.arena);
+    p.scratch = &w.scratch;
     p.linear = linear;
     p.pid = {int64_t(linear) % opts.grid[0], (int64_t(linear) / opts.grid[0]) % opts.grid[1],
              int64_t(linear) / (opts.grid[0] * opts.grid[1])};
@@ -120,7 +122,10 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   if (opts.schedule == Schedule::Parallel && !opts.onlyPid && opts.threads != 1) {
     tbb::task_arena arena(opts.threads == 0 ? tbb::task_arena::automatic : int(opts.threads));
     arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+      // Chunks of programs: about 16 per thread, enough to balance, few enough to cost nothing.
+      unsigned threads = opts.threads ? opts.threads : unsigned(tbb::this_task_arena::max_concurrency());
+      size_t grain = std::max<size_t>(1, order.size() / (size_t(threads) * 16));
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), grain), [&](const tbb::blocked_range<size_t>& r) {
         for (size_t i = r.begin(); i != r.end(); ++i) runOne(order[i]);
       });
     });

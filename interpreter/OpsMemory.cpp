@@ -79,7 +79,11 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   l.ptrs = &ptrs;
   int64_t n = ptrs.size();
   l.rowLen = ptrs.type.isScalar() ? 1 : ptrs.type.dim(ptrs.type.rank() - 1);
-  if (mask) {
+  static const uint8_t kOff = 0;
+  if (mask && mask->symbolic) {  // uniform: every lane on (no mask) or every lane off
+    l.mask = mask->affine.base ? nullptr : &kOff;
+    l.maskIsScalar = true;
+  } else if (mask) {
     l.mask = mask->data;
     l.maskIsScalar = mask->size() != n;
     // A mask with every lane on is no mask (the common case of tail masks): take the fast path.
