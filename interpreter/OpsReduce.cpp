@@ -101,8 +101,8 @@ template <typename T, Opcode C>
 void reduceWith(const Tile& in, Tile& out, const AxisShape& s, Arena& arena) {
   T* w = static_cast<T*>(arena.allocate(size_t(in.size()) * sizeof(T)));
   auto f = [](T x, T y) { return binaryFn<T>(C)(x, y); };
-  if (s.inner == 1 && s.outer >= 8) {
-    // Reducing the last axis of many rows: transpose so each tree step combines whole rows
+  if (s.inner == 1 && s.outer >= 8 && s.len < 16) {
+    // Reducing a short last axis of many rows: transpose so each tree step combines whole rows
     // (long contiguous loops); the combine order per row is the same tree.
     const T* x = in.as<T>();
     for (int64_t o = 0; o < s.outer; ++o)
