@@ -207,6 +207,16 @@ def mm_ieee(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
     tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y, acc, input_precision="ieee"))
 
 @triton.jit
+def mm_tf32(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    x = tl.load(a + rm[:, None] * K + rk[None, :])
+    y = tl.load(b + rk[:, None] * N + rn[None, :])
+    acc = tl.load(c + rm[:, None] * N + rn[None, :])
+    tl.store(c + rm[:, None] * N + rn[None, :], tl.dot(x, y, acc))
+
+@triton.jit
 def rowsum(x, out, ROWS: tl.constexpr, COLS: tl.constexpr):
     r = tl.arange(0, ROWS)
     c = tl.arange(0, COLS)
@@ -347,6 +357,41 @@ def atomic_sum(x, acc, BLOCK: tl.constexpr):
     v = tl.load(x + tl.program_id(0) * BLOCK + r)
     tl.atomic_add(acc + r % 4, v)
 )";
+}
+
+TEST_CASE("tf32 dot: exactly tf32(a) * tf32(b) added in k order, whichever kernel runs", "[interp][dot]") {
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  const int64_t M = 32, N = 64, K = 16;
+  auto m = compilePython(kReductions, "mm_tf32", {{"M", "32"}, {"N", "64"}, {"K", "16"}}, "a: *fp32, b: *fp32, c: *fp32");
+  // tf32 rounding written here: to nearest, ties away, 10 mantissa bits.
+  auto tf32 = [](float f) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u) u = (u + 0x1000u) & 0xffffe000u;
+    std::memcpy(&f, &u, 4);
+    return f;
+  };
+  // Ordinary magnitudes (products exact: the fused kernels may run), then tiny ones whose
+  // products fall into the subnormals (not exact: the multiply-then-add kernels must run).
+  for (float scale : {1.0f, 1e-22f}) {
+    std::vector<interp::Buffer> b{buffer("a", ScalarKind::F32, M * K), buffer("b", ScalarKind::F32, K * N),
+                                  buffer("c", ScalarKind::F32, M * N)};
+    std::normal_distribution<float> nd(0, 1);
+    for (auto* buf : {&b[0], &b[1]})
+      for (size_t i = 0; i < buf->bytes.size() / 4; ++i) as<float>(*buf)[i] = nd(rng) * float(1 << (rng() % 12)) * scale;
+    for (int64_t i = 0; i < M * N; ++i) as<float>(b[2])[i] = nd(rng) * scale * scale;
+    std::vector<float> want(as<float>(b[2]), as<float>(b[2]) + M * N);
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j)
+        for (int64_t k = 0; k < K; ++k) {
+          volatile float product = tf32(as<float>(b[0])[i * K + k]) * tf32(as<float>(b[1])[k * N + j]);
+          want[size_t(i * N + j)] += product;
+        }
+    runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2)});
+    INFO("seed " << seed << " scale " << scale);
+    CHECK(std::memcmp(as<float>(b[2]), want.data(), want.size() * 4) == 0);
+  }
 }
 
 TEST_CASE("control flow: while, runtime if, for with carried values", "[interp][control]") {
