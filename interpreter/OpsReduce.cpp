@@ -3,7 +3,6 @@
 // k < m-h; m = h), so results never depend on threads or on which path ran. Combiners that are
 // a single known op run as typed loops; any other combiner runs its region per pair. Scans are
 // sequential along the axis. dot accumulates over k in ascending order into the accumulator.
-#include <cfloat>
 #include <cmath>
 
 #include <immintrin.h>
@@ -311,21 +310,8 @@ void gemmF32Portable(const float* a, const float* b, float* c, int64_t M, int64_
 }
 
 // Two rows by 32 columns of C in eight AVX2 registers across the k loop; b's four vectors
-// serve both rows. Returns the column where the blocked part stopped. Fused: one FMA per
-// term, used only when every product is exact in f32 (then FMA and multiply-then-add agree).
-template <bool Fused>
-__attribute__((target("avx2,fma"))) inline __m256 mulAdd(__m256 acc, __m256 x, __m256 y) {
-  if constexpr (Fused) return _mm256_fmadd_ps(x, y, acc);
-  else return _mm256_add_ps(acc, _mm256_mul_ps(x, y));
-}
-template <bool Fused>
-__attribute__((target("avx512f"))) inline __m512 mulAdd(__m512 acc, __m512 x, __m512 y) {
-  if constexpr (Fused) return _mm512_fmadd_ps(x, y, acc);
-  else return _mm512_add_ps(acc, _mm512_mul_ps(x, y));
-}
-
-template <bool Fused>
-__attribute__((target("avx2,fma"))) int64_t gemmF32Avx2(const float* a, const float* b, float* c, int64_t M, int64_t N,
+// serve both rows. Returns the column where the blocked part stopped.
+__attribute__((target("avx2"))) int64_t gemmF32Avx2(const float* a, const float* b, float* c, int64_t M, int64_t N,
                                                      int64_t K) {
   int64_t jEnd = N - N % 32;
   for (int64_t i = 0; i + 1 < M; i += 2)
@@ -341,14 +327,14 @@ __attribute__((target("avx2,fma"))) int64_t gemmF32Avx2(const float* a, const fl
         __m256 b0 = _mm256_loadu_ps(br), b1 = _mm256_loadu_ps(br + 8), b2 = _mm256_loadu_ps(br + 16),
                b3 = _mm256_loadu_ps(br + 24);
         __m256 s = _mm256_set1_ps(a[i * K + k]), t = _mm256_set1_ps(a[(i + 1) * K + k]);
-        x0 = mulAdd<Fused>(x0, s, b0);
-        x1 = mulAdd<Fused>(x1, s, b1);
-        x2 = mulAdd<Fused>(x2, s, b2);
-        x3 = mulAdd<Fused>(x3, s, b3);
-        y0 = mulAdd<Fused>(y0, t, b0);
-        y1 = mulAdd<Fused>(y1, t, b1);
-        y2 = mulAdd<Fused>(y2, t, b2);
-        y3 = mulAdd<Fused>(y3, t, b3);
+        x0 = _mm256_add_ps(x0, _mm256_mul_ps(s, b0));
+        x1 = _mm256_add_ps(x1, _mm256_mul_ps(s, b1));
+        x2 = _mm256_add_ps(x2, _mm256_mul_ps(s, b2));
+        x3 = _mm256_add_ps(x3, _mm256_mul_ps(s, b3));
+        y0 = _mm256_add_ps(y0, _mm256_mul_ps(t, b0));
+        y1 = _mm256_add_ps(y1, _mm256_mul_ps(t, b1));
+        y2 = _mm256_add_ps(y2, _mm256_mul_ps(t, b2));
+        y3 = _mm256_add_ps(y3, _mm256_mul_ps(t, b3));
       }
       _mm256_storeu_ps(c0r, x0), _mm256_storeu_ps(c0r + 8, x1), _mm256_storeu_ps(c0r + 16, x2), _mm256_storeu_ps(c0r + 24, x3);
       _mm256_storeu_ps(c1r, y0), _mm256_storeu_ps(c1r + 8, y1), _mm256_storeu_ps(c1r + 16, y2), _mm256_storeu_ps(c1r + 24, y3);
@@ -358,7 +344,6 @@ __attribute__((target("avx2,fma"))) int64_t gemmF32Avx2(const float* a, const fl
 
 // The same with AVX-512: two rows by 64 columns in eight registers. Same operations per
 // element, same bits.
-template <bool Fused>
 __attribute__((target("avx512f"))) int64_t gemmF32Avx512(const float* a, const float* b, float* c, int64_t M, int64_t N,
                                                          int64_t K) {
   int64_t jEnd = N - N % 64;
@@ -375,14 +360,14 @@ __attribute__((target("avx512f"))) int64_t gemmF32Avx512(const float* a, const f
         __m512 b0 = _mm512_loadu_ps(br), b1 = _mm512_loadu_ps(br + 16), b2 = _mm512_loadu_ps(br + 32),
                b3 = _mm512_loadu_ps(br + 48);
         __m512 s = _mm512_set1_ps(a[i * K + k]), t = _mm512_set1_ps(a[(i + 1) * K + k]);
-        x0 = mulAdd<Fused>(x0, s, b0);
-        x1 = mulAdd<Fused>(x1, s, b1);
-        x2 = mulAdd<Fused>(x2, s, b2);
-        x3 = mulAdd<Fused>(x3, s, b3);
-        y0 = mulAdd<Fused>(y0, t, b0);
-        y1 = mulAdd<Fused>(y1, t, b1);
-        y2 = mulAdd<Fused>(y2, t, b2);
-        y3 = mulAdd<Fused>(y3, t, b3);
+        x0 = _mm512_add_ps(x0, _mm512_mul_ps(s, b0));
+        x1 = _mm512_add_ps(x1, _mm512_mul_ps(s, b1));
+        x2 = _mm512_add_ps(x2, _mm512_mul_ps(s, b2));
+        x3 = _mm512_add_ps(x3, _mm512_mul_ps(s, b3));
+        y0 = _mm512_add_ps(y0, _mm512_mul_ps(t, b0));
+        y1 = _mm512_add_ps(y1, _mm512_mul_ps(t, b1));
+        y2 = _mm512_add_ps(y2, _mm512_mul_ps(t, b2));
+        y3 = _mm512_add_ps(y3, _mm512_mul_ps(t, b3));
       }
       _mm512_storeu_ps(c0r, x0), _mm512_storeu_ps(c0r + 16, x1), _mm512_storeu_ps(c0r + 32, x2), _mm512_storeu_ps(c0r + 48, x3);
       _mm512_storeu_ps(c1r, y0), _mm512_storeu_ps(c1r + 16, y1), _mm512_storeu_ps(c1r + 32, y2), _mm512_storeu_ps(c1r + 48, y3);
@@ -390,39 +375,14 @@ __attribute__((target("avx512f"))) int64_t gemmF32Avx512(const float* a, const f
   return jEnd;
 }
 
-// Is every product a[i,k] * b[k,j] exact in f32? True when both inputs have at most 12
-// significant bits (tf32, f16, bf16: `fewBits`) and no product can overflow or underflow into
-// the subnormals (finite inputs, range checked here). Then an FMA rounds exactly what the
-// separate add rounds, and the fused kernels give the same bits.
-bool exactProducts(const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool fewBits) {
-  if (!fewBits) return false;
-  auto range = [](const float* x, int64_t n, double& lo, double& hi) {
-    float mx = 0, mn = INFINITY;
-    bool finite = true;
-    for (int64_t i = 0; i < n; ++i) {
-      float v = std::fabs(x[i]);
-      finite = finite && v <= FLT_MAX;
-      mx = v > mx ? v : mx;
-      mn = v != 0 && v < mn ? v : mn;
-    }
-    lo = mn, hi = mx;
-    return finite;
-  };
-  double aLo, aHi, bLo, bHi;
-  if (!range(a, M * K, aLo, aHi) || !range(b, K * N, bLo, bHi)) return false;
-  if (aHi == 0 || bHi == 0) return true;  // every product is 0
-  return aHi * bHi < 0x1p127 && aLo * bLo >= 0x1p-126;
-}
-
-void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K, bool fewBits) {
+void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  const bool fused = (avx512 || avx2) && exactProducts(a, b, M, N, K, fewBits);
+  static const bool avx2 = __builtin_cpu_supports("avx2");
   if (avx512 && N >= 64 && M >= 2 && N % 64 == 0) {
-    fused ? gemmF32Avx512<true>(a, b, c, M, N, K) : gemmF32Avx512<false>(a, b, c, M, N, K);
+    gemmF32Avx512(a, b, c, M, N, K);
     gemmF32Portable(a, b, c, M, N, K, M - M % 2, N);  // the last row if M is odd
   } else if (avx2 && N >= 32 && M >= 2) {
-    int64_t jEnd = fused ? gemmF32Avx2<true>(a, b, c, M, N, K) : gemmF32Avx2<false>(a, b, c, M, N, K);
+    int64_t jEnd = gemmF32Avx2(a, b, c, M, N, K);
     // What the blocked kernel left: the last row if M is odd, the columns past jEnd.
     gemmF32Portable(a, b, c, M, N, K, M - M % 2, jEnd);
   } else {
@@ -430,11 +390,10 @@ void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int
   }
 }
 
-/// c += a @ b (row-major); `fewBits`: the f32 inputs have at most 12 significant bits.
 template <typename A, typename C>
-void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K, bool fewBits = false) {
+void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K) {
   if constexpr (std::is_same_v<A, float> && std::is_same_v<C, float>) {
-    gemmF32(a, b, c, M, N, K, fewBits);
+    gemmF32(a, b, c, M, N, K);
     return;
   }
   for (int64_t i = 0; i < M; ++i)
@@ -474,10 +433,10 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
       for (size_t i = 0; i < ah.size(); ++i) al[i] = roundToTf32(float(elementAsDouble(a, int64_t(i))) - ah[i]);
       for (size_t i = 0; i < bh.size(); ++i) bl[i] = roundToTf32(float(elementAsDouble(b, int64_t(i))) - bh[i]);
       std::vector<float> small(size_t(M * N), 0.0f);
-      gemm(al.data(), bh.data(), small.data(), M, N, K, true);
-      gemm(ah.data(), bl.data(), small.data(), M, N, K, true);
+      gemm(al.data(), bh.data(), small.data(), M, N, K);
+      gemm(ah.data(), bl.data(), small.data(), M, N, K);
       for (size_t i = 0; i < c.size(); ++i) c[i] += small[i];
-      gemm(ah.data(), bh.data(), c.data(), M, N, K, true);
+      gemm(ah.data(), bh.data(), c.data(), M, N, K);
       if (ck == ScalarKind::F32) std::memcpy(out.data, c.data(), c.size() * 4);
       else for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
     } else {
@@ -491,12 +450,11 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
       };
       const float* av = inputs(a);
       const float* bv = inputs(b);
-      const bool fewBits = mode == "tf32" || ak == ScalarKind::F16 || ak == ScalarKind::BF16;
       if (ck == ScalarKind::F32) {
         std::memcpy(out.data, acc.data, size_t(M * N) * 4);
-        gemm(av, bv, out.as<float>(), M, N, K, fewBits);
+        gemm(av, bv, out.as<float>(), M, N, K);
       } else {
-        gemm(av, bv, c.data(), M, N, K, fewBits);
+        gemm(av, bv, c.data(), M, N, K);
         for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
       }
     }
