@@ -1,9 +1,10 @@
-// FastMath.cpp - the vectorized loops of FastMath.h, cloned for AVX2 (chosen at load time).
+// FastMath.cpp - the vectorized loops of FastMath.h, cloned for AVX-512 and AVX2 (chosen at load
+// time).
 #include "interpreter/FastMath.h"
 
 namespace tilevm::interp {
 
-__attribute__((target_clones("avx2", "default"))) void exp2Floats(const float* __restrict x, float* __restrict o,
+__attribute__((target_clones("avx512f", "avx2", "default"))) void exp2Floats(const float* __restrict x, float* __restrict o,
                                                                     int64_t n, double scale) {
   for (int64_t i = 0; i < n; ++i) o[i] = exp2ToFloat(double(x[i]) * scale);
 }

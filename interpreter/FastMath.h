@@ -45,7 +45,7 @@ inline constexpr double kLog2E = 1.4426950408889634;
 inline float expToFloat(double x) { return exp2ToFloat(x * kLog2E); }
 
 /// o[i] = 2^(x[i] * scale) rounded to float, for n elements: a vectorized loop, in an AVX2
-/// clone where the CPU has it (the same IEEE double operations, so the same bits).
+/// or AVX-512 clone where the CPU has it (the same IEEE double operations, so the same bits).
 void exp2Floats(const float* x, float* o, int64_t n, double scale);
 
 }  // namespace tilevm::interp
