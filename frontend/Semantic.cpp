@@ -196,24 +196,41 @@ namespace {
 CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& b, const Expr& at) {
   bool ints = a.kind != CV::K::Float && b.kind != CV::K::Float;
   if (ints) {
-    int64_t x = a.i, y = b.i;
-    if (op == "+") return CV::integer(x + y);
-    if (op == "-") return CV::integer(x - y);
-    if (op == "*") return CV::integer(x * y);
+    int64_t x = a.i, y = b.i, r = 0;
+    // Python's integers are unbounded; ours are 64 bits: a result beyond them is an error.
+    auto overflow = [&]() {
+      L.fail(at, "constexpr integer overflow: " + std::to_string(x) + " " + op + " " + std::to_string(y) +
+                     " does not fit in 64 bits");
+    };
+    if (op == "+") return __builtin_add_overflow(x, y, &r) ? overflow(), CV() : CV::integer(r);
+    if (op == "-") return __builtin_sub_overflow(x, y, &r) ? overflow(), CV() : CV::integer(r);
+    if (op == "*") return __builtin_mul_overflow(x, y, &r) ? overflow(), CV() : CV::integer(r);
     if ((op == "//" || op == "%" || op == "/") && y == 0) L.fail(at, "division by zero in a constexpr expression");
+    if ((op == "//" || op == "%") && x == INT64_MIN && y == -1) {
+      if (op == "%") return CV::integer(0);
+      overflow();
+    }
     if (op == "//") return CV::integer(floorDiv(x, y));
     if (op == "%") return CV::integer(x - floorDiv(x, y) * y);
     if (op == "/") return CV::real(double(x) / double(y));
     if (op == "&") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x & y) : CV::integer(x & y);
     if (op == "|") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x | y) : CV::integer(x | y);
     if (op == "^") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x ^ y) : CV::integer(x ^ y);
-    if (op == "<<") return CV::integer(y >= 64 ? 0 : int64_t(uint64_t(x) << y));
+    if ((op == "<<" || op == ">>") && y < 0) L.fail(at, "negative shift count in a constexpr expression");
+    if (op == "<<") {
+      if (x == 0) return CV::integer(0);
+      if (y >= 63 || (x << y) >> y != x) overflow();
+      return CV::integer(x << y);
+    }
     if (op == ">>") return CV::integer(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
     if (op == "**") {
       if (y < 0) return CV::real(std::pow(double(x), double(y)));
-      int64_t r = 1;
-      for (int64_t i = 0; i < y; ++i) r *= x;
-      return CV::integer(r);
+      if (x == 0 || x == 1) return CV::integer(y == 0 ? 1 : x);
+      if (x == -1) return CV::integer(y % 2 ? -1 : 1);
+      int64_t p = 1;  // |x| >= 2: overflows within 63 steps
+      for (int64_t i = 0; i < y; ++i)
+        if (__builtin_mul_overflow(p, x, &p)) overflow();
+      return CV::integer(p);
     }
   } else {
     double x = a.asDouble(), y = b.asDouble();
@@ -289,7 +306,10 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
 
 CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at) {
   if (a.isNumber()) {
-    if (op == "-") return a.kind == CV::K::Float ? CV::real(-a.f) : CV::integer(-a.i);
+    if (op == "-") {
+      if (a.kind != CV::K::Float && a.i == INT64_MIN) fail(at, "constexpr integer overflow: -(" + std::to_string(a.i) + ") does not fit in 64 bits");
+      return a.kind == CV::K::Float ? CV::real(-a.f) : CV::integer(-a.i);
+    }
     if (op == "+") return a.kind == CV::K::Bool ? CV::integer(a.i) : a;
     if (op == "~") {
       if (a.kind == CV::K::Float) fail(at, "'~' needs an integer");
