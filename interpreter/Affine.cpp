@@ -20,8 +20,13 @@ bool isUniform(const Tile& t) {
   return true;
 }
 
-// Do all values of the form fit the element kind (and int64 storage)?
+// Do all values of the form fit the element kind (and int64 storage), and every partial sum
+// of it (so materializing never overflows)?
 bool fits(const Tile& t) {
+  for (unsigned d = 0; d < t.type.rank(); ++d) {
+    i128 span = i128(t.affine.stride[d]) * (t.type.dim(d) - 1);
+    if (span > INT64_MAX || span < -i128(INT64_MAX)) return false;
+  }
   AffineRange r = affineRange(t);
   switch (t.type.elem().kind) {
     case ScalarKind::I32: return r.lo >= INT32_MIN && r.hi <= INT32_MAX;
@@ -65,7 +70,7 @@ bool compare(const std::string& pred, const Tile& a, const Tile& b, Arena& arena
   if (isUnsigned && (ra.lo < 0 || rb.lo < 0)) return false;  // unsigned order = signed order only for values >= 0
   Tile diff;
   diff.type = ir::Type::tile(ScalarKind::I64, a.type.shape());
-  if (!combine(a, b, -1, diff)) return false;
+  if (!combine(a, b, -1, diff) || !fits(diff)) return false;
   // The predicate as a relation of the difference to 0 (unsigned ones, on values >= 0, as signed).
   const std::string_view rel = pred == "eq" || pred == "ne" ? std::string_view(pred) : std::string_view(pred).substr(1);
   auto test = [rel](i128 v) -> uint8_t {
