@@ -52,12 +52,26 @@ class Compiler {
   CompiledKernel& out_;
 };
 
-// Which atomic results are never read (fire-and-forget atomics can be deferred), and which
-// ops try their symbolic rule.
+// Which operands an op takes symbolic: control flow passes tiles on as they are; memory ops
+// read a symbolic pointer (and a uniform symbolic mask) directly.
+uint32_t symbolicOperands(Opcode code) {
+  switch (code) {
+    case Opcode::For: case Opcode::If: case Opcode::While: case Opcode::Yield: case Opcode::Condition:
+      return ~0u;
+    case Opcode::Load: return 0b011;                              // pointers, mask
+    case Opcode::Store: case Opcode::AtomicRmw: return 0b101;     // pointers, (value), mask
+    case Opcode::AtomicCas: return 0b001;                         // pointers
+    default: return 0;
+  }
+}
+
+// Which atomic results are never read (fire-and-forget atomics can be deferred), and how ops
+// treat symbolic tiles.
 void markOps(CBlock& b, const std::vector<size_t>& uses, bool symbolic) {
   for (Instr& ins : b.instrs) {
     if (ins.op->code == Opcode::AtomicRmw) ins.resultUnused = uses[ins.out[0]] == 0;
     ins.symbolicRule = symbolic && hasAffineRule(ins.op->code);
+    ins.symbolicOperands = symbolicOperands(ins.op->code);
     for (CBlock& r : ins.regions) markOps(r, uses, symbolic);
   }
 }
@@ -348,18 +362,11 @@ bool execBlock(Program& p, const CBlock& b) {
       if (p.launch.options.trace) traceOp(p, ins);
       continue;
     }
-    const Opcode code = ins.op->code;
-    if (anySymbolic && code != Opcode::For && code != Opcode::If && code != Opcode::While && code != Opcode::Yield &&
-        code != Opcode::Condition) {
-      // Memory ops read a symbolic pointer operand directly; other ops get dense operands
-      // (control flow passes tiles on as they are).
-      // The mask operand of a memory op may be a uniform symbolic mask.
-      const size_t mask = code == Opcode::Load ? 1 : code == Opcode::Store || code == Opcode::AtomicRmw ? 2 : SIZE_MAX;
-      bool memory = code == Opcode::Load || code == Opcode::Store || code == Opcode::AtomicRmw || code == Opcode::AtomicCas;
+    if (anySymbolic) {
       dense.clear();
-      dense.reserve(in.size());
-      for (size_t k = memory ? 1 : 0; k < in.size(); ++k)
-        if (in[k]->symbolic && k != mask) {
+      dense.reserve(in.size());  // no reallocation: `in` points into it
+      for (size_t k = 0; k < in.size(); ++k)
+        if (in[k]->symbolic && !ins.takesSymbolic(k)) {
           dense.push_back(materialize(p.arena, *in[k]));
           in[k] = &dense.back();
         }

@@ -74,6 +74,13 @@ void setRowAddrs(Program& p, Lanes& l, int64_t n) {
   l.rowAddr = rows;
 }
 
+// The region holding bytes [lo, end): the pointers' own buffer when their provenance is known
+// (an overrun of x that lands inside y is still an overrun), else whichever buffer holds them.
+MemRegion* regionFor(Program& p, MemRegion* home, uint64_t lo, uint64_t end) {
+  if (home) return lo >= home->base && end <= home->end ? home : nullptr;
+  return p.launch.memory.find(lo, end);
+}
+
 Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
   Lanes l;
   l.ptrs = &ptrs;
@@ -98,15 +105,14 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
     AffineRange range = affineRange(ptrs);
     uint64_t lo = uint64_t(range.lo), hi = uint64_t(range.hi);
     l.any = n > 0;
-    MemRegion* r = home ? (lo >= home->base && hi + eb <= home->end ? home : nullptr) : p.launch.memory.find(lo, hi + eb);
-    bool aligned = (lay.misaligned & (eb - 1)) == 0;
-    l.denseSet = aligned && r && lay.denseSet;
-    l.denseLo = lo;
-    if (aligned && r) {
+    MemRegion* r = regionFor(p, home, lo, hi + eb);
+    if ((lay.misaligned & (eb - 1)) == 0 && r) {
       // In bounds and aligned: lanes are read from the form (rows, or a strided gather).
       l.single = r;
       l.contiguous = lay.contiguous;
       l.rowsContiguous = lay.rowsContiguous;
+      l.denseSet = lay.denseSet;
+      l.denseLo = lo;
       if (l.rowsContiguous) setRowAddrs(p, l, n);
       return l;
     }
@@ -153,8 +159,7 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
   l.contiguous = allActive && contiguous;
   // With provenance, lanes must stay inside the buffer the pointers came from.
   if ((misaligned & (eb - 1)) == 0) {
-    MemRegion* r = home ? (lo >= home->base && hi + eb <= home->end ? home : nullptr) : p.launch.memory.find(lo, hi + eb);
-    if (r) {
+    if (MemRegion* r = regionFor(p, home, lo, hi + eb)) {
       l.single = r;
       if (l.rowsContiguous) setRowAddrs(p, l, n);
       if (l.contiguous) l.denseSet = true, l.denseLo = lo;
@@ -162,7 +167,6 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
     }
   }
   // Slow path: find each lane's region; report faulting lanes once per op.
-  l.denseSet = false;
   l.region.assign(size_t(n), nullptr);
   int64_t oob = 0, firstOob = -1, unaligned = 0, firstUnaligned = -1;
   for (int64_t i = 0; i < n; ++i) {
@@ -172,7 +176,7 @@ Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mas
       ++unaligned;
       continue;
     }
-    MemRegion* r = home ? (a[i] >= home->base && a[i] + eb <= home->end ? home : nullptr) : p.launch.memory.find(a[i], a[i] + eb);
+    MemRegion* r = regionFor(p, home, a[i], a[i] + eb);
     if (!r) {
       if (firstOob < 0) firstOob = i;
       ++oob;
@@ -280,15 +284,18 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   const Tile& ptrs = *in[0];
   const Tile* mask = in.size() > 1 ? in[1] : nullptr;
   const Tile* other = in.size() > 2 ? in[2] : nullptr;
-  out = allocTile(p.arena, ins.op->result()->type);
-  unsigned eb = storageBytes(out.type.elem().kind);
-  int64_t n = out.size();
+  const ir::Type& type = ins.op->result()->type;
+  unsigned eb = storageBytes(type.elem().kind);
+  int64_t n = type.numElements();
   const Checks& checks = p.launch.options.checks;
   Lanes l = checkLanes(p, ins, ptrs, mask, eb);
   bool needPoison = false;
-  if (l.contiguous && l.single && l.single->readOnly) {
-    // Nothing writes this buffer during the launch: the tile is the buffer's memory itself.
-    out.data = reinterpret_cast<uint8_t*>(l.rowAddr[0]);
+  // Nothing writes a read-only buffer during the launch: a contiguous tile of it is the
+  // buffer's memory itself. Every other load copies into the arena.
+  const bool inPlace = l.contiguous && l.single && l.single->readOnly;
+  out = inPlace ? tileAt(type, reinterpret_cast<uint8_t*>(l.rowAddr[0])) : allocTile(p.arena, type);
+  if (inPlace) {
+    // nothing to copy
   } else if (l.contiguous && l.single) {
     std::memcpy(out.data, reinterpret_cast<const void*>(l.rowAddr[0]), size_t(n) * eb);
   } else if (l.rowsContiguous && l.single) {

@@ -187,11 +187,10 @@ void raceRange(Program& p, const Instr& ins, MemRegion& r, int64_t lo, int64_t h
     const int64_t c = e / kRaceChunk, start = c * kRaceChunk, end = std::min(start + kRaceChunk, r.race.numel);
     if (e == start && hi >= end) {
       // The whole chunk: one word for all of it, unless it was split.
+      // (A split or locked chunk word is neither fresh nor ours: quick() declines it, and
+      // accessWord() returns false for it.)
       uint32_t& cw = r.race.chunks[size_t(c)];
-      uint32_t cur = std::atomic_ref<uint32_t>(cw).load(std::memory_order_acquire);
-      if (cur != kSplit && cur != kLocked &&
-          ((mine && cur == mine) || (mine && cur == 0 && std::atomic_ref<uint32_t>(cw).compare_exchange_strong(cur, mine)) ||
-           accessWord(p, ins, r, cw, chunkKey(r, c), start, end - start, write, true))) {
+      if (quick(cw, mine) || accessWord(p, ins, r, cw, chunkKey(r, c), start, end - start, write, true)) {
         e = end;
         continue;
       }
