@@ -267,11 +267,11 @@ void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
         }
         case ScalarKind::I64: {
           const int64_t* d = off.as<int64_t>();
-          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(d[i] * scale);
+          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(d[i]) * uint64_t(scale);  // wraps, like the address arithmetic it models
           break;
         }
         default:
-          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(elementAsInt(off, i) * scale);
+          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(elementAsInt(off, i)) * uint64_t(scale);
       }
       break;
     }
