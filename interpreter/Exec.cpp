@@ -75,6 +75,19 @@ void markOps(CBlock& b, const std::vector<size_t>& uses, bool symbolic) {
     for (CBlock& r : ins.regions) markOps(r, uses, symbolic);
   }
 }
+
+// Fills every Constant op's value once, for all programs and launches to share.
+void precomputeConstants(CBlock& b, CompiledKernel& ck) {
+  for (Instr& ins : b.instrs) {
+    if (ins.op->code == Opcode::Constant) {
+      auto t = std::make_unique<Tile>(allocTile(ck.constantData, ins.op->result()->type));
+      fillConstant(*t, *ins.op->attr("value"));
+      ins.constant = t.get();
+      ck.constants.push_back(std::move(t));
+    }
+    for (CBlock& r : ins.regions) precomputeConstants(r, ck);
+  }
+}
 void countUses(const CBlock& b, std::vector<size_t>& uses) {
   for (const Instr& ins : b.instrs) {
     for (uint32_t s : ins.in) ++uses[s];
@@ -91,6 +104,7 @@ CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k, bool symb
   std::vector<size_t> uses(ck.numSlots, 0);
   countUses(ck.body, uses);
   markOps(ck.body, uses, symbolic);
+  precomputeConstants(ck.body, ck);
   ck.writtenParams = writtenParams(k);
   return ck;
 }
@@ -380,6 +394,11 @@ bool execBlock(Program& p, const CBlock& b) {
         break;
       }
       case Opcode::Constant:
+        if (ins.constant) {
+          *out = *ins.constant;
+          break;
+        }
+        [[fallthrough]];
       case Opcode::Splat:
       case Opcode::Arange:
       case Opcode::Broadcast:

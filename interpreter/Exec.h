@@ -30,6 +30,9 @@ struct Instr {
   /// for control flow); the others are materialized before the op runs.
   uint32_t symbolicOperands = 0;
   bool takesSymbolic(size_t k) const { return k < 32 ? (symbolicOperands >> k) & 1 : symbolicOperands == ~0u; }
+  /// Constant ops: the value, filled once at compile time (CompiledKernel::constants owns it).
+  /// Tiles are never written after the op that made them, so every program can share it.
+  const Tile* constant = nullptr;
 };
 
 /// A block: its argument slots and instructions.
@@ -44,6 +47,8 @@ struct CompiledKernel {
   uint32_t numSlots = 0;
   std::vector<std::string> opLocs;  ///< by memId: "file:line:col" of memory and debug ops
   std::optional<std::vector<bool>> writtenParams;  ///< WriteSet.h
+  std::vector<std::unique_ptr<Tile>> constants;    ///< the values of Constant ops
+  Arena constantData{4096};                        ///< their elements
 };
 
 /// Slots, op locations and per-op flags; `symbolic` enables symbolic index tiles (Affine.h).
@@ -126,6 +131,9 @@ void execScan(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
 void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 void execPrint(Program& p, const Instr& ins, const std::vector<const Tile*>& in);
 void execAssert(Program& p, const Instr& ins, const Tile& cond);
+
+/// Fills `t` (allocated, of the constant's type) with a Constant op's value.
+void fillConstant(Tile& t, const ir::AttrValue& value);
 
 /// ORs the poison masks of `in` into `out` (allocating it only when some input has one).
 void propagatePoison(Program& p, const std::vector<const Tile*>& in, Tile& out);

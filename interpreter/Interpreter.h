@@ -58,8 +58,27 @@ struct LaunchOptions {
   bool symbolic = true;
 };
 
-/// Runs `kernel` (from a verified module) over `buffers` with `args` (one per parameter).
-/// Kernel faults come back in the report; invalid arguments throw std::invalid_argument.
+struct CompiledKernel;  // Exec.h
+
+/// A kernel compiled for the interpreter once and launched any number of times: warm
+/// launches skip compilation, as a JIT's kernel cache does.
+struct PreparedKernel {
+  const ir::Module* module = nullptr;
+  const ir::Kernel* kernel = nullptr;
+  bool symbolic = true;  ///< LaunchOptions::symbolic it was compiled for
+  std::shared_ptr<const CompiledKernel> code;
+};
+
+/// Compiles `kernel` (from a verified module, which must outlive the result).
+PreparedKernel prepare(const ir::Module& module, const ir::Kernel& kernel, bool symbolic = true);
+
+/// Runs a prepared kernel over `buffers` with `args` (one per parameter); options.symbolic is
+/// the prepared kernel's. Kernel faults come back in the report; invalid arguments throw
+/// std::invalid_argument.
+Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const std::vector<Arg>& args,
+           const LaunchOptions& options);
+
+/// prepare() then run(): one launch.
 Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffer>& buffers,
            const std::vector<Arg>& args, const LaunchOptions& options);
 

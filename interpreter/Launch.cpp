@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -54,17 +57,40 @@ struct Worker {
   std::deque<OperandScratch> scratch;   // execBlock's operand lists
 };
 
+// One task arena per thread count, kept for the process: a fresh arena per launch costs its
+// workers' start-up every time, which dominates short launches.
+tbb::task_arena& threadArena(unsigned threads) {
+  static std::mutex mutex;
+  static std::map<unsigned, std::unique_ptr<tbb::task_arena>> arenas;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& a = arenas[threads];
+  if (!a) a = std::make_unique<tbb::task_arena>(threads == 0 ? tbb::task_arena::automatic : int(threads));
+  return *a;
+}
+
 }  // namespace
 
+PreparedKernel prepare(const ir::Module& module, const ir::Kernel& kernel, bool symbolic) {
+  return {&module, &kernel, symbolic, std::make_shared<const CompiledKernel>(compileKernel(module, kernel, symbolic))};
+}
+
 Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffer>& buffers, const std::vector<Arg>& args,
+           const LaunchOptions& options) {
+  return run(prepare(module, kernel, options.symbolic), buffers, args, options);
+}
+
+Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const std::vector<Arg>& args,
            const LaunchOptions& options) {
   auto start = std::chrono::steady_clock::now();
   for (int64_t g : options.grid)
     if (g <= 0) throw std::invalid_argument("grid dimensions must be positive");
+  const ir::Module& module = *prepared.module;
+  const ir::Kernel& kernel = *prepared.kernel;
+  const CompiledKernel& code = *prepared.code;
   LaunchOptions opts = options;
+  opts.symbolic = prepared.symbolic;
   uint64_t total = uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);
   if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
-  CompiledKernel code = compileKernel(module, kernel, opts.symbolic);
   AddressSpace memory(buffers, opts.checks);
   LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}};
   Arena argArena(4096);
@@ -120,14 +146,24 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   };
 
   if (opts.schedule == Schedule::Parallel && !opts.onlyPid && opts.threads != 1) {
-    tbb::task_arena arena(opts.threads == 0 ? tbb::task_arena::automatic : int(opts.threads));
-    arena.execute([&] {
-      // Chunks of programs: about 16 per thread, enough to balance, few enough to cost nothing.
+    threadArena(opts.threads).execute([&] {
       unsigned threads = opts.threads ? opts.threads : unsigned(tbb::this_task_arena::max_concurrency());
-      size_t grain = std::max<size_t>(1, order.size() / (size_t(threads) * 16));
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), grain), [&](const tbb::blocked_range<size_t>& r) {
+      auto body = [&](const tbb::blocked_range<size_t>& r) {
         for (size_t i = r.begin(); i != r.end(); ++i) runOne(order[i]);
-      });
+      };
+      static const char* mode = getenv("TILEVM_PARTITION");
+      bool few = order.size() <= size_t(threads) * 8;
+      if (mode && std::string(mode) == "auto") few = false;
+      if (mode && std::string(mode) == "static") few = true;
+      if (few) {
+        // A few programs per thread: an equal count each (work stealing would hand some
+        // threads one program more than others, and programs this coarse cannot rebalance).
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), 1), body, tbb::static_partitioner());
+      } else {
+        // Chunks of programs: about 16 per thread, enough to balance, few enough to cost nothing.
+        size_t grain = std::max<size_t>(1, order.size() / (size_t(threads) * 16));
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), grain), body);
+      }
     });
   } else {
     for (uint32_t linear : order) runOne(linear);

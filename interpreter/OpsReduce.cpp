@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include "interpreter/Exec.h"
+#include "interpreter/FastMath.h"
 
 namespace tilevm::interp {
 
@@ -119,14 +120,25 @@ void reduceWith(const Tile& in, Tile& out, const AxisShape& s, Arena& arena) {
     std::memcpy(out.data, w, size_t(s.outer) * sizeof(T));
     return;
   }
-  std::memcpy(w, in.data, size_t(in.size()) * sizeof(T));
-  halvingTree(s, [&](int64_t a, int64_t b, int64_t count) {
-    T* x = w + a;
-    const T* y = w + b;
-    for (int64_t j = 0; j < count; ++j) x[j] = f(x[j], y[j]);
+  // The tree's first step reads the input and writes its h = ceil(len/2) results per row into
+  // w; the later steps run in w.
+  const T* x = in.as<T>();
+  const int64_t h = (s.len + 1) / 2, pairs = (s.len - h) * s.inner, half = h * s.inner;
+  for (int64_t r = 0; r < s.outer; ++r) {
+    const T* xr = x + r * s.len * s.inner;
+    T* wr = w + r * half;
+    for (int64_t j = 0; j < pairs; ++j) wr[j] = f(xr[j], xr[half + j]);
+    std::memcpy(wr + pairs, xr + pairs, size_t(half - pairs) * sizeof(T));  // the middle row when len is odd
+  }
+  AxisShape rest = s;
+  rest.len = h;
+  halvingTree(rest, [&](int64_t a, int64_t b, int64_t count) {
+    T* xa = w + a;
+    const T* yb = w + b;
+    for (int64_t j = 0; j < count; ++j) xa[j] = f(xa[j], yb[j]);
   });
   T* o = out.as<T>();
-  for (int64_t r = 0; r < s.outer; ++r) std::memcpy(o + r * s.inner, w + r * s.len * s.inner, size_t(s.inner) * sizeof(T));
+  for (int64_t r = 0; r < s.outer; ++r) std::memcpy(o + r * s.inner, w + r * h * s.inner, size_t(s.inner) * sizeof(T));
 }
 
 // A reduction whose combiner is one known op, as typed loops.
@@ -281,7 +293,7 @@ void toFloats(const Tile& t, bool tf32, float* v) {
   size_t n = size_t(t.size());
   switch (t.type.elem().kind) {
     case ScalarKind::F32:
-      if (tf32) for (size_t i = 0; i < n; ++i) v[i] = roundToTf32(t.as<float>()[i]);
+      if (tf32) roundToTf32Floats(t.as<float>(), v, int64_t(n));
       else std::memcpy(v, t.data, n * 4);
       break;
     case ScalarKind::F16: for (size_t i = 0; i < n; ++i) v[i] = halfToFloat(t.as<uint16_t>()[i]); break;

@@ -71,7 +71,9 @@ void moveWithPoison(Program& p, const Tile& src, Tile& out, Move&& move) {
   }
 }
 
-void fill(Tile& t, const ir::AttrValue& v) {
+}  // namespace
+
+void fillConstant(Tile& t, const ir::AttrValue& v) {
   int64_t n = t.size();
   if (const double* d = std::get_if<double>(&v)) {
     switch (t.type.elem().kind) {
@@ -87,6 +89,8 @@ void fill(Tile& t, const ir::AttrValue& v) {
   unsigned eb = storageBytes(t.type.elem().kind);
   if (n > 1) fillElement(t.data + eb, t.data, eb, n - 1);
 }
+
+namespace {
 
 // double -> float rounding toward zero or to odd, for exact double -> half conversions.
 float toFloatTowardZero(double d) {
@@ -204,12 +208,19 @@ void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out) {
 void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& outs) {
   const ir::Op& op = *ins.op;
   Tile& out = *outs[0];
+  if (op.code == Opcode::ExpandDims || op.code == Opcode::Reshape) {
+    // The same elements in the same order: the result shares the operand's memory (tiles are
+    // never written after the op that made them).
+    out = *in[0];
+    out.type = op.result()->type;
+    return;
+  }
   out = allocTile(p.arena, op.result()->type);
   int64_t n = out.size();
   std::span<const int64_t> shape = out.type.shape();
   switch (op.code) {
     case Opcode::Constant:
-      fill(out, *op.attr("value"));
+      fillConstant(out, *op.attr("value"));
       break;
     case Opcode::Arange: {
       int32_t start = int32_t(*op.intAttr("start"));
@@ -229,8 +240,7 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
     }
     case Opcode::ExpandDims:
     case Opcode::Reshape:
-      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) { std::memcpy(d, s, size_t(n) * eb); });
-      break;
+      break;  // above
     case Opcode::Permute: {
       const auto& order = *op.intsAttr("order");
       std::vector<int64_t> inStride = rowMajorStrides(in[0]->type.shape()), srcStride;

@@ -113,3 +113,35 @@ TEST_CASE("symbolic index tiles agree with dense evaluation on random index expr
   CHECK(reported + overflowed < 400);
   CHECK(overflowed < 40);
 }
+
+TEST_CASE("transposed loads (the blocked transpose) read every element where it belongs", "[interp][symbolic]") {
+  // x is [C, LD] row-major; the kernel loads the [R, C] tile t[r, c] = x[c, r + off] through a
+  // symbolic pointer tile whose rows are consecutive elements: shapes with and without 8x8 blocks.
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def tload(x, out, off, R: tl.constexpr, C: tl.constexpr, LD: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    t = tl.load(x + c[None, :] * LD + (r[:, None] + off))
+    tl.store(out + r[:, None] * C + c[None, :], t)
+)";
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  for (auto [R, C] : {std::pair<int64_t, int64_t>{16, 32}, {64, 64}, {8, 4}, {4, 16}}) {
+    for (const char* ty : {"fp32", "i32"}) {
+      const int64_t LD = R + 3, off = int64_t(rng() % 4);
+      auto m = compilePython(src, "tload", {{"R", std::to_string(R)}, {"C", std::to_string(C)}, {"LD", std::to_string(LD)}},
+                             std::string("x: *") + ty + ", out: *" + ty + ", off: i32");
+      ScalarKind k = std::string(ty) == "fp32" ? ScalarKind::F32 : ScalarKind::I32;
+      std::vector<interp::Buffer> b{buffer("x", k, C * LD), buffer("out", k, R * C)};
+      for (int64_t i = 0; i < C * LD; ++i) as<uint32_t>(b[0])[i] = uint32_t(rng());
+      runChecked(*m, b, {bufArg(0), bufArg(1), intArg(off)});
+      INFO("seed " << seed << " R " << R << " C " << C << " " << ty);
+      for (int64_t r = 0; r < R; ++r)
+        for (int64_t c = 0; c < C; ++c) REQUIRE(as<uint32_t>(b[1])[r * C + c] == as<uint32_t>(b[0])[c * LD + r + off]);
+    }
+  }
+}
