@@ -1,6 +1,7 @@
 // Affine.cpp - the symbolic rules (one per op that keeps index tiles affine), range checks
 // that keep values exact, materialization, and the layout of symbolic pointer tiles.
 #include "interpreter/Affine.h"
+#include "interpreter/Views.h"
 
 #include <algorithm>
 #include <immintrin.h>
@@ -238,6 +239,10 @@ bool tryAffine(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
 Tile materialize(Arena& arena, const Tile& t) {
   Tile out = allocTile(arena, t.type);
   out.provenance = t.provenance;
+  if (t.view) {
+    copyViewElements(t, out.data);
+    return out;
+  }
   const unsigned rank = t.type.rank();
   const int64_t n = out.size(), len = rank ? t.type.dim(rank - 1) : 1, step = rank ? t.affine.stride[rank - 1] : 0;
   if (rank == 0) {

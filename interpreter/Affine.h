@@ -27,7 +27,8 @@ bool hasAffineRule(ir::Opcode code);
 /// dense, as for a comparison); false: the caller runs it densely.
 bool tryAffine(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 
-/// The elements of symbolic `t`, written into arena memory: an equivalent dense tile.
+/// The elements of symbolic `t` (or of view `t`), written into arena memory: an equivalent
+/// dense tile.
 Tile materialize(Arena& arena, const Tile& t);
 
 /// The byte layout of a symbolic pointer tile with eb-byte elements.

@@ -3,6 +3,7 @@
 #include "interpreter/Exec.h"
 
 #include "interpreter/Affine.h"
+#include "interpreter/Views.h"
 #include "interpreter/WriteSet.h"
 
 #include <algorithm>
@@ -52,8 +53,8 @@ class Compiler {
   CompiledKernel& out_;
 };
 
-// Which operands an op takes symbolic: control flow passes tiles on as they are; memory ops
-// read a symbolic pointer (and a uniform symbolic mask) directly.
+// Which operands an op takes lazy: control flow passes tiles on as they are; memory ops read
+// a symbolic pointer (and a uniform symbolic mask) directly; elementwise float ops read views.
 uint32_t symbolicOperands(Opcode code) {
   switch (code) {
     case Opcode::For: case Opcode::If: case Opcode::While: case Opcode::Yield: case Opcode::Condition:
@@ -61,6 +62,9 @@ uint32_t symbolicOperands(Opcode code) {
     case Opcode::Load: return 0b011;                              // pointers, mask
     case Opcode::Store: case Opcode::AtomicRmw: return 0b101;     // pointers, (value), mask
     case Opcode::AtomicCas: return 0b001;                         // pointers
+    case Opcode::AddF: case Opcode::SubF: case Opcode::MulF: case Opcode::DivF: case Opcode::PreciseDiv:
+    case Opcode::MinimumF: case Opcode::MaximumF: case Opcode::MinNumF: case Opcode::MaxNumF:
+      return 0b11;                                                 // views (broadcast operands)
     default: return 0;
   }
 }
@@ -71,6 +75,7 @@ void markOps(CBlock& b, const std::vector<size_t>& uses, bool symbolic) {
   for (Instr& ins : b.instrs) {
     if (ins.op->code == Opcode::AtomicRmw) ins.resultUnused = uses[ins.out[0]] == 0;
     ins.symbolicRule = symbolic && hasAffineRule(ins.op->code);
+    ins.viewRule = symbolic && hasViewRule(ins.op->code);
     ins.symbolicOperands = symbolicOperands(ins.op->code);
     for (CBlock& r : ins.regions) markOps(r, uses, symbolic);
   }
@@ -238,6 +243,13 @@ struct CarrySlots {
         continue;
       }
       Tile t = dst[k];
+      if (src[k].view) {  // its elements may live in the arena being released: copy them out
+        copyViewElements(src[k], t.data);
+        t.provenance = src[k].provenance;
+        t.poison = nullptr;
+        out.push_back(t);
+        continue;
+      }
       std::memmove(t.data, src[k].data, size_t(src[k].size()) * storageBytes(src[k].type.elem().kind));
       t.provenance = src[k].provenance;
       if (src[k].poison) std::memmove(t.poison, src[k].poison, size_t(src[k].size()));
@@ -326,7 +338,7 @@ bool execWhile(Program& p, const Instr& ins) {
 void traceOp(Program& p, const Instr& ins) {
   char buf[256];
   for (uint32_t s : ins.out) {
-    const Tile t = p.slots[s].symbolic ? materialize(p.arena, p.slots[s]) : p.slots[s];
+    const Tile t = p.slots[s].lazy() ? materialize(p.arena, p.slots[s]) : p.slots[s];
     int64_t n = t.size();
     double lo = 0, hi = 0;
     for (int64_t i = 0; i < n; ++i) {
@@ -369,10 +381,10 @@ bool execBlock(Program& p, const CBlock& b) {
     bool anySymbolic = false;
     for (uint32_t s : ins.in) {
       in.push_back(&p.slots[s]);
-      anySymbolic = anySymbolic || p.slots[s].symbolic;
+      anySymbolic = anySymbolic || p.slots[s].lazy();
     }
     Tile* out = ins.out.empty() ? nullptr : &p.slots[ins.out[0]];
-    if (ins.symbolicRule && tryAffine(p, ins, in, *out)) {
+    if ((ins.symbolicRule && tryAffine(p, ins, in, *out)) || (ins.viewRule && tryView(ins, in, *out))) {
       if (p.launch.options.trace) traceOp(p, ins);
       continue;
     }
@@ -380,7 +392,7 @@ bool execBlock(Program& p, const CBlock& b) {
       dense.clear();
       dense.reserve(in.size());  // no reallocation: `in` points into it
       for (size_t k = 0; k < in.size(); ++k)
-        if (in[k]->symbolic && !ins.takesSymbolic(k)) {
+        if (in[k]->lazy() && !ins.takesSymbolic(k)) {
           dense.push_back(materialize(p.arena, *in[k]));
           in[k] = &dense.back();
         }

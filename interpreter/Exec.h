@@ -26,8 +26,9 @@ struct Instr {
   uint32_t memId = 0;        ///< index of this memory op in CompiledKernel::memLocs
   bool resultUnused = false; ///< atomics whose old value nobody reads
   bool symbolicRule = false; ///< try the op's symbolic rule first (Affine.h)
-  /// Operands taken as they are when symbolic, bit k for operand k (all ones: every operand,
-  /// for control flow); the others are materialized before the op runs.
+  bool viewRule = false;     ///< try making the result a view (Views.h)
+  /// Operands taken as they are when lazy (symbolic or a view), bit k for operand k (all ones:
+  /// every operand, for control flow); the others are materialized before the op runs.
   uint32_t symbolicOperands = 0;
   bool takesSymbolic(size_t k) const { return k < 32 ? (symbolicOperands >> k) & 1 : symbolicOperands == ~0u; }
   /// Constant ops: the value, filled once at compile time (CompiledKernel::constants owns it).

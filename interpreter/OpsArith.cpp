@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "interpreter/Exec.h"
+#include "interpreter/Views.h"
 #include "interpreter/FastMath.h"
 
 namespace tilevm::interp {
@@ -183,6 +184,50 @@ C maximumNan(C x, C y) {
   return x > y ? x : y;
 }
 
+// Row starts (elements from data) and the step along a row of a view or a dense tile.
+struct RowWalk {
+  std::vector<int64_t> starts;
+  int64_t step = 1;
+  RowWalk(const Tile& t, int64_t rows, int64_t len) : starts(size_t(rows)) {
+    if (t.view) {
+      viewRowStarts(t, starts.data());
+      step = t.type.rank() ? t.affine.stride[t.type.rank() - 1] : 0;
+    } else {
+      for (int64_t r = 0; r < rows; ++r) starts[size_t(r)] = r * len;
+    }
+  }
+};
+
+// out = f(a, b) where a or b is a view (a splat or a broadcast): row by row, with the common
+// steps (1: along the row, 0: one repeated element) as separate loops that vectorize.
+template <typename FT, typename F>
+void binaryOverViews(const Tile& a, const Tile& b, Tile& out, F f) {
+  using S = typename FT::S;
+  using C = typename FT::C;
+  const unsigned rank = out.type.rank();
+  const int64_t len = rank ? out.type.dim(rank - 1) : 1, rows = out.size() / len;
+  RowWalk wa(a, rows, len), wb(b, rows, len);
+  const S* x = a.as<S>();
+  const S* y = b.as<S>();
+  S* o = out.as<S>();
+  for (int64_t r = 0; r < rows; ++r) {
+    const S* xr = x + wa.starts[size_t(r)];
+    const S* yr = y + wb.starts[size_t(r)];
+    S* orow = o + r * len;
+    if (wa.step == 1 && wb.step == 0) {
+      const C yv = FT::ld(yr[0]);
+      for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(FT::ld(xr[j]), yv)));
+    } else if (wa.step == 0 && wb.step == 1) {
+      const C xv = FT::ld(xr[0]);
+      for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(xv, FT::ld(yr[j]))));
+    } else if (wa.step == 1 && wb.step == 1) {
+      for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(FT::ld(xr[j]), FT::ld(yr[j]))));
+    } else {
+      for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(FT::ld(xr[j * wa.step]), FT::ld(yr[j * wb.step]))));
+    }
+  }
+}
+
 template <typename FT>
 void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
   using S = typename FT::S;
@@ -195,6 +240,10 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
   };
   auto bin = [&](auto f) {
     const S* y = in[1]->as<S>();
+    if (in[0]->view || in[1]->view) {
+      binaryOverViews<FT>(*in[0], *in[1], out, f);
+      return;
+    }
     for (int64_t i = 0; i < n; ++i) o[i] = FT::st(C(f(FT::ld(x[i]), FT::ld(y[i]))));
   };
   if constexpr (std::is_same_v<FT, F32T>) {

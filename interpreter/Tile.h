@@ -64,7 +64,9 @@ struct Affine {
 /// A runtime value: `type` describes the shape and element kind; `data` holds numElements()
 /// elements in storage format (Numeric.h); `poison`, when set, marks lanes that came from a
 /// masked-off load without `other` (one byte per element). A symbolic tile (`symbolic`) has
-/// no data: its elements are given by `affine` until an op materializes them.
+/// no data: its elements are given by `affine` until an op materializes them. A view (`view`,
+/// float tiles made by splat and broadcast, Views.h) reads its element at multi-index idx
+/// from data + sum_d idx[d] * affine.stride[d] elements: stride 0 repeats an element.
 struct MemRegion;
 
 struct Tile {
@@ -75,7 +77,11 @@ struct Tile {
   /// checked against it, so an overrun of x that lands inside y is still reported.
   const MemRegion* provenance = nullptr;
   bool symbolic = false;
+  bool view = false;
   Affine affine;
+
+  /// Symbolic or a view: only ops that take such operands see it as it is (Exec.h).
+  bool lazy() const { return symbolic || view; }
 
   int64_t size() const { return type.numElements(); }
   template <typename T> T* as() const { return reinterpret_cast<T*>(data); }

@@ -550,3 +550,68 @@ def copy(x, y, B: tl.constexpr):
     CHECK(r2.findings[0].count == 64);
   }
 }
+
+TEST_CASE("broadcast operands (views) give the same elements as copies, in and out of loops", "[interp][views]") {
+  // Row, column and scalar broadcasts into elementwise ops (read as views), a view through
+  // expand_dims, views into ops that need copies (where, sum, store), and a view carried by a
+  // loop whose iteration memory is released. Expected values computed here, op by op in f32.
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def views(x, v, w, out, s, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, C)
+    t = tl.load(x + r[:, None] * C + c[None, :])
+    rv = tl.load(v + r)
+    cv = tl.load(w + c)
+    a = t - rv[:, None]
+    b = cv[None, :] * a
+    d = b / s
+    m = tl.maximum(rv[:, None], cv[None, :])
+    e = tl.where(m > 0, tl.broadcast_to(rv[:, None], (R, C)), d)
+    carry = tl.broadcast_to(cv[None, :], (R, C))
+    for i in range(3):
+        g = rv * (i + 1.0)
+        carry = tl.broadcast_to(g[:, None], (R, C)) + carry * 0.5
+    tl.store(out + r[:, None] * C + c[None, :], d + m)
+    tl.store(out + R * C + r[:, None] * C + c[None, :], e)
+    tl.store(out + 2 * R * C + r[:, None] * C + c[None, :], carry)
+    tl.store(out + 3 * R * C + r, tl.sum(tl.broadcast_to(rv[:, None], (R, C)), 1))
+)";
+  const int64_t R = 16, C = 32;
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  auto m = compilePython(src, "views", {{"R", "16"}, {"C", "32"}}, "x: *fp32, v: *fp32, w: *fp32, out: *fp32, s: fp32");
+  std::vector<interp::Buffer> b{buffer("x", ScalarKind::F32, R * C), buffer("v", ScalarKind::F32, R),
+                                buffer("w", ScalarKind::F32, C), buffer("out", ScalarKind::F32, 3 * R * C + R)};
+  for (int k = 0; k < 3; ++k) fillNormal(b[size_t(k)], rng);
+  const float s = 1.7f;
+  runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2), bufArg(3), floatArg(s)});
+  INFO("seed " << seed);
+  const float* x = as<float>(b[0]);
+  const float* v = as<float>(b[1]);
+  const float* w = as<float>(b[2]);
+  const float* o = as<float>(b[3]);
+  for (int64_t i = 0; i < R; ++i) {
+    for (int64_t j = 0; j < C; ++j) {
+      volatile float a = x[i * C + j] - v[i];
+      volatile float bb = w[j] * a;
+      volatile float d = bb / s;
+      float mx = std::max(v[i], w[j]);
+      volatile float dm = d + mx;
+      REQUIRE(o[i * C + j] == dm);
+      REQUIRE(o[R * C + i * C + j] == (mx > 0 ? v[i] : d));
+      float carry = w[j];
+      for (int it = 0; it < 3; ++it) {
+        volatile float g = v[i] * float(it + 1);
+        volatile float half = carry * 0.5f;
+        carry = g + half;
+      }
+      REQUIRE(o[2 * R * C + i * C + j] == carry);
+    }
+    // sum of C copies of v[i] in the halving tree: C = 32 is a power of two, so exactly v[i] * 32.
+    REQUIRE(o[3 * R * C + i] == v[i] * float(C));
+  }
+}

@@ -1,0 +1,25 @@
+// Views.h - broadcast without copies: splat, broadcast and expand_dims of float tiles give a
+// view (Tile::view) of their operand's elements with stride 0 along the repeated dims, and
+// elementwise float ops read views directly. Any other op gets the view materialized.
+// (The index-tile counterpart, symbolic tiles, is Affine.h.)
+#pragma once
+
+#include "interpreter/Exec.h"
+
+namespace tilevm::interp {
+
+/// Ops that can make a view of their operand (when the result is a float tile).
+bool hasViewRule(ir::Opcode code);
+
+/// Makes `ins`'s result a view when its rule applies to these operands; false: the caller runs
+/// it as usual.
+bool tryView(const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
+
+/// Writes the elements of view `t` densely (row-major) into `dst`.
+void copyViewElements(const Tile& t, uint8_t* dst);
+
+/// Offsets (in elements) of the first element of each row (last dim) of view `t`, into `rows`
+/// (t.size() / last dim entries); the row's elements follow at affine.stride[rank - 1].
+void viewRowStarts(const Tile& t, int64_t* rows);
+
+}  // namespace tilevm::interp
