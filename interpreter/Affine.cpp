@@ -1,10 +1,10 @@
 // Affine.cpp - the symbolic rules (one per op that keeps index tiles affine), range checks
 // that keep values exact, materialization, and the layout of symbolic pointer tiles.
 #include "interpreter/Affine.h"
+#include "interpreter/FastMath.h"
 #include "interpreter/Views.h"
 
 #include <algorithm>
-#include <immintrin.h>
 #include <string_view>
 
 namespace tilevm::interp {
@@ -301,40 +301,13 @@ AffineLayout affineLayout(const Tile& ptrs, unsigned eb) {
 
 namespace {
 
-// 8x8 blocks of 4-byte elements transposed in AVX2 registers: src rows are `srcStride` bytes
-// apart, dst rows `dstStride` elements apart.
-__attribute__((target("avx2"))) void transpose8x8(const uint8_t* src, int64_t srcStride, uint32_t* dst, int64_t dstStride) {
-  __m256 r[8], t[8];
-  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + i * srcStride));
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 8; i += 4) {
-    r[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
-    r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
-    r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-    r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
-  }
-  for (int i = 0; i < 4; ++i) {
-    __m256 lo = _mm256_permute2f128_ps(r[i], r[i + 4], 0x20);
-    __m256 hi = _mm256_permute2f128_ps(r[i], r[i + 4], 0x31);
-    _mm256_storeu_ps(reinterpret_cast<float*>(dst + i * dstStride), lo);
-    _mm256_storeu_ps(reinterpret_cast<float*>(dst + (i + 4) * dstStride), hi);
-  }
-}
-
 // A rank-2 tile of 4-byte elements whose rows are transposed in memory (consecutive rows are
 // consecutive elements, as for tl.load(p + j[None, :] * ld + i[:, None])): blocked transpose.
 bool gatherTransposed(const Tile& ptrs, uint32_t* out) {
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (!avx2 || ptrs.type.rank() != 2 || ptrs.affine.stride[0] != 4) return false;
+  if (ptrs.type.rank() != 2 || ptrs.affine.stride[0] != 4) return false;
   const int64_t rows = ptrs.type.dim(0), len = ptrs.type.dim(1), step = ptrs.affine.stride[1];
-  if (rows % 8 || len % 8) return false;
-  const auto* base = reinterpret_cast<const uint8_t*>(ptrs.affine.base);
-  // Block (r0, j0): source rows are the tile's columns j0..j0+7, each 8 contiguous elements from r0.
-  for (int64_t r0 = 0; r0 < rows; r0 += 8)
-    for (int64_t j0 = 0; j0 < len; j0 += 8) transpose8x8(base + r0 * 4 + j0 * step, step, out + r0 * len + j0, len);
+  // The source: `len` rows (the tile's columns) `step` bytes apart, `rows` contiguous elements each.
+  transpose32(reinterpret_cast<const uint8_t*>(ptrs.affine.base), step, len, rows, out);
   return true;
 }
 

@@ -2,6 +2,8 @@
 // time).
 #include "interpreter/FastMath.h"
 
+#include <immintrin.h>
+
 namespace tilevm::interp {
 
 __attribute__((target_clones("avx512f", "avx2", "default"))) void exp2Floats(const float* __restrict x, float* __restrict o,
@@ -16,6 +18,41 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void roundToTf32Flo
     const uint32_t rounded = (b + 0x1000u) & 0xffffe000u;
     o[i] = std::bit_cast<float>((b & 0x7f800000u) == 0x7f800000u ? b : rounded);
   }
+}
+
+namespace {
+
+// One 8x8 block: dst row k (dstStride elements apart) = src column k (src rows srcStride bytes apart).
+__attribute__((target("avx2"))) void transpose8x8(const uint8_t* src, int64_t srcStride, uint32_t* dst, int64_t dstStride) {
+  __m256 r[8], t[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + i * srcStride));
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    r[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+    r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xEE);
+    r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; ++i) {
+    _mm256_storeu_ps(reinterpret_cast<float*>(dst + i * dstStride), _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+    _mm256_storeu_ps(reinterpret_cast<float*>(dst + (i + 4) * dstStride), _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+  }
+}
+
+}  // namespace
+
+void transpose32(const uint8_t* src, int64_t srcStride, int64_t rows, int64_t cols, uint32_t* dst) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  const int64_t rowBlocks = avx2 ? rows - rows % 8 : 0, colBlocks = avx2 ? cols - cols % 8 : 0;
+  for (int64_t r0 = 0; r0 < rowBlocks; r0 += 8)
+    for (int64_t c0 = 0; c0 < colBlocks; c0 += 8) transpose8x8(src + r0 * srcStride + c0 * 4, srcStride, dst + c0 * rows + r0, rows);
+  // What the blocks left: the last cols % 8 columns of every row, and the last rows % 8 rows.
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = (r < rowBlocks ? colBlocks : 0); c < cols; ++c)
+      std::memcpy(dst + c * rows + r, src + r * srcStride + c * 4, 4);
 }
 
 }  // namespace tilevm::interp

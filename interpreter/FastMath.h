@@ -3,7 +3,7 @@
 // nearest integer and |f| <= 1/2; 2^f comes from its Taylor series to degree 8 (relative error
 // below 2^-32, a hundredth of a float ulp) and is rounded to float once, so results are within
 // 1 ulp of the true value (InterpOpsTest checks it) and independent of the CPU: no FMA, no
-// table, no libm. tf32 rounding of dot inputs lives here too: the same kind of loop.
+// table, no libm. tf32 rounding of dot inputs and a blocked transpose live here too.
 // (-fno-trapping-math lets the clamps if-convert, so the loop vectorizes.)
 #pragma once
 
@@ -50,5 +50,10 @@ void exp2Floats(const float* x, float* o, int64_t n, double scale);
 /// o[i] = x[i] rounded to tf32 (10 mantissa bits, to nearest with ties away from zero, as
 /// PTX cvt.rna.tf32.f32; inf and NaN unchanged), for n elements: vectorized.
 void roundToTf32Floats(const float* x, float* o, int64_t n);
+
+/// Transposes a matrix of 4-byte elements: src has `rows` rows `srcStride` bytes apart, `cols`
+/// contiguous elements each; dst (cols x rows, dense) gets dst[c * rows + r] = src[r][c]. In
+/// 8x8 blocks in AVX2 registers where the CPU has them.
+void transpose32(const uint8_t* src, int64_t srcStride, int64_t rows, int64_t cols, uint32_t* dst);
 
 }  // namespace tilevm::interp

@@ -102,12 +102,17 @@ template <typename T, Opcode C>
 void reduceWith(const Tile& in, Tile& out, const AxisShape& s, Arena& arena) {
   T* w = static_cast<T*>(arena.allocate(size_t(in.size()) * sizeof(T)));
   auto f = [](T x, T y) { return binaryFn<T>(C)(x, y); };
-  if (s.inner == 1 && s.outer >= 8 && s.len < 16) {
-    // Reducing a short last axis of many rows: transpose so each tree step combines whole rows
-    // (long contiguous loops); the combine order per row is the same tree.
+  if (s.inner == 1 && s.outer >= 8) {
+    // Reducing the last axis of many rows: transpose so each tree step combines whole columns
+    // of rows (long contiguous loops instead of short ones per row); the combine order per row
+    // is the same tree.
     const T* x = in.as<T>();
-    for (int64_t o = 0; o < s.outer; ++o)
-      for (int64_t k = 0; k < s.len; ++k) w[k * s.outer + o] = x[o * s.len + k];
+    if constexpr (sizeof(T) == 4) {
+      transpose32(in.data, s.len * 4, s.outer, s.len, reinterpret_cast<uint32_t*>(w));
+    } else {
+      for (int64_t o = 0; o < s.outer; ++o)
+        for (int64_t k = 0; k < s.len; ++k) w[k * s.outer + o] = x[o * s.len + k];
+    }
     for (int64_t m = s.len; m > 1;) {
       int64_t h = (m + 1) / 2;
       for (int64_t k = 0; k < m - h; ++k) {

@@ -273,29 +273,31 @@ TEST_CASE("reductions follow the documented halving-tree order; scans are sequen
 TEST_CASE("row and column reductions of a 2-D tile follow the same tree order", "[interp][reduce]") {
   uint64_t seed = freshSeed();
   std::mt19937_64 rng(seed);
-  const int64_t R = 16, C = 64;
-  auto m = compilePython(kReductions, "rowsum", {{"ROWS", "16"}, {"COLS", "64"}}, "x: *fp32, out: *fp32");
-  std::vector<interp::Buffer> b{buffer("x", ScalarKind::F32, R * C), buffer("out", ScalarKind::F32, R + C)};
-  std::normal_distribution<float> nd(0, 1);
-  for (int64_t i = 0; i < R * C; ++i) as<float>(b[0])[i] = nd(rng) * float(1 << (rng() % 20));
-  runChecked(*m, b, {bufArg(0), bufArg(1)});
-  auto tree = [](std::vector<float> w) {
-    for (size_t len = w.size(); len > 1;) {
-      size_t h = (len + 1) / 2;
-      for (size_t k = 0; k < len - h; ++k) w[k] = w[k] + w[k + h];
-      len = h;
+  // Shapes with whole 8x8 blocks for the transposing row reduction, and with none.
+  for (auto [R, C] : {std::pair<int64_t, int64_t>{16, 64}, {8, 4}, {32, 2}, {64, 16}, {4, 32}}) {
+    auto m = compilePython(kReductions, "rowsum", {{"ROWS", std::to_string(R)}, {"COLS", std::to_string(C)}}, "x: *fp32, out: *fp32");
+    std::vector<interp::Buffer> b{buffer("x", ScalarKind::F32, R * C), buffer("out", ScalarKind::F32, R + C)};
+    std::normal_distribution<float> nd(0, 1);
+    for (int64_t i = 0; i < R * C; ++i) as<float>(b[0])[i] = nd(rng) * float(1 << (rng() % 20));
+    runChecked(*m, b, {bufArg(0), bufArg(1)});
+    auto tree = [](std::vector<float> w) {
+      for (size_t len = w.size(); len > 1;) {
+        size_t h = (len + 1) / 2;
+        for (size_t k = 0; k < len - h; ++k) w[k] = w[k] + w[k + h];
+        len = h;
+      }
+      return w[0];
+    };
+    for (int64_t r = 0; r < R; ++r) {
+      std::vector<float> row(as<float>(b[0]) + r * C, as<float>(b[0]) + (r + 1) * C);
+      INFO("seed " << seed << " row " << r);
+      REQUIRE(as<float>(b[1])[r] == tree(row));
     }
-    return w[0];
-  };
-  for (int64_t r = 0; r < R; ++r) {
-    std::vector<float> row(as<float>(b[0]) + r * C, as<float>(b[0]) + (r + 1) * C);
-    INFO("seed " << seed << " row " << r);
-    REQUIRE(as<float>(b[1])[r] == tree(row));
-  }
-  for (int64_t c = 0; c < C; ++c) {
-    std::vector<float> col;
-    for (int64_t r = 0; r < R; ++r) col.push_back(as<float>(b[0])[r * C + c]);
-    REQUIRE(as<float>(b[1])[R + c] == tree(col));
+    for (int64_t c = 0; c < C; ++c) {
+      std::vector<float> col;
+      for (int64_t r = 0; r < R; ++r) col.push_back(as<float>(b[0])[r * C + c]);
+      REQUIRE(as<float>(b[1])[R + c] == tree(col));
+    }
   }
 }
 
