@@ -110,6 +110,7 @@ CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k, bool symb
   countUses(ck.body, uses);
   markOps(ck.body, uses, symbolic);
   precomputeConstants(ck.body, ck);
+  if (symbolic) markReuse(ck);
   ck.writtenParams = writtenParams(k);
   return ck;
 }

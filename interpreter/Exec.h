@@ -31,6 +31,9 @@ struct Instr {
   /// every operand, for control flow); the others are materialized before the op runs.
   uint32_t symbolicOperands = 0;
   bool takesSymbolic(size_t k) const { return k < 32 ? (symbolicOperands >> k) & 1 : symbolicOperands == ~0u; }
+  /// Elementwise float ops and dot: the operand whose memory the result may take over (its
+  /// last use, a fresh tile nothing else aliases; Reuse.cpp), or -1.
+  int8_t reuseOperand = -1;
   /// Constant ops: the value, filled once at compile time (CompiledKernel::constants owns it).
   /// Tiles are never written after the op that made them, so every program can share it.
   const Tile* constant = nullptr;
@@ -51,6 +54,9 @@ struct CompiledKernel {
   std::vector<std::unique_ptr<Tile>> constants;    ///< the values of Constant ops
   Arena constantData{4096};                        ///< their elements
 };
+
+/// Sets Instr::reuseOperand over the kernel (Reuse.cpp).
+void markReuse(CompiledKernel& ck);
 
 /// Slots, op locations and per-op flags; `symbolic` enables symbolic index tiles (Affine.h).
 CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k, bool symbolic);

@@ -6,8 +6,8 @@
 
 namespace tilevm::interp {
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void exp2Floats(const float* __restrict x, float* __restrict o,
-                                                                    int64_t n, double scale) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) void exp2Floats(const float* x, float* o, int64_t n,
+                                                                    double scale) {
   for (int64_t i = 0; i < n; ++i) o[i] = exp2ToFloat(double(x[i]) * scale);
 }
 

@@ -45,6 +45,7 @@ inline float expToFloat(double x) { return exp2ToFloat(x * kLog2E); }
 
 /// o[i] = 2^(x[i] * scale) rounded to float, for n elements: a vectorized loop, in an AVX2
 /// or AVX-512 clone where the CPU has it (the same IEEE double operations, so the same bits).
+/// o may be x (in place).
 void exp2Floats(const float* x, float* o, int64_t n, double scale);
 
 /// o[i] = x[i] rounded to tf32 (10 mantissa bits, to nearest with ties away from zero, as

@@ -54,7 +54,9 @@ struct LaunchOptions {
   /// order, so their effect does not depend on the schedule.
   bool deterministicAtomics = true;
   /// Keep index and pointer tiles symbolic (affine in the element index) until an op needs
-  /// their elements. Results are identical either way; off runs every op densely (for tests).
+  /// their elements, broadcast float operands as views, and compute results in the memory of
+  /// dead operands. Results are identical either way; off runs every op densely into fresh
+  /// memory: the plain reference path (for tests).
   bool symbolic = true;
 };
 

@@ -299,7 +299,9 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
 
 void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
   const ir::Op& op = *ins.op;
-  out = allocTile(p.arena, op.result()->type);
+  const Tile* dead = ins.reuseOperand >= 0 ? in[size_t(ins.reuseOperand)] : nullptr;
+  if (dead && !dead->lazy() && !dead->poison) out = tileAt(op.result()->type, dead->data);  // Reuse.cpp
+  else out = allocTile(p.arena, op.result()->type);
   ScalarKind k = in[0]->type.elem().kind;
   switch (op.code) {
     case Opcode::AddPtr: {

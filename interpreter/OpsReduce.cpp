@@ -427,9 +427,13 @@ void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K) {
 void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
   const ir::Op& op = *ins.op;
   const Tile &a = *in[0], &b = *in[1], &acc = *in[2];
-  out = allocTile(p.arena, op.result()->type);
   int64_t M = a.type.dim(0), K = a.type.dim(1), N = b.type.dim(1);
   ScalarKind ak = a.type.elem().kind, ck = acc.type.elem().kind;
+  const std::string* prec = op.strAttr("input_precision");
+  // An f32 accumulator at its last use (Reuse.cpp) is updated where it is, without a copy.
+  const bool inPlace = ins.reuseOperand == 2 && !acc.lazy() && !acc.poison && ck == ScalarKind::F32 &&
+                       ak != ScalarKind::I8 && ak != ScalarKind::F64 && !(prec && *prec == "tf32x3");
+  out = inPlace ? tileAt(op.result()->type, acc.data) : allocTile(p.arena, op.result()->type);
   if (ak == ScalarKind::I8) {
     std::memcpy(out.data, acc.data, size_t(M * N) * 4);
     std::vector<int32_t> av(size_t(M * K)), bv(size_t(K * N));
@@ -440,7 +444,6 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
     std::memcpy(out.data, acc.data, size_t(M * N) * 8);
     gemm(a.as<double>(), b.as<double>(), out.as<double>(), M, N, K);
   } else {
-    const std::string* prec = op.strAttr("input_precision");
     std::string mode = ak == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
     std::vector<float> c = ck == ScalarKind::F32 ? std::vector<float>() : asFloats(acc, false);
     if (mode == "tf32x3") {
@@ -468,7 +471,7 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
       const float* av = inputs(a);
       const float* bv = inputs(b);
       if (ck == ScalarKind::F32) {
-        std::memcpy(out.data, acc.data, size_t(M * N) * 4);
+        if (!inPlace) std::memcpy(out.data, acc.data, size_t(M * N) * 4);
         gemm(av, bv, out.as<float>(), M, N, K);
       } else {
         gemm(av, bv, c.data(), M, N, K);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "InterpHarness.h"
+#include "interpreter/Exec.h"
 #include "interpreter/WriteSet.h"
 #include "TestKernels.h"
 
@@ -615,5 +616,82 @@ def views(x, v, w, out, s, R: tl.constexpr, C: tl.constexpr):
     }
     // sum of C copies of v[i] in the halving tree: C = 32 is a power of two, so exactly v[i] * 32.
     REQUIRE(o[3 * R * C + i] == v[i] * float(C));
+  }
+}
+
+TEST_CASE("results computed in a dead operand's memory: only at its last use, never through an alias", "[interp][reuse]") {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def reuse(x, y, out, c, N: tl.constexpr):
+    r = tl.arange(0, N)
+    a = tl.load(x + r[:, None] * N + r[None, :])
+    b = tl.load(y + r[:, None] * N + r[None, :])
+    t = a * b
+    u = t + 1.0
+    w = tl.exp(u)
+    v = a - b
+    e = tl.reshape(v, (N, N))
+    f = v * 3.0
+    s = a + 2.0
+    if c > 0:
+        g = s
+    else:
+        g = a
+    h = s * 0.5
+    acc = b * 1.0
+    d = tl.dot(a, b, acc)
+    acc2 = a * 2.0
+    d2 = tl.dot(a, b, acc2)
+    k = acc2 + 0.0
+    o = out + r[:, None] * N + r[None, :]
+    tl.store(o, w)
+    tl.store(o + N * N, e + f)
+    tl.store(o + 2 * N * N, g + h)
+    tl.store(o + 3 * N * N, d)
+    tl.store(o + 4 * N * N, d2 + k)
+)";
+  const int64_t N = 16;
+  auto m = compilePython(src, "reuse", {{"N", "16"}}, "x: *fp32, y: *fp32, out: *fp32, c: i32");
+  // Which ops may take over an operand (found by opcode, in program order).
+  interp::CompiledKernel ck = interp::compileKernel(*m, *m->kernels[0], true);
+  std::vector<const interp::Instr*> mulf, addf, dots, exps;
+  for (const interp::Instr& ins : ck.body.instrs) {
+    if (ins.op->code == ir::Opcode::MulF) mulf.push_back(&ins);
+    if (ins.op->code == ir::Opcode::AddF) addf.push_back(&ins);
+    if (ins.op->code == ir::Opcode::Dot) dots.push_back(&ins);
+    if (ins.op->code == ir::Opcode::Exp) exps.push_back(&ins);
+  }
+  REQUIRE(mulf.size() == 5);  // t, f, h, acc, acc2
+  REQUIRE(addf.size() >= 3);
+  REQUIRE(dots.size() == 2);
+  CHECK(mulf[0]->reuseOperand == -1);  // t = a * b: a and b are loads (not fresh)
+  CHECK(addf[0]->reuseOperand == 0);   // u = t + 1: t dies here
+  CHECK(exps[0]->reuseOperand == 0);   // w = exp(u)
+  CHECK(mulf[1]->reuseOperand == -1);  // f = v * 3: v is also reshaped (an alias)
+  CHECK(mulf[2]->reuseOperand == -1);  // h = s * 0.5: s also flows out of the if
+  CHECK(dots[0]->reuseOperand == 2);   // d = dot(a, b, acc): acc dies here
+  CHECK(dots[1]->reuseOperand == -1);  // d2 = dot(a, b, acc2): acc2 is read later
+  // And the values: the reference path (no reuse) against the optimized one, plus f32 here.
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  for (int64_t c : {1, 0}) {
+    std::vector<interp::Buffer> b{buffer("x", ScalarKind::F32, N * N), buffer("y", ScalarKind::F32, N * N),
+                                  buffer("out", ScalarKind::F32, 5 * N * N)};
+    fillNormal(b[0], rng);
+    fillNormal(b[1], rng);
+    runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2), intArg(c)});
+    INFO("seed " << seed << " c " << c);
+    const float* x = as<float>(b[0]);
+    const float* y = as<float>(b[1]);
+    const float* o = as<float>(b[2]);
+    for (int64_t i = 0; i < N * N; ++i) {
+      volatile float v = x[i] - y[i], f = v * 3.0f, s = x[i] + 2.0f, h = s * 0.5f;
+      volatile float ef = v + f, g = c > 0 ? s : x[i], gh = g + h;
+      REQUIRE(o[N * N + i] == ef);
+      REQUIRE(o[2 * N * N + i] == gh);
+    }
   }
 }

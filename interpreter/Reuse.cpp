@@ -1,0 +1,103 @@
+// Reuse.cpp - which results may be computed in the memory of a dead operand: elementwise float
+// ops and dot's accumulator, at the operand's last use, when the operand is a fresh tile (made
+// by such an op) that no other value aliases. Fewer fresh tiles per loop iteration keep a
+// program's working set in cache.
+#include <unordered_map>
+#include <unordered_set>
+
+#include "interpreter/Exec.h"
+
+namespace tilevm::interp {
+
+using ir::Opcode;
+
+namespace {
+
+// Ops whose result is always a fresh arena tile of the operands' type, computed elementwise
+// (so the result may overwrite an operand of the same type: each element is read before its
+// own position is written).
+bool elementwiseFloat(Opcode code) {
+  switch (code) {
+    case Opcode::AddF: case Opcode::SubF: case Opcode::MulF: case Opcode::DivF: case Opcode::PreciseDiv:
+    case Opcode::RemF: case Opcode::Pow: case Opcode::MinimumF: case Opcode::MaximumF: case Opcode::MinNumF:
+    case Opcode::MaxNumF: case Opcode::NegF: case Opcode::Exp: case Opcode::Exp2: case Opcode::Log:
+    case Opcode::Log2: case Opcode::Sqrt: case Opcode::PreciseSqrt: case Opcode::Rsqrt: case Opcode::Sin:
+    case Opcode::Cos: case Opcode::AbsF: case Opcode::Floor: case Opcode::Ceil: case Opcode::Erf:
+    case Opcode::Tanh: case Opcode::Fma:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Ops whose result may share an operand's memory (or that hand values to other slots).
+bool aliasing(Opcode code) {
+  switch (code) {
+    case Opcode::ExpandDims: case Opcode::Reshape: case Opcode::Broadcast: case Opcode::Splat:
+    case Opcode::Yield: case Opcode::Condition: case Opcode::For: case Opcode::While: case Opcode::If:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct Facts {
+  std::unordered_map<uint32_t, Opcode> producer;  // result slot -> the op that made it
+  std::unordered_set<uint32_t> aliased;           // slots some aliasing op reads
+};
+
+void collect(const CBlock& b, Facts& f) {
+  for (const Instr& ins : b.instrs) {
+    for (uint32_t s : ins.out) f.producer[s] = ins.op->code;
+    if (aliasing(ins.op->code))
+      for (uint32_t s : ins.in) f.aliased.insert(s);
+    for (const CBlock& r : ins.regions) collect(r, f);
+  }
+}
+
+void usesIn(const CBlock& b, std::unordered_set<uint32_t>& used) {
+  for (const Instr& ins : b.instrs) {
+    used.insert(ins.in.begin(), ins.in.end());
+    for (const CBlock& r : ins.regions) usesIn(r, used);
+  }
+}
+
+bool fresh(const Facts& f, uint32_t slot) {
+  auto it = f.producer.find(slot);
+  return it != f.producer.end() && (elementwiseFloat(it->second) || it->second == Opcode::Dot) && !f.aliased.count(slot);
+}
+
+// Walks the block backwards: an operand is at its last use when no later op of the block (or
+// region inside one) reads it; only values made in this block qualify (not loop-carried ones).
+void markBlock(CBlock& b, const Facts& f) {
+  std::unordered_set<uint32_t> definedHere, usedLater;
+  for (const Instr& ins : b.instrs) definedHere.insert(ins.out.begin(), ins.out.end());
+  for (size_t i = b.instrs.size(); i-- > 0;) {
+    Instr& ins = b.instrs[i];
+    for (CBlock& r : ins.regions) markBlock(r, f);
+    const Opcode code = ins.op->code;
+    auto candidate = [&](size_t k) {
+      uint32_t s = ins.in[k];
+      if (!definedHere.count(s) || usedLater.count(s) || !fresh(f, s)) return false;
+      return ins.op->operands[k]->type == ins.op->result()->type;
+    };
+    if (elementwiseFloat(code)) {
+      for (size_t k = 0; k < ins.in.size() && ins.reuseOperand < 0; ++k)
+        if (candidate(k)) ins.reuseOperand = int8_t(k);
+    } else if (code == Opcode::Dot && candidate(2) && ins.in[2] != ins.in[0] && ins.in[2] != ins.in[1]) {
+      ins.reuseOperand = 2;  // the accumulator, read only at the element it updates
+    }
+    usedLater.insert(ins.in.begin(), ins.in.end());
+    for (const CBlock& r : ins.regions) usesIn(r, usedLater);
+  }
+}
+
+}  // namespace
+
+void markReuse(CompiledKernel& ck) {
+  Facts f;
+  collect(ck.body, f);
+  markBlock(ck.body, f);
+}
+
+}  // namespace tilevm::interp
