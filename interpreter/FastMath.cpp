@@ -11,13 +11,17 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void exp2Floats(con
   for (int64_t i = 0; i < n; ++i) o[i] = exp2ToFloat(double(x[i]) * scale);
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void roundToTf32Floats(const float* __restrict x,
+__attribute__((target_clones("avx512f", "avx2", "default"))) bool roundToTf32Floats(const float* __restrict x,
                                                                           float* __restrict o, int64_t n) {
+  uint32_t outside = 0;  // nonzero: some result is outside [2^-63, 2^63) and not 0
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t b = std::bit_cast<uint32_t>(x[i]);
-    const uint32_t rounded = (b + 0x1000u) & 0xffffe000u;
-    o[i] = std::bit_cast<float>((b & 0x7f800000u) == 0x7f800000u ? b : rounded);
+    const uint32_t r = (b & 0x7f800000u) == 0x7f800000u ? b : (b + 0x1000u) & 0xffffe000u;
+    o[i] = std::bit_cast<float>(r);
+    const uint32_t magnitude = r & 0x7fffffffu, exponent = magnitude >> 23;  // biased: 2^-63 is 64, 2^63 is 190
+    outside |= uint32_t(magnitude != 0) & uint32_t(exponent - 64u > 125u);
   }
+  return outside == 0;
 }
 
 namespace {

@@ -49,8 +49,10 @@ inline float expToFloat(double x) { return exp2ToFloat(x * kLog2E); }
 void exp2Floats(const float* x, float* o, int64_t n, double scale);
 
 /// o[i] = x[i] rounded to tf32 (10 mantissa bits, to nearest with ties away from zero, as
-/// PTX cvt.rna.tf32.f32; inf and NaN unchanged), for n elements: vectorized.
-void roundToTf32Floats(const float* x, float* o, int64_t n);
+/// PTX cvt.rna.tf32.f32; inf and NaN unchanged), for n elements: vectorized. Returns whether
+/// every result is 0 or has magnitude in [2^-63, 2^63): then any product of two of them is
+/// exact in f32 (at most 22 significant bits, within the normal range).
+bool roundToTf32Floats(const float* x, float* o, int64_t n);
 
 /// Transposes a matrix of 4-byte elements: src has `rows` rows `srcStride` bytes apart, `cols`
 /// contiguous elements each; dst (cols x rows, dense) gets dst[c * rows + r] = src[r][c]. In

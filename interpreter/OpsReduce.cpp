@@ -293,23 +293,26 @@ void execScan(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
 
 namespace {
 
-// Converts a tile of dot inputs to float into v (f16/bf16 exactly; f32 rounded to tf32 if asked).
-void toFloats(const Tile& t, bool tf32, float* v) {
+// Converts a tile of dot inputs to float into v (f16/bf16 exactly; f32 rounded to tf32 if
+// asked). Returns whether every product of two such values is exact in f32: f16 always (11
+// significant bits, products within the normal range); tf32 when every value is 0 or within
+// [2^-63, 2^63) (FastMath.h); otherwise false.
+bool toFloats(const Tile& t, bool tf32, float* v) {
   size_t n = size_t(t.size());
   switch (t.type.elem().kind) {
     case ScalarKind::F32:
-      if (tf32) roundToTf32Floats(t.as<float>(), v, int64_t(n));
-      else std::memcpy(v, t.data, n * 4);
-      break;
-    case ScalarKind::F16: for (size_t i = 0; i < n; ++i) v[i] = halfToFloat(t.as<uint16_t>()[i]); break;
-    case ScalarKind::BF16: for (size_t i = 0; i < n; ++i) v[i] = bf16ToFloat(t.as<uint16_t>()[i]); break;
-    default: for (size_t i = 0; i < n; ++i) v[i] = float(elementAsDouble(t, int64_t(i))); break;
+      if (tf32) return roundToTf32Floats(t.as<float>(), v, int64_t(n));
+      std::memcpy(v, t.data, n * 4);
+      return false;
+    case ScalarKind::F16: for (size_t i = 0; i < n; ++i) v[i] = halfToFloat(t.as<uint16_t>()[i]); return true;
+    case ScalarKind::BF16: for (size_t i = 0; i < n; ++i) v[i] = bf16ToFloat(t.as<uint16_t>()[i]); return false;
+    default: for (size_t i = 0; i < n; ++i) v[i] = float(elementAsDouble(t, int64_t(i))); return false;
   }
 }
 
 std::vector<float> asFloats(const Tile& t, bool tf32) {
   std::vector<float> v(size_t(t.size()));
-  toFloats(t, tf32, v.data());
+  (void)toFloats(t, tf32, v.data());
   return v;
 }
 
@@ -326,80 +329,84 @@ void gemmF32Portable(const float* a, const float* b, float* c, int64_t M, int64_
     }
 }
 
-// Two rows by 32 columns of C in eight AVX2 registers across the k loop; b's four vectors
-// serve both rows. Returns the column where the blocked part stopped.
-__attribute__((target("avx2"))) int64_t gemmF32Avx2(const float* a, const float* b, float* c, int64_t M, int64_t N,
-                                                     int64_t K) {
+// One step of a term: fused (one FMA; used only when every product is exact in f32, so it
+// rounds exactly what the separate add rounds) or multiply then add.
+template <bool Fused>
+__attribute__((target("avx2,fma"))) inline __m256 mulAdd(__m256 acc, __m256 x, __m256 y) {
+  if constexpr (Fused) return _mm256_fmadd_ps(x, y, acc);
+  else return _mm256_add_ps(acc, _mm256_mul_ps(x, y));
+}
+template <bool Fused>
+__attribute__((target("avx512f"))) inline __m512 mulAdd(__m512 acc, __m512 x, __m512 y) {
+  if constexpr (Fused) return _mm512_fmadd_ps(x, y, acc);
+  else return _mm512_add_ps(acc, _mm512_mul_ps(x, y));
+}
+
+// R rows by 32 columns of C in 4R AVX2 registers across the k loop; b's four vectors serve
+// every row. Returns the column where the blocked part stopped (rows below M - M % R are left).
+template <bool Fused, int R>
+__attribute__((target("avx2,fma"))) int64_t gemmF32Avx2(const float* a, const float* b, float* c, int64_t M, int64_t N,
+                                                         int64_t K) {
   int64_t jEnd = N - N % 32;
-  for (int64_t i = 0; i + 1 < M; i += 2)
+  for (int64_t i = 0; i + R <= M; i += R)
     for (int64_t j0 = 0; j0 < jEnd; j0 += 32) {
-      float* c0r = c + i * N + j0;
-      float* c1r = c0r + N;
-      __m256 x0 = _mm256_loadu_ps(c0r), x1 = _mm256_loadu_ps(c0r + 8), x2 = _mm256_loadu_ps(c0r + 16),
-             x3 = _mm256_loadu_ps(c0r + 24);
-      __m256 y0 = _mm256_loadu_ps(c1r), y1 = _mm256_loadu_ps(c1r + 8), y2 = _mm256_loadu_ps(c1r + 16),
-             y3 = _mm256_loadu_ps(c1r + 24);
+      __m256 x[R][4];
+      for (int r = 0; r < R; ++r)
+        for (int v = 0; v < 4; ++v) x[r][v] = _mm256_loadu_ps(c + (i + r) * N + j0 + 8 * v);
       for (int64_t k = 0; k < K; ++k) {
         const float* br = b + k * N + j0;
-        __m256 b0 = _mm256_loadu_ps(br), b1 = _mm256_loadu_ps(br + 8), b2 = _mm256_loadu_ps(br + 16),
-               b3 = _mm256_loadu_ps(br + 24);
-        __m256 s = _mm256_set1_ps(a[i * K + k]), t = _mm256_set1_ps(a[(i + 1) * K + k]);
-        x0 = _mm256_add_ps(x0, _mm256_mul_ps(s, b0));
-        x1 = _mm256_add_ps(x1, _mm256_mul_ps(s, b1));
-        x2 = _mm256_add_ps(x2, _mm256_mul_ps(s, b2));
-        x3 = _mm256_add_ps(x3, _mm256_mul_ps(s, b3));
-        y0 = _mm256_add_ps(y0, _mm256_mul_ps(t, b0));
-        y1 = _mm256_add_ps(y1, _mm256_mul_ps(t, b1));
-        y2 = _mm256_add_ps(y2, _mm256_mul_ps(t, b2));
-        y3 = _mm256_add_ps(y3, _mm256_mul_ps(t, b3));
+        __m256 bv[4] = {_mm256_loadu_ps(br), _mm256_loadu_ps(br + 8), _mm256_loadu_ps(br + 16), _mm256_loadu_ps(br + 24)};
+        for (auto& v : bv) asm("" : "+x"(v));  // keep b in registers: one load serves every row
+        for (int r = 0; r < R; ++r) {
+          __m256 s = _mm256_set1_ps(a[(i + r) * K + k]);
+          for (int v = 0; v < 4; ++v) x[r][v] = mulAdd<Fused>(x[r][v], s, bv[v]);
+        }
       }
-      _mm256_storeu_ps(c0r, x0), _mm256_storeu_ps(c0r + 8, x1), _mm256_storeu_ps(c0r + 16, x2), _mm256_storeu_ps(c0r + 24, x3);
-      _mm256_storeu_ps(c1r, y0), _mm256_storeu_ps(c1r + 8, y1), _mm256_storeu_ps(c1r + 16, y2), _mm256_storeu_ps(c1r + 24, y3);
+      for (int r = 0; r < R; ++r)
+        for (int v = 0; v < 4; ++v) _mm256_storeu_ps(c + (i + r) * N + j0 + 8 * v, x[r][v]);
     }
   return jEnd;
 }
 
-// The same with AVX-512: two rows by 64 columns in eight registers. Same operations per
-// element, same bits.
+// The same with AVX-512: R rows by 64 columns. Same operations per element, same bits.
+template <bool Fused, int R>
 __attribute__((target("avx512f"))) int64_t gemmF32Avx512(const float* a, const float* b, float* c, int64_t M, int64_t N,
                                                          int64_t K) {
   int64_t jEnd = N - N % 64;
-  for (int64_t i = 0; i + 1 < M; i += 2)
+  for (int64_t i = 0; i + R <= M; i += R)
     for (int64_t j0 = 0; j0 < jEnd; j0 += 64) {
-      float* c0r = c + i * N + j0;
-      float* c1r = c0r + N;
-      __m512 x0 = _mm512_loadu_ps(c0r), x1 = _mm512_loadu_ps(c0r + 16), x2 = _mm512_loadu_ps(c0r + 32),
-             x3 = _mm512_loadu_ps(c0r + 48);
-      __m512 y0 = _mm512_loadu_ps(c1r), y1 = _mm512_loadu_ps(c1r + 16), y2 = _mm512_loadu_ps(c1r + 32),
-             y3 = _mm512_loadu_ps(c1r + 48);
+      __m512 x[R][4];
+      for (int r = 0; r < R; ++r)
+        for (int v = 0; v < 4; ++v) x[r][v] = _mm512_loadu_ps(c + (i + r) * N + j0 + 16 * v);
       for (int64_t k = 0; k < K; ++k) {
         const float* br = b + k * N + j0;
-        __m512 b0 = _mm512_loadu_ps(br), b1 = _mm512_loadu_ps(br + 16), b2 = _mm512_loadu_ps(br + 32),
-               b3 = _mm512_loadu_ps(br + 48);
-        __m512 s = _mm512_set1_ps(a[i * K + k]), t = _mm512_set1_ps(a[(i + 1) * K + k]);
-        x0 = _mm512_add_ps(x0, _mm512_mul_ps(s, b0));
-        x1 = _mm512_add_ps(x1, _mm512_mul_ps(s, b1));
-        x2 = _mm512_add_ps(x2, _mm512_mul_ps(s, b2));
-        x3 = _mm512_add_ps(x3, _mm512_mul_ps(s, b3));
-        y0 = _mm512_add_ps(y0, _mm512_mul_ps(t, b0));
-        y1 = _mm512_add_ps(y1, _mm512_mul_ps(t, b1));
-        y2 = _mm512_add_ps(y2, _mm512_mul_ps(t, b2));
-        y3 = _mm512_add_ps(y3, _mm512_mul_ps(t, b3));
+        __m512 bv[4] = {_mm512_loadu_ps(br), _mm512_loadu_ps(br + 16), _mm512_loadu_ps(br + 32), _mm512_loadu_ps(br + 48)};
+        for (auto& v : bv) asm("" : "+v"(v));  // keep b in registers: one load serves every row
+        for (int r = 0; r < R; ++r) {
+          __m512 s = _mm512_set1_ps(a[(i + r) * K + k]);
+          for (int v = 0; v < 4; ++v) x[r][v] = mulAdd<Fused>(x[r][v], s, bv[v]);
+        }
       }
-      _mm512_storeu_ps(c0r, x0), _mm512_storeu_ps(c0r + 16, x1), _mm512_storeu_ps(c0r + 32, x2), _mm512_storeu_ps(c0r + 48, x3);
-      _mm512_storeu_ps(c1r, y0), _mm512_storeu_ps(c1r + 16, y1), _mm512_storeu_ps(c1r + 32, y2), _mm512_storeu_ps(c1r + 48, y3);
+      for (int r = 0; r < R; ++r)
+        for (int v = 0; v < 4; ++v) _mm512_storeu_ps(c + (i + r) * N + j0 + 16 * v, x[r][v]);
     }
   return jEnd;
 }
 
-void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K) {
+// c += a @ b in f32. `exact`: every product a[i,k] * b[k,j] is exact in f32 (then the FMA
+// kernels give the multiply-then-add bits, in half the floating-point operations; with
+// AVX-512, four rows of accumulators keep the FMA latency hidden).
+void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int64_t K, bool exact) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx512 && N >= 64 && M >= 2 && N % 64 == 0) {
-    gemmF32Avx512(a, b, c, M, N, K);
-    gemmF32Portable(a, b, c, M, N, K, M - M % 2, N);  // the last row if M is odd
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (avx512 && N >= 64 && N % 64 == 0 && M >= 2) {
+    const int rows = exact && M >= 4 ? 4 : 2;
+    if (rows == 4) gemmF32Avx512<true, 4>(a, b, c, M, N, K);
+    else gemmF32Avx512<false, 2>(a, b, c, M, N, K);
+    gemmF32Portable(a, b, c, M, N, K, M - M % rows, N);  // the rows the blocks left
   } else if (avx2 && N >= 32 && M >= 2) {
-    int64_t jEnd = gemmF32Avx2(a, b, c, M, N, K);
+    // Two rows (eight accumulators): four would not fit AVX2's sixteen registers.
+    int64_t jEnd = exact ? gemmF32Avx2<true, 2>(a, b, c, M, N, K) : gemmF32Avx2<false, 2>(a, b, c, M, N, K);
     // What the blocked kernel left: the last row if M is odd, the columns past jEnd.
     gemmF32Portable(a, b, c, M, N, K, M - M % 2, jEnd);
   } else {
@@ -407,10 +414,11 @@ void gemmF32(const float* a, const float* b, float* c, int64_t M, int64_t N, int
   }
 }
 
+/// c += a @ b (row-major); `exact`: f32 inputs whose products are all exact in f32.
 template <typename A, typename C>
-void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K) {
+void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K, bool exact = false) {
   if constexpr (std::is_same_v<A, float> && std::is_same_v<C, float>) {
-    gemmF32(a, b, c, M, N, K);
+    gemmF32(a, b, c, M, N, K, exact);
     return;
   }
   for (int64_t i = 0; i < M; ++i)
@@ -462,19 +470,23 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
     } else {
       // The common path, without heap traffic: inputs as f32 in the arena (or in place), the
       // accumulator copied into the result and updated there.
+      bool exact = true;  // every product exact in f32: the FMA kernels may run
       auto inputs = [&](const Tile& t) -> const float* {
-        if (t.type.elem().kind == ScalarKind::F32 && mode != "tf32") return t.as<float>();
+        if (t.type.elem().kind == ScalarKind::F32 && mode != "tf32") {
+          exact = false;
+          return t.as<float>();
+        }
         float* f = static_cast<float*>(p.arena.allocate(size_t(t.size()) * 4));
-        toFloats(t, mode == "tf32", f);
+        exact = toFloats(t, mode == "tf32", f) && exact;
         return f;
       };
       const float* av = inputs(a);
       const float* bv = inputs(b);
       if (ck == ScalarKind::F32) {
         if (!inPlace) std::memcpy(out.data, acc.data, size_t(M * N) * 4);
-        gemm(av, bv, out.as<float>(), M, N, K);
+        gemm(av, bv, out.as<float>(), M, N, K, exact);
       } else {
-        gemm(av, bv, c.data(), M, N, K);
+        gemm(av, bv, c.data(), M, N, K, exact);
         for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
       }
     }

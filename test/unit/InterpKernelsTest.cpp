@@ -397,6 +397,30 @@ TEST_CASE("tf32 dot: exactly tf32(a) * tf32(b) added in k order, whichever kerne
   }
 }
 
+TEST_CASE("f16 dot: exactly float(a) * float(b) added in k order (products exact: the FMA kernels run)", "[interp][dot]") {
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  const int64_t M = 64, N = 64, K = 32;  // four-row AVX-512 blocks and two-row AVX2 ones
+  auto m = compilePython(kReductions, "mm_tf32", {{"M", "64"}, {"N", "64"}, {"K", "32"}}, "a: *fp16, b: *fp16, c: *fp32");
+  std::vector<interp::Buffer> b{buffer("a", ScalarKind::F16, M * K), buffer("b", ScalarKind::F16, K * N),
+                                buffer("c", ScalarKind::F32, M * N)};
+  std::normal_distribution<double> nd(0, 1);
+  // Magnitudes across f16's range, subnormals included (every product is still a normal f32).
+  for (auto* buf : {&b[0], &b[1]})
+    for (size_t i = 0; i < buf->bytes.size() / 2; ++i) as<uint16_t>(*buf)[i] = halfBits(nd(rng) * std::ldexp(1.0, int(rng() % 40) - 24));
+  for (int64_t i = 0; i < M * N; ++i) as<float>(b[2])[i] = float(nd(rng));
+  std::vector<float> want(as<float>(b[2]), as<float>(b[2]) + M * N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      for (int64_t k = 0; k < K; ++k) {
+        volatile float product = float(halfValue(as<uint16_t>(b[0])[i * K + k])) * float(halfValue(as<uint16_t>(b[1])[k * N + j]));
+        want[size_t(i * N + j)] += product;
+      }
+  runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2)});
+  INFO("seed " << seed);
+  CHECK(std::memcmp(as<float>(b[2]), want.data(), want.size() * 4) == 0);
+}
+
 TEST_CASE("control flow: while, runtime if, for with carried values", "[interp][control]") {
   auto m = compilePython(kControl, "collatz", {{"BLOCK", "1"}}, "x: *i32, steps: *i32");
   std::vector<interp::Buffer> b{buffer("x", ScalarKind::I32, 30), buffer("steps", ScalarKind::I32, 30)};
