@@ -91,16 +91,18 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
   opts.symbolic = prepared.symbolic;
   uint64_t total = uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);
   if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
-  AddressSpace memory(buffers, opts.checks);
+  // Buffers no store or atomic can reach (WriteSet.h): read in place, no race shadow.
+  std::vector<bool> readOnly;
+  if (code.writtenParams) {
+    readOnly.assign(buffers.size(), true);
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i].isBuffer && args[i].buffer < buffers.size() && (i >= code.writtenParams->size() || (*code.writtenParams)[i]))
+        readOnly[args[i].buffer] = false;
+  }
+  AddressSpace memory(buffers, opts.checks, readOnly);
   LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}};
   Arena argArena(4096);
   std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
-  if (code.writtenParams) {
-    std::vector<bool> written(buffers.size(), false);
-    for (size_t i = 0; i < args.size(); ++i)
-      if (args[i].isBuffer && (*code.writtenParams)[i]) written[args[i].buffer] = true;
-    for (MemRegion& r : memory.regions()) r.readOnly = !written[size_t(r.buffer - buffers.data())];
-  }
 
   std::vector<uint32_t> order;
   if (opts.onlyPid) {

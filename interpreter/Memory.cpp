@@ -86,10 +86,11 @@ AddressSpace::~AddressSpace() {
   }
 }
 
-AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks) {
+AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, const std::vector<bool>& readOnly) {
   for (Buffer& b : buffers) {
     MemRegion r;
     r.buffer = &b;
+    r.readOnly = !readOnly.empty() && readOnly[size_t(&b - buffers.data())];
     r.elemBytes = storageBytes(b.elem);
     r.base = reinterpret_cast<uint64_t>(b.bytes.data());
     r.end = r.base + b.bytes.size();
@@ -97,12 +98,13 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks) {
     // Zeroed memory (calloc'd pages cost nothing until touched; pooled ones were cleared).
     ShadowPool& pool = ShadowPool::get();
     if (checks.uninit && !b.initialized) r.init.reset(static_cast<uint8_t*>(pool.take(std::max<size_t>(n, 1))));
-    if (checks.races) {
+    if (checks.races && !r.readOnly) {
       r.race.numel = int64_t(n);
       r.race.words.reset(static_cast<uint32_t*>(pool.take(std::max<size_t>(n, 1) * 4)));
       r.race.chunks.reset(static_cast<uint32_t*>(pool.take(std::max<size_t>((n + kRaceChunk - 1) / kRaceChunk, 1) * 4)));
     }
-    if ((checks.uninit && !b.initialized && !r.init) || (checks.races && !(r.race.words && r.race.chunks))) throw std::bad_alloc();
+    if ((checks.uninit && !b.initialized && !r.init) || (checks.races && !r.readOnly && !(r.race.words && r.race.chunks)))
+      throw std::bad_alloc();
     regions_.push_back(std::move(r));
   }
   std::sort(regions_.begin(), regions_.end(), [](const MemRegion& a, const MemRegion& b) { return a.base < b.base; });

@@ -42,7 +42,9 @@ struct MemRegion {
 /// All regions of a launch, sorted by address.
 class AddressSpace {
  public:
-  AddressSpace(std::vector<Buffer>& buffers, const Checks& checks);
+  /// `readOnly[i]`: no store or atomic of the kernel can reach buffers[i] (WriteSet.h; empty:
+  /// none known). Such buffers get no race shadow: a race needs a write.
+  AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, const std::vector<bool>& readOnly);
   /// Clears the shadows and keeps their memory for the next launch (ShadowPool in Memory.cpp).
   ~AddressSpace();
   AddressSpace(const AddressSpace&) = delete;

@@ -4,6 +4,7 @@
 // the overlap computed here from the spans (first element, element count, both programs) in
 // every schedule.
 #include "InterpHarness.h"
+#include "interpreter/Memory.h"
 
 using namespace tilevm;
 using namespace tilevm::test;
@@ -75,4 +76,17 @@ TEST_CASE("chunked race shadow reports exactly the overlap of two programs' span
     }
   }
   CHECK(races > 10);
+}
+
+TEST_CASE("buffers no store can reach get no race shadow; the others do", "[interp][races]") {
+  std::vector<interp::Buffer> bufs{buffer("x", ScalarKind::F32, 64), buffer("y", ScalarKind::F32, 64)};
+  interp::Checks checks;
+  interp::AddressSpace tracked(bufs, checks, {});
+  for (const interp::MemRegion& r : tracked.regions()) CHECK(r.race.words != nullptr);
+  interp::AddressSpace partly(bufs, checks, {true, false});
+  for (const interp::MemRegion& r : partly.regions()) {
+    const bool isX = r.buffer == &bufs[0];
+    CHECK(r.readOnly == isX);
+    CHECK((r.race.words == nullptr) == isX);
+  }
 }
