@@ -59,7 +59,7 @@ uint32_t symbolicOperands(Opcode code) {
   switch (code) {
     case Opcode::For: case Opcode::If: case Opcode::While: case Opcode::Yield: case Opcode::Condition:
       return ~0u;
-    case Opcode::Load: return 0b011;                              // pointers, mask
+    case Opcode::Load: return 0b111;                              // pointers, mask, other
     case Opcode::Store: case Opcode::AtomicRmw: return 0b101;     // pointers, (value), mask
     case Opcode::AtomicCas: return 0b001;                         // pointers
     case Opcode::AddF: case Opcode::SubF: case Opcode::MulF: case Opcode::DivF: case Opcode::PreciseDiv:
@@ -219,12 +219,14 @@ void propagatePoison(Program& p, const std::vector<const Tile*>& in, Tile& out) 
 
 namespace {
 
-// Two sets of buffers that loop-carried values alternate between, so each iteration's arena
-// memory can be released.
+// Two buffers per loop-carried value, allocated before the loop: a value is copied into the
+// buffer its previous value is not in, so each iteration's arena memory can be released. A
+// value already in one of its own buffers (computed in place over the block argument, see
+// Reuse.cpp, or yielded unchanged) stays where it is.
 struct CarrySlots {
   std::vector<Tile> a, b;
-  bool useA = true;
-  CarrySlots(Program& p, const std::vector<const ir::Type*>& types) {
+  std::vector<uint8_t> inB;  // per value: its current value is in b (else a, or none yet)
+  CarrySlots(Program& p, const std::vector<const ir::Type*>& types) : inB(types.size(), 1) {
     for (const ir::Type* t : types) {
       for (auto* v : {&a, &b}) {
         Tile x = allocTile(p.arena, *t);
@@ -233,28 +235,25 @@ struct CarrySlots {
       }
     }
   }
-  // Copies `src` values into the idle set and returns them (poison only where src had some).
+  // Moves `src` values into carry buffers and returns them (poison only where src had some).
   std::vector<Tile> store(const std::vector<Tile>& src) {
-    std::vector<Tile>& dst = useA ? a : b;
-    useA = !useA;
     std::vector<Tile> out;
     for (size_t k = 0; k < src.size(); ++k) {
       if (src[k].symbolic) {  // the form lives in the tile itself: nothing to copy out of the arena
         out.push_back(src[k]);
         continue;
       }
-      Tile t = dst[k];
+      const bool stays = src[k].data == a[k].data || src[k].data == b[k].data;
+      inB[k] = stays ? src[k].data == b[k].data : !inB[k];
+      Tile t = inB[k] ? b[k] : a[k];
       if (src[k].view) {  // its elements may live in the arena being released: copy them out
         copyViewElements(src[k], t.data);
-        t.provenance = src[k].provenance;
-        t.poison = nullptr;
-        out.push_back(t);
-        continue;
+      } else if (!stays) {
+        std::memcpy(t.data, src[k].data, size_t(src[k].size()) * storageBytes(src[k].type.elem().kind));
       }
-      std::memmove(t.data, src[k].data, size_t(src[k].size()) * storageBytes(src[k].type.elem().kind));
       t.provenance = src[k].provenance;
-      if (src[k].poison) std::memmove(t.poison, src[k].poison, size_t(src[k].size()));
-      else t.poison = nullptr;
+      if (!src[k].poison) t.poison = nullptr;
+      else if (src[k].poison != t.poison) std::memmove(t.poison, src[k].poison, size_t(src[k].size()));
       out.push_back(t);
     }
     return out;

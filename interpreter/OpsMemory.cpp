@@ -283,7 +283,9 @@ void reportOnce(Program& p, const Instr& ins, Finding::Kind kind, const MemRegio
 void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
   const Tile& ptrs = *in[0];
   const Tile* mask = in.size() > 1 ? in[1] : nullptr;
+  // `other` may be lazy (a splat view, say): materialized only if some lane needs it.
   const Tile* other = in.size() > 2 ? in[2] : nullptr;
+  Tile denseOther;
   const ir::Type& type = ins.op->result()->type;
   unsigned eb = storageBytes(type.elem().kind);
   int64_t n = type.numElements();
@@ -305,6 +307,7 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
     gatherAffine(ptrs, eb, out.data);  // e.g. a transposed tile: no per-lane addresses needed
   } else if (l.single && (other || !checks.uninit)) {
     // Every active lane is in bounds: a typed gather, masked-off lanes from `other` (or 0).
+    if (other && other->lazy()) other = &(denseOther = materialize(p.arena, *other));
     const uint64_t* a = laneAddrs(p, l);
     auto gather = [&](auto tag) {
       using T = decltype(tag);
@@ -320,6 +323,7 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
       default: gather(uint64_t{}); break;
     }
   } else {
+    if (other && other->lazy()) other = &(denseOther = materialize(p.arena, *other));
     const uint64_t* a = laneAddrs(p, l);
     for (int64_t i = 0; i < n; ++i) {
       uint8_t* dst = out.data + size_t(i) * eb;

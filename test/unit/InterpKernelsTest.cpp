@@ -719,3 +719,74 @@ def reuse(x, y, out, c, N: tl.constexpr):
     }
   }
 }
+
+TEST_CASE("a for loop's carried values are updated in their own buffers when nothing else reads them", "[interp][reuse]") {
+  const char* src = R"(
+import triton
+import triton.language as tl
+
+@triton.jit
+def carried(x, y, out, N: tl.constexpr):
+    r = tl.arange(0, N)
+    a = tl.load(x + r[:, None] * N + r[None, :])
+    b = tl.load(y + r[:, None] * N + r[None, :])
+    acc = a + 0.0
+    keep = b + 0.0
+    both = a + 0.0
+    mm = tl.zeros((N, N), dtype=tl.float32)
+    for i in range(3):
+        h = acc * 0.5
+        acc = h + b
+        keep = keep
+        t = both * 2.0
+        both = t + both
+        mm = tl.dot(a, b, mm)
+    o = out + r[:, None] * N + r[None, :]
+    tl.store(o, acc)
+    tl.store(o + N * N, keep)
+    tl.store(o + 2 * N * N, both)
+    tl.store(o + 3 * N * N, mm)
+)";
+  const int64_t N = 16;
+  auto m = compilePython(src, "carried", {{"N", "16"}}, "x: *fp32, y: *fp32, out: *fp32");
+  interp::CompiledKernel ck = interp::compileKernel(*m, *m->kernels[0], true);
+  const interp::CBlock* body = nullptr;
+  for (const interp::Instr& ins : ck.body.instrs)
+    if (ins.op->code == ir::Opcode::For) body = &ins.regions[0];
+  REQUIRE(body);
+  std::vector<const interp::Instr*> mulf, addf, dots;
+  for (const interp::Instr& ins : body->instrs) {
+    if (ins.op->code == ir::Opcode::MulF) mulf.push_back(&ins);
+    if (ins.op->code == ir::Opcode::AddF) addf.push_back(&ins);
+    if (ins.op->code == ir::Opcode::Dot) dots.push_back(&ins);
+  }
+  REQUIRE((mulf.size() == 2 && addf.size() == 2 && dots.size() == 1));
+  CHECK(mulf[0]->reuseOperand == 0);   // h = acc * 0.5: the carried acc dies here
+  CHECK(addf[0]->reuseOperand == 0);   // acc = h + b
+  CHECK(mulf[1]->reuseOperand == -1);  // t = both * 2: both is read again below
+  CHECK(addf[1]->reuseOperand == 0);   // both = t + both: t dies (both is read, not reused first)
+  CHECK(dots[0]->reuseOperand == 2);   // mm = dot(a, b, mm): the carried accumulator
+  uint64_t seed = freshSeed();
+  std::mt19937_64 rng(seed);
+  std::vector<interp::Buffer> b{buffer("x", ScalarKind::F32, N * N), buffer("y", ScalarKind::F32, N * N),
+                                buffer("out", ScalarKind::F32, 4 * N * N)};
+  fillNormal(b[0], rng);
+  fillNormal(b[1], rng);
+  runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2)});  // also against the path without reuse
+  INFO("seed " << seed);
+  const float* x = as<float>(b[0]);
+  const float* y = as<float>(b[1]);
+  const float* o = as<float>(b[2]);
+  for (int64_t i = 0; i < N * N; ++i) {
+    volatile float acc = x[i], both = x[i];
+    for (int it = 0; it < 3; ++it) {
+      volatile float h = acc * 0.5f;
+      acc = h + y[i];
+      volatile float t = both * 2.0f;
+      both = t + both;
+    }
+    REQUIRE(o[i] == acc);
+    REQUIRE(o[N * N + i] == y[i]);
+    REQUIRE(o[2 * N * N + i] == both);
+  }
+}
