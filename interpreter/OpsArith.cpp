@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "interpreter/Exec.h"
-#include "interpreter/Views.h"
 #include "interpreter/FastMath.h"
 
 namespace tilevm::interp {
@@ -184,19 +183,17 @@ C maximumNan(C x, C y) {
   return x > y ? x : y;
 }
 
-// Row starts (elements from data) and the step along a row of a view or a dense tile.
-struct RowWalk {
-  std::vector<int64_t> starts;
-  int64_t step = 1;
-  RowWalk(const Tile& t, int64_t rows, int64_t len) : starts(size_t(rows)) {
-    if (t.view) {
-      viewRowStarts(t, starts.data());
-      step = t.type.rank() ? t.affine.stride[t.type.rank() - 1] : 0;
-    } else {
-      for (int64_t r = 0; r < rows; ++r) starts[size_t(r)] = r * len;
-    }
+// Element strides of a view, or of a dense tile (row-major).
+std::array<int64_t, ir::kMaxRank> elementStrides(const Tile& t) {
+  if (t.view) return t.affine.stride;
+  std::array<int64_t, ir::kMaxRank> s{};
+  int64_t dense = 1;
+  for (unsigned d = t.type.rank(); d-- > 0;) {
+    s[d] = dense;
+    dense *= t.type.dim(d);
   }
-};
+  return s;
+}
 
 // out = f(a, b) where a or b is a view (a splat or a broadcast): row by row, with the common
 // steps (1: along the row, 0: one repeated element) as separate loops that vectorize.
@@ -206,24 +203,32 @@ void binaryOverViews(const Tile& a, const Tile& b, Tile& out, F f) {
   using C = typename FT::C;
   const unsigned rank = out.type.rank();
   const int64_t len = rank ? out.type.dim(rank - 1) : 1, rows = out.size() / len;
-  RowWalk wa(a, rows, len), wb(b, rows, len);
+  const auto sa = elementStrides(a), sb = elementStrides(b);
+  const int64_t stepA = rank ? sa[rank - 1] : 0, stepB = rank ? sb[rank - 1] : 0;
   const S* x = a.as<S>();
   const S* y = b.as<S>();
   S* o = out.as<S>();
+  std::array<int64_t, ir::kMaxRank> idx{};  // the row's index over the outer dims
   for (int64_t r = 0; r < rows; ++r) {
-    const S* xr = x + wa.starts[size_t(r)];
-    const S* yr = y + wb.starts[size_t(r)];
+    int64_t offA = 0, offB = 0;
+    for (unsigned d = 0; d + 1 < rank; ++d) offA += idx[d] * sa[d], offB += idx[d] * sb[d];
+    const S* xr = x + offA;
+    const S* yr = y + offB;
     S* orow = o + r * len;
-    if (wa.step == 1 && wb.step == 0) {
+    if (stepA == 1 && stepB == 0) {
       const C yv = FT::ld(yr[0]);
       for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(FT::ld(xr[j]), yv)));
-    } else if (wa.step == 0 && wb.step == 1) {
+    } else if (stepA == 0 && stepB == 1) {
       const C xv = FT::ld(xr[0]);
       for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(xv, FT::ld(yr[j]))));
-    } else if (wa.step == 1 && wb.step == 1) {
+    } else if (stepA == 1 && stepB == 1) {
       for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(FT::ld(xr[j]), FT::ld(yr[j]))));
     } else {
-      for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(FT::ld(xr[j * wa.step]), FT::ld(yr[j * wb.step]))));
+      for (int64_t j = 0; j < len; ++j) orow[j] = FT::st(C(f(FT::ld(xr[j * stepA]), FT::ld(yr[j * stepB]))));
+    }
+    for (unsigned d = rank - 1; rank && d-- > 0;) {  // the next row
+      if (++idx[d] < out.type.dim(d)) break;
+      idx[d] = 0;
     }
   }
 }

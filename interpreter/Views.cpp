@@ -54,25 +54,6 @@ bool tryView(const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
   }
 }
 
-void viewRowStarts(const Tile& t, int64_t* rows) {
-  const unsigned rank = t.type.rank();
-  if (rank == 0) {
-    rows[0] = 0;
-    return;
-  }
-  int64_t outer = t.size() / t.type.dim(rank - 1);
-  std::array<int64_t, ir::kMaxRank> idx{};
-  for (int64_t r = 0; r < outer; ++r) {
-    int64_t off = 0;
-    for (unsigned d = 0; d + 1 < rank; ++d) off += idx[d] * t.affine.stride[d];
-    rows[r] = off;
-    for (unsigned d = rank - 1; d-- > 0;) {
-      if (++idx[d] < t.type.dim(d)) break;
-      idx[d] = 0;
-    }
-  }
-}
-
 namespace {
 template <typename T>
 void copyRows(const Tile& t, T* dst) {

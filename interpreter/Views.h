@@ -18,8 +18,4 @@ bool tryView(const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 /// Writes the elements of view `t` densely (row-major) into `dst`.
 void copyViewElements(const Tile& t, uint8_t* dst);
 
-/// Offsets (in elements) of the first element of each row (last dim) of view `t`, into `rows`
-/// (t.size() / last dim entries); the row's elements follow at affine.stride[rank - 1].
-void viewRowStarts(const Tile& t, int64_t* rows);
-
 }  // namespace tilevm::interp
