@@ -243,7 +243,8 @@ struct CarrySlots {
         out.push_back(src[k]);
         continue;
       }
-      const bool stays = src[k].data == a[k].data || src[k].data == b[k].data;
+      // (A view is always copied, into the buffer its source is not in.)
+      const bool stays = !src[k].view && (src[k].data == a[k].data || src[k].data == b[k].data);
       inB[k] = stays ? src[k].data == b[k].data : !inB[k];
       Tile t = inB[k] ? b[k] : a[k];
       if (src[k].view) {  // its elements may live in the arena being released: copy them out
