@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # interp_bench.sh - the interpreter on the anchor kernels at the interpreter sizes of
 # shared/design/ANCHORS.md, checks off and on, beside Triton's own interpreter and native
-# torch on the same CPU when they are installed (the GPU machine). Prints a table, writes
+# torch on the same CPU when they are installed (the GPU machine), and beside plain C++ loops
+# of the same kernels when bench/native_anchors.cpp was built. Prints a table, writes
 # $OUT/interp_bench.json and $OUT/interp_bench.md.
 #   TILEVM=path/to/tilevm OUT=dir REPS=5 bench/interp_bench.sh
 set -euo pipefail
@@ -46,6 +47,14 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" "$TILEVM" run ${C
   echo "$name: checks off $off ms, on $on ms, peak RSS ${rss} KiB" >&2
 done
 printf '\n}\n' >> "$OUT/interp_bench.json"
+
+# Plain C++ loops of the same kernels, where that anchor was built for this CPU
+# (cmake --build build-release --target tilevm_native_anchors): the native anchor without torch.
+NATIVE=${NATIVE:-build-release/bench/tilevm_native_anchors}
+if [ -x "$NATIVE" ]; then
+  echo "running the plain C++ anchors ($NATIVE) ..." >&2
+  "$NATIVE" "$OUT" "$THREADS" "$REPS" >&2 || echo "native anchors failed" >&2
+fi
 
 # The anchors in the same run, where Triton and torch exist.
 if python3 -c "import triton, torch" 2>/dev/null; then
