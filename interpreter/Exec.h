@@ -139,6 +139,11 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
 void execPrint(Program& p, const Instr& ins, const std::vector<const Tile*>& in);
 void execAssert(Program& p, const Instr& ins, const Tile& cond);
 
+/// dst[idx] = src[sum_d idx[d] * srcStride[d]] over `shape`, row-major (strides in elements
+/// of eb bytes; a stride of 0 repeats an element).
+void gatherStrided(const uint8_t* src, uint8_t* dst, unsigned eb, std::span<const int64_t> shape,
+                   std::span<const int64_t> srcStride);
+
 /// Fills `t` (allocated, of the constant's type) with a Constant op's value.
 void fillConstant(Tile& t, const ir::AttrValue& value);
 

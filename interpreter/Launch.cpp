@@ -11,7 +11,6 @@
 #include <random>
 #include <stdexcept>
 
-#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 

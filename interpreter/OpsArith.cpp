@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "interpreter/Exec.h"
+#include "interpreter/Views.h"
 #include "interpreter/FastMath.h"
 
 namespace tilevm::interp {
@@ -181,18 +182,6 @@ C maximumNan(C x, C y) {
   if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<C>::quiet_NaN();
   if (x == y) return std::signbit(x) ? y : x;
   return x > y ? x : y;
-}
-
-// Element strides of a view, or of a dense tile (row-major).
-std::array<int64_t, ir::kMaxRank> elementStrides(const Tile& t) {
-  if (t.view) return t.affine.stride;
-  std::array<int64_t, ir::kMaxRank> s{};
-  int64_t dense = 1;
-  for (unsigned d = t.type.rank(); d-- > 0;) {
-    s[d] = dense;
-    dense *= t.type.dim(d);
-  }
-  return s;
 }
 
 // out = f(a, b) where a or b is a view (a splat or a broadcast): row by row, with the common

@@ -23,9 +23,27 @@ void fillElement(uint8_t* dst, const uint8_t* src, unsigned eb, int64_t n) {
   }
 }
 
-// out[idx] = src[sum(idx[d] * srcStride[d])] over the output shape (strides in elements).
+std::vector<int64_t> rowMajorStrides(std::span<const int64_t> shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+// Applies one data movement to the values and (if any) the poison mask.
+template <typename Move>
+void moveWithPoison(Program& p, const Tile& src, Tile& out, Move&& move) {
+  out.provenance = src.provenance;
+  move(src.data, out.data, storageBytes(src.type.elem().kind));
+  if (src.poison) {
+    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(out.size())));
+    move(src.poison, out.poison, 1u);
+  }
+}
+
+}  // namespace
+
 void gatherStrided(const uint8_t* src, uint8_t* dst, unsigned eb, std::span<const int64_t> shape,
-                   const std::vector<int64_t>& srcStride) {
+                   std::span<const int64_t> srcStride) {
   size_t rank = shape.size();
   if (rank == 0) {
     std::memcpy(dst, src, eb);
@@ -53,25 +71,6 @@ void gatherStrided(const uint8_t* src, uint8_t* dst, unsigned eb, std::span<cons
     }
   }
 }
-
-std::vector<int64_t> rowMajorStrides(std::span<const int64_t> shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
-  return s;
-}
-
-// Applies one data movement to the values and (if any) the poison mask.
-template <typename Move>
-void moveWithPoison(Program& p, const Tile& src, Tile& out, Move&& move) {
-  out.provenance = src.provenance;
-  move(src.data, out.data, storageBytes(src.type.elem().kind));
-  if (src.poison) {
-    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(out.size())));
-    move(src.poison, out.poison, 1u);
-  }
-}
-
-}  // namespace
 
 void fillConstant(Tile& t, const ir::AttrValue& v) {
   int64_t n = t.size();

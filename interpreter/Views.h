@@ -15,6 +15,9 @@ bool hasViewRule(ir::Opcode code);
 /// it as usual.
 bool tryView(const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 
+/// Element strides of `t`: a view's own, or the row-major ones of a dense tile.
+std::array<int64_t, ir::kMaxRank> elementStrides(const Tile& t);
+
 /// Writes the elements of view `t` densely (row-major) into `dst`.
 void copyViewElements(const Tile& t, uint8_t* dst);
 
