@@ -130,4 +130,14 @@ inline uint16_t bf16Bits(double v) {
 
 inline uint64_t freshSeed() { return std::random_device{}(); }
 
+/// Fills an f32 or f16 buffer with normal random values (mean 0, standard deviation `scale`).
+inline void fillNormal(interp::Buffer& b, std::mt19937_64& rng, double scale = 1) {
+  std::normal_distribution<double> nd(0, scale);
+  int64_t n = int64_t(b.bytes.size()) / (b.elem == ir::ScalarKind::F16 ? 2 : b.elem == ir::ScalarKind::F64 ? 8 : 4);
+  for (int64_t i = 0; i < n; ++i) {
+    if (b.elem == ir::ScalarKind::F16) as<uint16_t>(b)[i] = halfBits(nd(rng));
+    else as<float>(b)[i] = float(nd(rng));
+  }
+}
+
 }  // namespace tilevm::test
