@@ -8,16 +8,12 @@ cd "$(dirname "$0")/.."
 OLD=$1 NEW=$2
 THREADS=${THREADS:-$(nproc)}
 ROUNDS=${ROUNDS:-3}
-K=bench/anchors/triton_gpu_kernels.py
-declare -A CMD
-CMD[attention]="$K -k attn_k -D N_CTX=512 -D HEAD=64 -D BM=64 -D BN=64 --grid 8,4 --arg Q=randn:f32:4x512x64 --arg K=randn:f32:4x512x64 --arg V=randn:f32:4x512x64 --arg O=empty:f32:4x512x64 --arg sm_scale=0.125"
-CMD[matmul]="$K -k matmul_interp_k -D BM=64 -D BN=64 -D BK=32 -D GM=8 -D K=512 --grid 64 --arg a=randn:f32:512x512 --arg b=randn:f32:512x512 --arg c=empty:f32:512x512 --arg M=512 --arg N=512 --arg sam=512 --arg sak=1 --arg sbk=512 --arg sbn=1 --arg scm=512 --arg scn=1"
-CMD[vadd]="$K -k vadd_k -D BLOCK=1024 --grid 1024 --arg x=randn:f32:1048576 --arg y=randn:f32:1048576 --arg o=empty:f32:1048576 --arg n=1048576"
-CMD[softmax]="$K -k softmax_k -D BLOCK=1024 --grid 1024 --arg out=empty:f32:1024x1024 --arg inp=randn:f32:1024x1024 --arg in_stride=1024 --arg out_stride=1024 --arg n_cols=1024"
+# shellcheck source=anchor_runs.sh
+source bench/anchor_runs.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for _ in $(seq "$ROUNDS"); do
-  for name in attention matmul vadd softmax; do
+  for name in $ORDER; do
     for which in old new; do
       exe=$OLD
       [ "$which" = new ] && exe=$NEW
