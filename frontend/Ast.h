@@ -44,6 +44,16 @@ struct Expr {
     Compare,    ///< elts[0] ops[0] elts[1] ops[1] ...
     IfExp,      ///< a if b else c
     Slice,      ///< a:b:c (each may be null)
+    // Host-code forms: parsed so whole files read as Python reads them; a kernel that uses one
+    // gets an error naming it.
+    Lambda,     ///< lambda ops...: a  (ops: parameter names as written, with * and **)
+    Comp,       ///< str (list|set|dict|gen) of a [: b] followed by elts (CompFor clauses)
+    CompFor,    ///< for a in b, with elts = its `if` conditions
+    Starred,    ///< str (* or **) a
+    Set,        ///< elts
+    NamedExpr,  ///< a := b
+    Await,      ///< await a
+    Yield,      ///< yield [a] (str "from" for yield from)
   };
   K kind;
   uint32_t line = 0, col = 0;
@@ -91,8 +101,11 @@ struct Param {
   uint32_t line = 0, col = 0;
 };
 
+struct PyModule;
+
 /// A function definition (only @triton.jit ones are parsed in full).
 struct FunctionDef {
+  const PyModule* module = nullptr;  ///< where it is defined (names in its body resolve there)
   std::string name;
   std::vector<Param> params;
   std::vector<StmtP> body;
@@ -103,21 +116,54 @@ struct FunctionDef {
   std::optional<Diagnostic> syntaxError;
 };
 
-/// A module-level name bound to an expression (`BLOCK = 128`). `expr` is null when the
-/// right-hand side is outside the parsed subset (then using it is an error).
-struct ModuleConstant {
-  ExprP expr;
+/// What a module-level name is bound to by one statement of the file.
+struct Binding {
+  enum class K {
+    Import,    ///< `import`/`from ... import`: module (dotted, after `level` leading dots) [. attr]
+    Constant,  ///< NAME = expr (expr null: outside the subset tilevm reads)
+    Function,  ///< a @triton.jit function (or NAME = triton.jit(f))
+    Other,     ///< anything else: a plain def, a class, an unpacked or augmented assignment
+  };
+  K kind = K::Other;
+  int level = 0;
+  std::string moduleName, attr;
+  const Expr* expr = nullptr;
+  const FunctionDef* fn = nullptr;
+  std::string what;  ///< Other: "function", "class", "value"
   uint32_t line = 0, col = 0;
+  unsigned id = 0;   ///< identity, to merge the branches of a conditional
 };
 
-/// What the frontend keeps of a Python file: imports (alias -> dotted module path), module
-/// constants, @triton.jit functions, and the names of everything else defined (for errors).
+/// A kernel of the file, as `--list` shows it: a @triton.jit function or a `name = triton.jit(f)`.
+struct KernelEntry {
+  std::string name;
+  const FunctionDef* fn = nullptr;
+};
+
+/// What the frontend keeps of a Python file. A name bound differently in the branches of an
+/// `if` or `try` keeps every alternative, first branch first: lookups take the first that
+/// resolves (so `try: from A import f / except ImportError: from B import f` finds f in A or B).
 struct PyModule {
   std::string fileName;
-  std::map<std::string, std::string> imports;
-  std::map<std::string, ModuleConstant> constants;
-  std::map<std::string, std::unique_ptr<FunctionDef>> jitFunctions;
-  std::map<std::string, uint32_t> otherDefinitions;  ///< non-jit defs/classes -> line
+  std::string dir;         ///< the directory relative imports start from (set by ModuleLoader)
+  bool isPackage = false;  ///< an __init__.py or a directory: submodules are its attributes
+  std::map<std::string, std::vector<Binding>> names;
+  std::vector<KernelEntry> kernels;                     ///< in source order
+  std::vector<std::unique_ptr<FunctionDef>> functions;  ///< every parsed @triton.jit function
+  std::vector<ExprP> exprs;                             ///< owns the bindings' expressions
+  std::vector<Diagnostic> warnings;                     ///< kernels that could not be read
+
+  /// Points every function at this module (after the module reached its final address).
+  void adoptFunctions() {
+    for (auto& f : functions) f->module = this;
+  }
+
+  /// The kernel named `name` (a listed one), or null.
+  const FunctionDef* kernel(const std::string& name) const {
+    for (const auto& k : kernels)
+      if (k.name == name) return k.fn;
+    return nullptr;
+  }
 };
 
 }  // namespace tilevm::frontend

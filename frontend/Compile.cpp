@@ -2,11 +2,12 @@
 #include "frontend/Compile.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include "frontend/Builtins.h"
 #include "frontend/Lowerer.h"
-#include "frontend/PyParser.h"
+#include "frontend/Modules.h"
 #include "ir/Verifier.h"
 
 namespace tilevm::frontend {
@@ -20,7 +21,8 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-// A -D value: integer, float, True/False/None, or a dtype (fp16, tl.float16, ...).
+// A -D value: integer, float, True/False/None, a dtype (fp16, tl.float16, ...), or else a
+// string (quotes optional: `-D ACT=leaky_relu` or `-D ACT='leaky_relu'`).
 bool parseDefine(const std::string& text, CV& out) {
   std::string t = trim(text);
   if (t == "True" || t == "true") return out = CV::boolean(true), true;
@@ -35,36 +37,57 @@ bool parseDefine(const std::string& text, CV& out) {
   std::string name = t.rfind("tl.", 0) == 0 ? t.substr(3) : t.rfind("triton.language.", 0) == 0 ? t.substr(16) : t;
   DType dt;
   if (parseDTypeName(name, dt)) return out = CV::type(dt), true;
+  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front())
+    return out = CV::str(t.substr(1, t.size() - 2)), true;
+  bool word = !t.empty() && t.find_first_of(" \t'\"") == std::string::npos && !std::isdigit(static_cast<unsigned char>(t[0]));
+  if (word) return out = CV::str(t), true;
   return false;
+}
+
+// Reads the main file and returns the kernel `name`, or a diagnostic naming the known ones.
+Result<const FunctionDef*> findKernel(ModuleLoader& loader, std::string_view source, const std::string& fileName,
+                                      const std::string& name) {
+  auto mod = loader.loadMain(source, fileName);
+  if (!mod) return mod.error();
+  const FunctionDef* fn = (*mod)->kernel(name);
+  if (!fn) {
+    std::string known;
+    for (const auto& k : (*mod)->kernels) known += (known.empty() ? "" : ", ") + k.name;
+    return Diagnostic{fileName, 0, 0,
+                      "no @triton.jit function named '" + name + "'" +
+                          (known.empty() ? " (the file has none)" : " (the file has: " + known + ")")};
+  }
+  if (fn->syntaxError) return *fn->syntaxError;
+  return fn;
 }
 
 }  // namespace
 
-Result<std::vector<std::string>> listKernels(std::string_view source, const std::string& fileName) {
-  auto mod = parsePython(source, fileName);
+Result<KernelList> listKernels(std::string_view source, const std::string& fileName) {
+  ModuleLoader loader;
+  auto mod = loader.loadMain(source, fileName);
   if (!mod) return mod.error();
-  std::vector<std::pair<uint32_t, std::string>> byLine;
-  for (const auto& [name, fn] : mod->jitFunctions) byLine.emplace_back(fn->line, name);
-  std::sort(byLine.begin(), byLine.end());
-  std::vector<std::string> names;
-  for (auto& [line, name] : byLine) names.push_back(name);
-  return names;
+  KernelList out;
+  std::vector<std::string> seen;
+  for (const auto& k : (*mod)->kernels)
+    if (std::find(seen.begin(), seen.end(), k.name) == seen.end()) seen.push_back(k.name);
+  out.names = seen;
+  out.warnings = (*mod)->warnings;
+  for (auto& w : out.warnings) w.message = "this kernel cannot be compiled: " + w.message;
+  return out;
 }
 
 Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const std::string& fileName,
                                                   const CompileOptions& opts) {
-  auto mod = parsePython(source, fileName);
-  if (!mod) return mod.error();
-  auto it = mod->jitFunctions.find(opts.kernel);
-  if (it == mod->jitFunctions.end()) {
-    std::string known;
-    for (const auto& [name, fn] : mod->jitFunctions) known += (known.empty() ? "" : ", ") + name;
-    return Diagnostic{fileName, 0, 0,
-                      "no @triton.jit function named '" + opts.kernel + "'" +
-                          (known.empty() ? " (the file has none)" : " (the file has: " + known + ")")};
-  }
-  const FunctionDef& fn = *it->second;
-  if (fn.syntaxError) return *fn.syntaxError;
+  ModuleLoader loader(opts.includeDirs);
+  auto found = findKernel(loader, source, fileName, opts.kernel);
+  auto keepTexts = [&] {
+    if (opts.sources)
+      for (const auto& [file, text] : loader.texts()) opts.sources->add(file, text);
+  };
+  if (!found) return keepTexts(), found.error();
+  const FunctionDef& fn = **found;
+  const PyModule& mainModule = *fn.module;
   auto hasParam = [&](const std::string& n) {
     return std::any_of(fn.params.begin(), fn.params.end(), [&](const Param& p) { return p.name == n; });
   };
@@ -73,7 +96,7 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
     if (!hasParam(name)) return optionError("-D " + name + ": '" + opts.kernel + "' has no parameter named '" + name + "'");
     CV v;
     if (!parseDefine(text, v))
-      return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False or a dtype such as fp16");
+      return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16 or a string");
     constexprs[name] = v;
   }
   std::map<std::string, DType> signature;
@@ -102,11 +125,13 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
 
   auto out = std::make_unique<ir::Module>();
   try {
-    Lowerer lowerer(*mod, *out);
+    Lowerer lowerer(mainModule, *out, &loader);
     lowerer.lowerKernel(fn, constexprs, signature);
   } catch (const DiagnosticError& e) {
+    keepTexts();
     return e.diag;
   }
+  keepTexts();
   auto diags = ir::verify(*out);
   if (!diags.empty()) {
     Diagnostic d = diags[0];
@@ -121,13 +146,11 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
 namespace tilevm::frontend {
 
 Result<std::vector<ParamInfo>> kernelParams(std::string_view source, const std::string& fileName, const std::string& kernel) {
-  auto mod = parsePython(source, fileName);
-  if (!mod) return mod.error();
-  auto it = mod->jitFunctions.find(kernel);
-  if (it == mod->jitFunctions.end()) return Diagnostic{fileName, 0, 0, "no @triton.jit function named '" + kernel + "'"};
-  if (it->second->syntaxError) return *it->second->syntaxError;
+  ModuleLoader loader;
+  auto found = findKernel(loader, source, fileName, kernel);
+  if (!found) return found.error();
   std::vector<ParamInfo> out;
-  for (const Param& p : it->second->params) out.push_back(ParamInfo{p.name, isConstexprParam(p)});
+  for (const Param& p : (*found)->params) out.push_back(ParamInfo{p.name, isConstexprParam(p)});
   return out;
 }
 

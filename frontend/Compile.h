@@ -17,6 +17,15 @@ struct CompileOptions {
   std::string kernel;                          ///< the @triton.jit function to lower
   std::map<std::string, std::string> defines;  ///< -D NAME=VALUE: constexpr values, as text
   std::string signature;                       ///< "x: *fp32, n: i32": runtime parameter types
+  std::vector<std::string> includeDirs;        ///< -I: where absolute imports are looked for first
+  SourceManager* sources = nullptr;            ///< if set, receives the text of every file read
+};
+
+/// The kernels of a file (`--list`): names in source order, and a located warning for each
+/// kernel that could not be read.
+struct KernelList {
+  std::vector<std::string> names;
+  std::vector<Diagnostic> warnings;
 };
 
 /// Parses `source`, lowers the kernel with its constexprs and signature, verifies the result.
@@ -25,7 +34,7 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
                                                   const CompileOptions& opts);
 
 /// The @triton.jit function names of a file, in source order (for listings and errors).
-Result<std::vector<std::string>> listKernels(std::string_view source, const std::string& fileName);
+Result<KernelList> listKernels(std::string_view source, const std::string& fileName);
 
 }  // namespace tilevm::frontend
 

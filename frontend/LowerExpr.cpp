@@ -4,6 +4,7 @@
 
 #include "frontend/Builtins.h"
 #include "frontend/Lowerer.h"
+#include "frontend/Modules.h"
 #include "frontend/Prelude.h"
 
 namespace tilevm::frontend {
@@ -25,7 +26,18 @@ bool isConstexprAnnotation(const Expr* a) {
 
 bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
 
-Lowerer::Lowerer(const PyModule& m, ir::Module& out) : b(out), module(&m) { fileIdx_ = out.fileIndex(m.fileName); }
+Lowerer::Lowerer(const PyModule& m, ir::Module& out, ModuleLoader* loader) : b(out), module(&m), loader_(loader) {
+  fileIdx_ = out.fileIndex(m.fileName);
+}
+
+const PyModule* Lowerer::enterModule(const PyModule* m) {
+  const PyModule* old = module;
+  if (m && m != module) {
+    module = m;
+    if (!inPrelude_) fileIdx_ = b.module().fileIndex(m->fileName);
+  }
+  return old;
+}
 
 void Lowerer::fail(uint32_t line, uint32_t col, const std::string& msg) const {
   throw DiagnosticError(Diagnostic{module->fileName, line, col, msg});
@@ -33,25 +45,21 @@ void Lowerer::fail(uint32_t line, uint32_t col, const std::string& msg) const {
 
 CV Lowerer::inlinePrelude(const std::string& name, CallArgs& args) {
   const PyModule& pre = prelude();
-  auto it = pre.jitFunctions.find(name);
-  if (it == pre.jitFunctions.end()) fail(*args.site, "'" + name + "' is missing from the prelude");
+  const FunctionDef* fn = pre.kernel(name);
+  if (!fn) fail(*args.site, "'" + name + "' is missing from the prelude");
   // Names resolve in the prelude; errors inside it are reported at the user's call.
   const PyModule* saved = module;
   bool savedPrelude = inPrelude_;
-  std::map<std::string, CV> savedCache;
-  savedCache.swap(constantCache_);
   module = &pre;
   inPrelude_ = true;
   try {
-    CV r = inlineFunction(*it->second, args);
+    CV r = inlineFunction(*fn, args);
     module = saved;
     inPrelude_ = savedPrelude;
-    constantCache_.swap(savedCache);
     return r;
   } catch (const DiagnosticError& e) {
     module = saved;
     inPrelude_ = savedPrelude;
-    constantCache_.swap(savedCache);
     if (e.diag.file == pre.fileName) fail(*args.site, "in " + name + "(): " + e.diag.message);
     throw;
   }
@@ -76,44 +84,113 @@ bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
   fail(at, std::string(what) + " must be a compile-time constant, got " + v.describe());
 }
 
-CV Lowerer::moduleConstant(const std::string& name, const Expr& at) {
-  auto cached = constantCache_.find(name);
-  if (cached != constantCache_.end()) return cached->second;
-  const ModuleConstant& c = module->constants.at(name);
-  if (!c.expr)
-    fail(at, "module-level '" + name + "' (line " + std::to_string(c.line) +
+CV Lowerer::moduleConstant(const PyModule& m, const std::string& name, const Binding& bnd, const Expr& at) {
+  auto key = std::make_pair(&m, bnd.id);
+  if (auto cached = constantCache_.find(key); cached != constantCache_.end()) return cached->second;
+  if (!bnd.expr)
+    fail(at, "module-level '" + name + "' (" + m.fileName + ":" + std::to_string(bnd.line) +
                  ") is not a compile-time constant tilevm understands");
-  if (std::find(evaluatingConstants_.begin(), evaluatingConstants_.end(), name) != evaluatingConstants_.end())
+  if (std::find(evaluatingConstants_.begin(), evaluatingConstants_.end(), key) != evaluatingConstants_.end())
     fail(at, "module-level '" + name + "' refers to itself");
-  evaluatingConstants_.push_back(name);
-  Env empty;
-  CV v = eval(*c.expr, empty);
+  evaluatingConstants_.push_back(key);
+  const PyModule* saved = enterModule(&m);
+  CV v;
+  try {
+    Env empty;
+    v = eval(*bnd.expr, empty);
+    if (v.isTensor()) fail(*bnd.expr, "module-level '" + name + "' must be a compile-time constant");
+  } catch (...) {
+    enterModule(saved);
+    evaluatingConstants_.pop_back();
+    throw;
+  }
+  enterModule(saved);
   evaluatingConstants_.pop_back();
-  if (v.isTensor()) fail(*c.expr, "module-level '" + name + "' must be a compile-time constant");
-  constantCache_[name] = v;
+  constantCache_[key] = v;
   return v;
+}
+
+CV Lowerer::importedValue(const PyModule& m, const Binding& bnd, const Expr& at) {
+  std::string full = bnd.attr.empty() ? bnd.moduleName : bnd.moduleName.empty() ? bnd.attr : bnd.moduleName + "." + bnd.attr;
+  if (bnd.level == 0 && (bnd.moduleName == "triton" || bnd.moduleName.rfind("triton.", 0) == 0))
+    return resolvePath(full, at, *this);
+  std::string shown = std::string(size_t(bnd.level), '.') + full;
+  if (!loader_) fail(at, "cannot import '" + shown + "': project imports are not available here");
+  auto found = loader_->import(m, bnd.level, bnd.moduleName);
+  if (!found) throw DiagnosticError(found.error());
+  if (!*found) {
+    std::string where;
+    if (bnd.level > 0) {
+      where = "relative to " + m.dir;
+    } else {
+      for (const auto& d : loader_->searchPath()) where += (where.empty() ? "" : ", ") + d;
+      where = "searched " + where + "; add a directory with -I";
+    }
+    fail(at, "cannot import '" + shown + "' (imported at " + m.fileName + ":" + std::to_string(bnd.line) + "): no module found (" +
+                 where + ")");
+  }
+  if (bnd.attr.empty()) {
+    CV v = CV::module(full);
+    v.pymod = *found;
+    return v;
+  }
+  return moduleAttribute(**found, bnd.attr, at);
+}
+
+CV Lowerer::moduleAttribute(const PyModule& m, const std::string& name, const Expr& at) {
+  if (m.names.count(name)) return global(m, name, at);
+  if (loader_) {
+    auto sub = loader_->submodule(m, name);
+    if (!sub) throw DiagnosticError(sub.error());
+    if (*sub) {
+      CV v = CV::module(name);
+      v.pymod = *sub;
+      return v;
+    }
+  }
+  fail(at, "module " + m.fileName + " has no attribute '" + name + "'");
+}
+
+CV Lowerer::resolveBinding(const PyModule& m, const std::string& name, const Binding& bnd, const Expr& at) {
+  switch (bnd.kind) {
+    case Binding::K::Function: {
+      if (bnd.fn->syntaxError) throw DiagnosticError(*bnd.fn->syntaxError);
+      CV v;
+      v.kind = CV::K::Function;
+      v.fn = bnd.fn;
+      return v;
+    }
+    case Binding::K::Constant: return moduleConstant(m, name, bnd, at);
+    case Binding::K::Import: return importedValue(m, bnd, at);
+    case Binding::K::Other: break;
+  }
+  fail(at, "'" + name + "' (" + m.fileName + ":" + std::to_string(bnd.line) + ") is a " + bnd.what +
+               ", not a @triton.jit function or a compile-time constant");
+}
+
+CV Lowerer::global(const PyModule& m, const std::string& name, const Expr& at) {
+  const std::vector<Binding>& alts = m.names.at(name);
+  for (size_t i = 0; i < alts.size(); ++i) {
+    try {
+      return resolveBinding(m, name, alts[i], at);
+    } catch (const DiagnosticError&) {
+      if (i + 1 == alts.size()) throw;  // the last alternative's error is the one reported
+    }
+  }
+  fail(at, "name '" + name + "' is not defined");
 }
 
 CV Lowerer::lookup(const std::string& name, const Expr& at, Env& env) {
   if (auto it = env.find(name); it != env.end()) return it->second;
-  if (auto it = module->jitFunctions.find(name); it != module->jitFunctions.end()) {
-    if (it->second->syntaxError) throw DiagnosticError(*it->second->syntaxError);
-    CV v;
-    v.kind = CV::K::Function;
-    v.fn = it->second.get();
-    return v;
-  }
-  if (module->constants.count(name)) return moduleConstant(name, at);
-  if (auto it = module->imports.find(name); it != module->imports.end()) return resolvePath(it->second, at, *this);
+  if (module->names.count(name)) return global(*module, name, at);
   if (isPythonBuiltin(name)) return CV::builtin(name);
-  if (auto it = module->otherDefinitions.find(name); it != module->otherDefinitions.end())
-    fail(at, "'" + name + "' (line " + std::to_string(it->second) + ") is not a @triton.jit function");
   fail(at, "name '" + name + "' is not defined");
 }
 
 CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
   switch (base.kind) {
     case CV::K::Module:
+      if (base.pymod) return moduleAttribute(*base.pymod, name, at);
       return resolvePath(base.s + "." + name, at, *this);
     case CV::K::Tensor: {
       if (name == "dtype") return CV::type(base.dtype);
@@ -244,12 +321,27 @@ CV Lowerer::inlineFunction(const FunctionDef& fn, CallArgs& args) {
     if (!bound[i]) {
       if (!p.defaultValue) fail(at, fn.name + "() missing required argument '" + p.name + "'");
       Env empty;
-      env[p.name] = eval(*p.defaultValue, empty);
+      const PyModule* caller = enterModule(fn.module);  // defaults resolve where fn is defined
+      try {
+        env[p.name] = eval(*p.defaultValue, empty);
+      } catch (...) {
+        enterModule(caller);
+        throw;
+      }
+      enterModule(caller);
     }
     if (isConstexprParam(p) && env[p.name].isTensor())
       fail(at, "argument '" + p.name + "' of " + fn.name + "() is tl.constexpr but got a runtime " + env[p.name].describe());
   }
-  Flow flow = execBlock(fn.body, env);
+  const PyModule* caller = enterModule(fn.module);
+  Flow flow;
+  try {
+    flow = execBlock(fn.body, env);
+  } catch (...) {
+    enterModule(caller);
+    throw;
+  }
+  enterModule(caller);
   --callDepth_;
   return flow.value;
 }
@@ -335,6 +427,18 @@ CV Lowerer::eval(const Expr& e, Env& env) {
       CV y = eval(*e.c, env);
       return select(c, x, y, e);
     }
+    case Expr::K::NamedExpr: {
+      CV v = eval(*e.b, env);
+      env[e.a->str] = v;
+      return v;
+    }
+    case Expr::K::Lambda: fail(e, "lambda is not supported in a @triton.jit function");
+    case Expr::K::Comp:
+    case Expr::K::CompFor: fail(e, "comprehensions are not supported in a @triton.jit function");
+    case Expr::K::Starred: fail(e, "'" + e.str + "' unpacking is not supported in a @triton.jit function");
+    case Expr::K::Set: fail(e, "sets are not supported in a @triton.jit function");
+    case Expr::K::Await: fail(e, "'await' is not supported in a @triton.jit function");
+    case Expr::K::Yield: fail(e, "'yield' is not supported in a @triton.jit function");
     case Expr::K::Slice: {
       CV s;
       s.kind = CV::K::Slice;

@@ -28,9 +28,12 @@ struct CallArgs {
   const Expr* site = nullptr;
 };
 
+class ModuleLoader;
+
 class Lowerer {
  public:
-  Lowerer(const PyModule& m, ir::Module& out);
+  /// `loader` finds the modules `m` imports (null: project imports do not resolve).
+  Lowerer(const PyModule& m, ir::Module& out, ModuleLoader* loader = nullptr);
 
   /// Lowers `fn` as kernel `fn.name`. `constexprs` binds compile-time parameters (defaults fill
   /// the rest); `signature` gives every other parameter's dtype, in order.
@@ -121,15 +124,24 @@ class Lowerer {
   void bindCarried(const Carried& c, ir::Block& block, Env& env);
   /// Ends a loop body: the carried names' values (numbers materialized), type-checked, yielded.
   void yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const Expr& at);
-  CV moduleConstant(const std::string& name, const Expr& at);
+  /// The value of module-level `name` in `m`: the first of its alternatives that resolves.
+  CV global(const PyModule& m, const std::string& name, const Expr& at);
+  CV resolveBinding(const PyModule& m, const std::string& name, const Binding& bnd, const Expr& at);
+  CV importedValue(const PyModule& m, const Binding& bnd, const Expr& at);
+  /// Attribute `name` of project module `m`: a name it binds, or a submodule.
+  CV moduleAttribute(const PyModule& m, const std::string& name, const Expr& at);
+  CV moduleConstant(const PyModule& m, const std::string& name, const Binding& bnd, const Expr& at);
+  /// Makes `m` the module whose names resolve and whose file locations get (returns the old).
+  const PyModule* enterModule(const PyModule* m);
   /// Names assigned anywhere in `body` (for loop-carried and branch-merged values).
   static void assignedNames(const std::vector<StmtP>& body, std::vector<std::string>& out);
 
   uint32_t fileIdx_ = 0;
   bool inPrelude_ = false;
   int callDepth_ = 0;
-  std::map<std::string, CV> constantCache_;
-  std::vector<std::string> evaluatingConstants_;
+  ModuleLoader* loader_ = nullptr;
+  std::map<std::pair<const PyModule*, unsigned>, CV> constantCache_;  ///< by module and binding id
+  std::vector<std::pair<const PyModule*, unsigned>> evaluatingConstants_;
 };
 
 }  // namespace tilevm::frontend

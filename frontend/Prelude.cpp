@@ -96,15 +96,17 @@ def randn(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 }  // namespace
 
 const PyModule& prelude() {
-  static const PyModule module = [] {
+  static const PyModule* module = [] {
     auto m = parsePython(kPreludeSource, "<tilevm prelude: triton.language.random>");
     if (!m) {
       std::cerr << "tilevm: internal error: the prelude does not parse: " << m.error().message << "\n";
       std::abort();
     }
-    return std::move(*m);
+    auto* p = new PyModule(std::move(*m));  // lives as long as the process
+    p->adoptFunctions();
+    return p;
   }();
-  return module;
+  return *module;
 }
 
 }  // namespace tilevm::frontend

@@ -1,5 +1,6 @@
-// PyExprParser.h - the token cursor and the expression grammar of the Python subset:
-//   expr := Python expressions without lambda, comprehensions, starred or walrus forms
+// PyExprParser.h - the token cursor and Python's whole expression grammar (lambdas,
+// comprehensions, starred and keyword unpacking, walrus, await and yield included, so host code
+// and decorators parse as Python parses them; the lowering rejects what kernels cannot use).
 // PyParser.cpp builds the statement and module parser on top of it.
 #pragma once
 
@@ -16,6 +17,8 @@
 namespace tilevm::frontend::detail {
 
 inline constexpr int kMaxDepth = 200;
+/// The longest chain of binary operators or trailers (`a + b + ...`, `x.y.z...`) read.
+inline constexpr int kMaxChain = 1000;
 
 /// Tokens with a cursor, and expressions parsed from them (errors throw DiagnosticError).
 class ExprParser {
@@ -88,30 +91,31 @@ class ExprParser {
     return e;
   }
 
-  // Target of `for`: names or tuples of names, without parsing `in` as a comparison.
+  // Targets of `for` (and comprehensions): star_targets, without parsing `in` as a comparison.
   ExprP targetList() {
     PyToken at = peek();
     std::vector<ExprP> elts;
+    bool comma = false;
     do {
       if (isName("in")) break;
-      elts.push_back(orExpr());
-    } while (acceptOp(","));
-    if (elts.size() == 1) return std::move(elts[0]);
+      elts.push_back(starOr(&ExprParser::orExpr));
+    } while ((comma = acceptOp(",")));
+    if (elts.size() == 1 && !comma) return std::move(elts[0]);
     auto t = node(Expr::K::Tuple, at);
     t->elts = std::move(elts);
     return t;
   }
 
-  // exprs separated by commas: a tuple if there is a comma.
+  // Expressions (or starred ones) separated by commas: a tuple if there is a comma.
   ExprP testList() {
     PyToken at = peek();
-    ExprP first = test();
+    ExprP first = starOr(&ExprParser::namedTest);
     if (!isOp(",")) return first;
     auto t = node(Expr::K::Tuple, at);
     t->elts.push_back(std::move(first));
     while (acceptOp(",")) {
       if (endsExpressionList()) break;
-      t->elts.push_back(test());
+      t->elts.push_back(starOr(&ExprParser::namedTest));
     }
     return t;
   }
@@ -119,29 +123,79 @@ class ExprParser {
   bool endsExpressionList() const {
     const PyToken& t = peek();
     return t.kind == PyTok::Newline || t.kind == PyTok::Eof || isOp(")") || isOp("]") || isOp("}") || isOp("=") ||
-           isOp(":") || isOp(";");
+           isOp(":") || isOp(";") || (t.kind == PyTok::Op && t.text.size() >= 2 && t.text.back() == '=' &&
+                                      t.text != "==" && t.text != "<=" && t.text != ">=" && t.text != "!=");
   }
 
   ExprP expression() { return test(); }
 
-  ExprP test() {
-    if (++depth_ > kMaxDepth) fail(peek(), "expression nested too deeply");
-    if (isName("lambda")) fail(peek(), "lambda is not supported in a @triton.jit function");
-    PyToken at = peek();
-    ExprP body = orTest();
-    if (isName("if")) {
-      ++pos_;
-      auto e = node(Expr::K::IfExp, at);
-      e->b = orTest();
-      if (!isName("else")) fail(peek(), "expected 'else' in conditional expression, got " + describe(peek()));
-      ++pos_;
-      e->c = test();
-      e->a = std::move(body);
-      --depth_;
+  // `*x` where a starred expression may stand, else `sub`.
+  ExprP starOr(ExprP (ExprParser::*sub)()) {
+    if (isOp("*")) {
+      PyToken at = next();
+      auto e = node(Expr::K::Starred, at);
+      e->str = "*";
+      e->a = orExpr();
       return e;
     }
+    return (this->*sub)();
+  }
+
+  // namedexpr_test := NAME ':=' test | test
+  ExprP namedTest() {
+    if (peek().kind == PyTok::Name && isOp(":=", 1)) {
+      PyToken at = peek();
+      auto e = node(Expr::K::NamedExpr, at);
+      auto target = node(Expr::K::Name, at);
+      target->str = next().text;
+      ++pos_;
+      e->a = std::move(target);
+      e->b = test();
+      return e;
+    }
+    return test();
+  }
+
+  ExprP test() {
+    if (++depth_ > kMaxDepth) fail(peek(), "expression nested too deeply");
+    ExprP result;
+    if (isName("lambda")) {
+      result = lambda(true);
+    } else {
+      PyToken at = peek();
+      ExprP body = orTest();
+      if (isName("if")) {
+        ++pos_;
+        auto e = node(Expr::K::IfExp, at);
+        e->b = orTest();
+        if (!isName("else")) fail(peek(), "expected 'else' in conditional expression, got " + describe(peek()));
+        ++pos_;
+        e->c = test();
+        e->a = std::move(body);
+        result = std::move(e);
+      } else {
+        result = std::move(body);
+      }
+    }
     --depth_;
-    return body;
+    return result;
+  }
+
+  // lambda [params]: body   (`allowCond`: the body may be a conditional expression)
+  ExprP lambda(bool allowCond) {
+    PyToken at = next();
+    auto e = node(Expr::K::Lambda, at);
+    while (!isOp(":")) {
+      std::string p;
+      if (isOp("*") || isOp("**") || isOp("/")) p = next().text;
+      if (p != "/" && !(p == "*" && (isOp(",") || isOp(":")))) p += expectName().text;
+      if (acceptOp("=")) e->elts.push_back(test());
+      e->ops.push_back(p);
+      if (!acceptOp(",")) break;
+    }
+    expectOp(":");
+    e->a = allowCond ? test() : orTest();
+    return e;
   }
 
   ExprP boolChain(const char* word, ExprP (ExprParser::*sub)()) {
@@ -161,10 +215,12 @@ class ExprParser {
   ExprP andTest() { return boolChain("and", &ExprParser::notTest); }
   ExprP notTest() {
     if (isName("not")) {
+      if (++depth_ > kMaxDepth) fail(peek(), "expression nested too deeply");
       PyToken at = next();
       auto e = node(Expr::K::Unary, at);
       e->str = "not";
       e->a = notTest();
+      --depth_;
       return e;
     }
     return comparison();
@@ -198,11 +254,14 @@ class ExprParser {
 
   ExprP binaryLevel(std::initializer_list<const char*> ops, ExprP (ExprParser::*sub)()) {
     ExprP left = (this->*sub)();
+    int chain = 0;
     for (;;) {
       const char* found = nullptr;
       for (const char* op : ops)
         if (isOp(op)) found = op;
       if (!found) return left;
+      // A left-leaning chain is as deep as it is long: the same limit as for nesting.
+      if (++chain > kMaxChain) fail(peek(), "expression too long (more than " + std::to_string(kMaxChain) + " operators in a chain)");
       PyToken at = next();
       auto e = node(Expr::K::Binary, at);
       e->line = left->line;  // Python's convention: an expression starts at its left operand
@@ -234,40 +293,68 @@ class ExprParser {
   }
 
   ExprP power() {
-    ExprP base = atomExpr();
+    ExprP base;
+    if (isName("await")) {
+      PyToken at = next();
+      base = node(Expr::K::Await, at);
+      base->a = atomExpr();
+    } else {
+      base = atomExpr();
+    }
     if (isOp("**")) {
+      if (++depth_ > kMaxDepth) fail(peek(), "expression nested too deeply");
       PyToken at = next();
       auto e = node(Expr::K::Binary, at);
+      e->line = base->line;
+      e->col = base->col;
       e->str = "**";
       e->a = std::move(base);
       e->b = factor();
+      --depth_;
       return e;
     }
     return base;
   }
 
+  // The arguments of a call, after '(' up to and including ')'.
+  void callArguments(Expr& call) {
+    while (!isOp(")")) {
+      if (isOp("*") || isOp("**")) {
+        PyToken at = next();
+        auto st = node(Expr::K::Starred, at);
+        st->str = at.text;
+        st->a = test();
+        if (at.text == "**") call.keywords.push_back(Keyword{"**", std::move(st)});
+        else call.elts.push_back(std::move(st));
+      } else if (peek().kind == PyTok::Name && isOp("=", 1)) {
+        std::string name = next().text;
+        ++pos_;
+        call.keywords.push_back(Keyword{name, test()});
+      } else {
+        if (!call.keywords.empty() && call.keywords.back().name != "**")
+          fail(peek(), "positional argument follows keyword argument");
+        ExprP arg = namedTest();
+        if (isName("for") || (isName("async") && isName("for", 1))) arg = comprehension("gen", std::move(arg), nullptr);
+        call.elts.push_back(std::move(arg));
+      }
+      if (!acceptOp(",")) break;
+    }
+    expectOp(")");
+  }
+
   ExprP atomExpr() {
     ExprP e = atom();
+    int chain = 0;
     for (;;) {
+      if (!isOp("(") && !isOp("[") && !isOp(".")) return e;
+      if (++chain > kMaxChain) fail(peek(), "expression too long (more than " + std::to_string(kMaxChain) + " trailers in a chain)");
       if (isOp("(")) {
         PyToken at = next();
         auto call = node(Expr::K::Call, at);
         call->line = e->line;
         call->col = e->col;
         call->a = std::move(e);
-        while (!isOp(")")) {
-          if (isOp("*") || isOp("**")) fail(peek(), "*args and **kwargs are not supported in a @triton.jit function");
-          if (peek().kind == PyTok::Name && isOp("=", 1)) {
-            std::string name = next().text;
-            ++pos_;
-            call->keywords.push_back(Keyword{name, test()});
-          } else {
-            if (!call->keywords.empty()) fail(peek(), "positional argument follows keyword argument");
-            call->elts.push_back(test());
-          }
-          if (!acceptOp(",")) break;
-        }
-        expectOp(")");
+        callArguments(*call);
         e = std::move(call);
       } else if (isOp("[")) {
         PyToken at = next();
@@ -276,12 +363,13 @@ class ExprParser {
         sub->col = e->col;
         sub->a = std::move(e);
         std::vector<ExprP> idx;
+        bool comma = false;
         do {
           if (isOp("]")) break;
-          idx.push_back(subscriptItem());
-        } while (acceptOp(","));
+          idx.push_back(isOp("*") ? starOr(&ExprParser::namedTest) : subscriptItem());
+        } while ((comma = acceptOp(",")));
         expectOp("]");
-        if (idx.size() == 1) {
+        if (idx.size() == 1 && !comma) {
           sub->b = std::move(idx[0]);
         } else {
           auto tup = node(Expr::K::Tuple, at);
@@ -289,7 +377,7 @@ class ExprParser {
           sub->b = std::move(tup);
         }
         e = std::move(sub);
-      } else if (isOp(".")) {
+      } else {
         PyToken at = next();
         auto attr = node(Expr::K::Attr, at);
         attr->line = e->line;
@@ -297,8 +385,6 @@ class ExprParser {
         attr->str = expectName().text;
         attr->a = std::move(e);
         e = std::move(attr);
-      } else {
-        return e;
       }
     }
   }
@@ -307,7 +393,7 @@ class ExprParser {
     PyToken at = peek();
     ExprP lower;
     if (!isOp(":")) {
-      lower = test();
+      lower = namedTest();
       if (!isOp(":")) return lower;
     }
     auto s = node(Expr::K::Slice, at);
@@ -316,6 +402,109 @@ class ExprParser {
     if (!isOp(":") && !isOp(",") && !isOp("]")) s->b = test();
     if (acceptOp(":") && !isOp(",") && !isOp("]")) s->c = test();
     return s;
+  }
+
+  // `element for target in iter [if cond]... [for ...]` after its element (and dict value).
+  ExprP comprehension(const char* kind, ExprP element, ExprP value) {
+    auto c = node(Expr::K::Comp, peek());
+    c->line = element->line;
+    c->col = element->col;
+    c->str = kind;
+    c->a = std::move(element);
+    c->b = std::move(value);
+    while (isName("for") || (isName("async") && isName("for", 1))) {
+      if (isName("async")) ++pos_;
+      PyToken at = next();
+      auto clause = node(Expr::K::CompFor, at);
+      clause->a = targetList();
+      if (!isName("in")) fail(peek(), "expected 'in', got " + describe(peek()));
+      ++pos_;
+      clause->b = orTest();
+      while (isName("if")) {
+        ++pos_;
+        clause->elts.push_back(isName("lambda") ? lambda(false) : orTest());
+      }
+      c->elts.push_back(std::move(clause));
+    }
+    return c;
+  }
+
+  // ( ... ): a parenthesized expression, a tuple, a generator or a yield.
+  ExprP parenthesized(const PyToken& open) {
+    if (acceptOp(")")) return node(Expr::K::Tuple, open);
+    if (isName("yield")) {
+      ExprP y = yieldExpr();
+      expectOp(")");
+      return y;
+    }
+    ExprP inner = starOr(&ExprParser::namedTest);
+    if (isName("for") || (isName("async") && isName("for", 1))) {
+      ExprP g = comprehension("gen", std::move(inner), nullptr);
+      expectOp(")");
+      return g;
+    }
+    if (acceptOp(")")) return inner;
+    auto tup = node(Expr::K::Tuple, open);
+    tup->elts.push_back(std::move(inner));
+    while (acceptOp(",")) {
+      if (isOp(")")) break;
+      tup->elts.push_back(starOr(&ExprParser::namedTest));
+    }
+    expectOp(")");
+    return tup;
+  }
+
+  ExprP yieldExpr() {
+    PyToken at = next();
+    auto y = node(Expr::K::Yield, at);
+    if (isName("from")) {
+      ++pos_;
+      y->str = "from";
+      y->a = test();
+    } else if (!endsExpressionList()) {
+      y->a = testList();
+    }
+    return y;
+  }
+
+  // { ... }: a dict, a set or one of their comprehensions.
+  ExprP braces(const PyToken& open) {
+    if (acceptOp("}")) return node(Expr::K::Dict, open);
+    auto item = [&](bool& isDict) -> std::pair<ExprP, ExprP> {
+      if (isOp("**")) {
+        PyToken at = next();
+        auto st = node(Expr::K::Starred, at);
+        st->str = "**";
+        st->a = orExpr();
+        isDict = true;
+        return {std::move(st), nullptr};
+      }
+      ExprP k = starOr(&ExprParser::namedTest);
+      if (acceptOp(":")) {
+        isDict = true;
+        return {std::move(k), test()};
+      }
+      return {std::move(k), nullptr};
+    };
+    bool isDict = false;
+    auto [k0, v0] = item(isDict);
+    if (isName("for") || (isName("async") && isName("for", 1))) {
+      ExprP c = comprehension(isDict ? "dict" : "set", std::move(k0), std::move(v0));
+      expectOp("}");
+      return c;
+    }
+    auto e = node(isDict ? Expr::K::Dict : Expr::K::Set, open);
+    e->elts.push_back(std::move(k0));
+    if (isDict) e->values.push_back(std::move(v0));
+    while (acceptOp(",")) {
+      if (isOp("}")) break;
+      bool d = false;
+      auto [k, v] = item(d);
+      e->elts.push_back(std::move(k));
+      if (isDict) e->values.push_back(std::move(v));
+    }
+    expectOp("}");
+    return e;
   }
 
   ExprP atom() {
@@ -329,7 +518,9 @@ class ExprParser {
           return e;
         }
         static const char* keywords[] = {"if", "else", "elif", "for", "while", "in", "not", "and", "or", "is",
-                                         "return", "def", "class", "import", "from", "pass", "lambda", "yield"};
+                                         "return", "def", "class", "import", "from", "pass", "lambda", "yield",
+                                         "try", "except", "finally", "with", "as", "del", "global", "nonlocal",
+                                         "assert", "break", "continue", "raise", "await", "async"};
         for (const char* k : keywords)
           if (t.text == k) fail(t, "expected an expression, got '" + t.text + "'");
         auto e = node(Expr::K::Name, t);
@@ -339,46 +530,32 @@ class ExprParser {
       case PyTok::Number:
         return number(t);
       case PyTok::String: {
+        // Adjacent literals concatenate (Python does this in the parser, not the tokenizer).
         auto e = node(Expr::K::Str, t);
-        e->str = t.text;
+        e->str = t.value;
+        while (peek().kind == PyTok::String) e->str += next().value;
         return e;
       }
       case PyTok::Op:
-        if (t.text == "(") {
-          if (acceptOp(")")) return node(Expr::K::Tuple, t);
-          ExprP inner = test();
-          if (isName("for")) fail(peek(), "comprehensions are not supported in a @triton.jit function");
-          if (acceptOp(")")) return inner;
-          auto tup = node(Expr::K::Tuple, t);
-          tup->elts.push_back(std::move(inner));
-          while (acceptOp(",")) {
-            if (isOp(")")) break;
-            tup->elts.push_back(test());
-          }
-          expectOp(")");
-          return tup;
-        }
+        if (t.text == "(") return parenthesized(t);
         if (t.text == "[") {
           auto list = node(Expr::K::List, t);
-          while (!isOp("]")) {
-            list->elts.push_back(test());
-            if (isName("for")) fail(peek(), "comprehensions are not supported in a @triton.jit function");
-            if (!acceptOp(",")) break;
+          if (acceptOp("]")) return list;
+          ExprP first = starOr(&ExprParser::namedTest);
+          if (isName("for") || (isName("async") && isName("for", 1))) {
+            ExprP c = comprehension("list", std::move(first), nullptr);
+            expectOp("]");
+            return c;
+          }
+          list->elts.push_back(std::move(first));
+          while (acceptOp(",")) {
+            if (isOp("]")) break;
+            list->elts.push_back(starOr(&ExprParser::namedTest));
           }
           expectOp("]");
           return list;
         }
-        if (t.text == "{") {
-          auto dict = node(Expr::K::Dict, t);
-          while (!isOp("}")) {
-            dict->elts.push_back(test());
-            expectOp(":");
-            dict->values.push_back(test());
-            if (!acceptOp(",")) break;
-          }
-          expectOp("}");
-          return dict;
-        }
+        if (t.text == "{") return braces(t);
         if (t.text == "...") return node(Expr::K::Ellipsis, t);
         break;
       case PyTok::Newline:
@@ -391,7 +568,9 @@ class ExprParser {
   }
 
   ExprP number(const PyToken& t) {
-    const std::string& s = t.text;
+    std::string s;
+    for (char ch : t.text)
+      if (ch != '_') s += ch;
     if (!s.empty() && (s.back() == 'j' || s.back() == 'J')) fail(t, "complex numbers are not supported");
     bool isFloat = s.find_first_of(".eE") != std::string::npos && !(s.size() > 1 && (s[1] == 'x' || s[1] == 'X'));
     if (isFloat) {

@@ -1,13 +1,17 @@
-// PyParser.cpp - the statement and module parser for kernel files (expressions and the token
-// cursor are in PyExprParser.h).
+// PyParser.cpp - the module reader and the statement parser of @triton.jit functions
+// (expressions and the token cursor are in PyExprParser.h).
 //
-// Module level: `import`, `from ... import`, `NAME = expr`, `def` with decorators are read;
-// every other statement (classes, host functions, `if __name__ == ...`) is skipped as a token
-// block. Inside @triton.jit functions the grammar is Python's, restricted to:
+// Module level, every statement is understood or skipped whole: imports, assignments and
+// definitions bind names; `if`/`try`/`with` bodies are read too (their branches become
+// alternatives, see PyModule); `for`, `while`, `class`, `match`, plain defs and
+// `if __name__ == "__main__":` are skipped. Inside @triton.jit functions the grammar is Python's,
+// restricted to:
 //   stmt   := simple (';' simple)* NEWLINE | if | for | while
 //   simple := expr | targets '=' ... | target augop expr | target ':' expr ['=' expr]
 //           | 'return' [exprs] | 'pass' | 'break' | 'continue' | 'assert' expr [',' expr]
 #include "frontend/PyParser.h"
+
+#include <set>
 
 #include "frontend/PyExprParser.h"
 
@@ -15,152 +19,426 @@ namespace tilevm::frontend {
 
 namespace {
 
+/// Names bound so far, each with its alternatives (see PyModule::names).
+using Scope = std::map<std::string, std::vector<Binding>>;
+
+bool isJitPath(const std::string& p) {
+  return p == "triton.jit" || p == "triton.runtime.jit" || p == "triton.runtime.jit.jit" || p == "triton.runtime.jit.JITFunction";
+}
+
 class PyParser : public detail::ExprParser {
  public:
   using ExprParser::ExprParser;
 
   PyModule run() {
-    PyModule m;
-    m.fileName = file_;
-    while (peek().kind != PyTok::Eof) moduleStatement(m);
-    return m;
+    m_.fileName = file_;
+    Scope scope;
+    while (peek().kind != PyTok::Eof) moduleStatement(scope);
+    m_.names = std::move(scope);
+    return std::move(m_);
   }
 
  private:
-  // ---- module level ----------------------------------------------------------------------
+  PyModule m_;
+  unsigned nextId_ = 1;
+
+  // ---- bindings ----------------------------------------------------------------------------
+  void bind(Scope& s, const std::string& name, Binding b) {
+    b.id = nextId_++;
+    s[name] = {std::move(b)};
+  }
+
+  Binding binding(Binding::K k, const PyToken& at) {
+    Binding b;
+    b.kind = k;
+    b.line = at.line;
+    b.col = at.col;
+    return b;
+  }
+
+  // The dotted path a decorator or callee names, following the scope's imports
+  // (`jit` imported from triton -> "triton.jit").
+  std::string dottedPath(const Expr& e, const Scope& s) {
+    if (e.kind == Expr::K::Name) {
+      auto it = s.find(e.str);
+      if (it != s.end() && !it->second.empty() && it->second[0].kind == Binding::K::Import && it->second[0].level == 0) {
+        const Binding& b = it->second[0];
+        return b.attr.empty() ? b.moduleName : b.moduleName + "." + b.attr;
+      }
+      return e.str;
+    }
+    if (e.kind == Expr::K::Attr && e.a) {
+      std::string base = dottedPath(*e.a, s);
+      return base.empty() ? "" : base + "." + e.str;
+    }
+    return "";
+  }
+
+  bool isJitDecorator(const Expr& d, const Scope& s) {
+    const Expr* e = &d;
+    if (e->kind == Expr::K::Call) e = e->a.get();
+    return isJitPath(dottedPath(*e, s));
+  }
+
+  // ---- module level ------------------------------------------------------------------------
   std::string dottedName() {
     std::string s = expectName().text;
     while (acceptOp(".")) s += "." + expectName().text;
     return s;
   }
 
-  void moduleStatement(PyModule& m) {
+  // Skips to the end of the current simple statement (a ';' or the end of the logical line).
+  void skipSimple() {
+    int depth = 0;
+    while (peek().kind != PyTok::Newline && peek().kind != PyTok::Eof) {
+      if (peek().kind == PyTok::Op) {
+        const std::string& t = peek().text;
+        if (t == "(" || t == "[" || t == "{") ++depth;
+        else if (t == ")" || t == "]" || t == "}") --depth;
+        else if (t == ";" && depth == 0) return;
+      }
+      ++pos_;
+    }
+  }
+
+  // The token after the ':' that ends a compound statement's header (outside brackets).
+  size_t headerEnd() {
+    int depth = 0;
+    for (size_t p = pos_; p < t_.size() && t_[p].kind != PyTok::Newline && t_[p].kind != PyTok::Eof; ++p) {
+      if (t_[p].kind != PyTok::Op) continue;
+      const std::string& t = t_[p].text;
+      if (t == "(" || t == "[" || t == "{") ++depth;
+      else if (t == ")" || t == "]" || t == "}") --depth;
+      else if (t == ":" && depth == 0) return p + 1;
+    }
+    return std::string::npos;
+  }
+
+  // The body of a compound statement read as module code: an indented block, or the simple
+  // statements after the colon.
+  void moduleSuite(Scope& s) {
+    size_t end = headerEnd();
+    if (end == std::string::npos) return skipStatement();
+    pos_ = end;
+    if (peek().kind != PyTok::Newline) return moduleSimpleLine(s);
+    ++pos_;
+    if (peek().kind != PyTok::Indent) return;
+    ++pos_;
+    while (peek().kind != PyTok::Dedent && peek().kind != PyTok::Eof) moduleStatement(s);
+    if (peek().kind == PyTok::Dedent) ++pos_;
+  }
+
+  // Branches that may each run: every name a branch binds keeps each branch's binding, first
+  // branch first (a branch that leaves a name alone contributes the earlier binding).
+  static void mergeBranches(Scope& s, const std::vector<Scope>& branches) {
+    std::set<std::string> names;
+    for (const auto& b : branches)
+      for (const auto& [n, alts] : b) names.insert(n);
+    for (const auto& n : names) {
+      std::vector<Binding> alts;
+      std::set<unsigned> seen;
+      for (const auto& b : branches) {
+        auto it = b.find(n);
+        if (it == b.end()) continue;
+        for (const auto& a : it->second)
+          if (seen.insert(a.id).second) alts.push_back(a);
+      }
+      s[n] = std::move(alts);
+    }
+  }
+
+  void ifChain(Scope& s) {
+    std::vector<Scope> branches;
+    bool hasElse = false;
+    do {
+      hasElse = isName("else");
+      branches.push_back(s);
+      moduleSuite(branches.back());
+    } while (isName("elif") || isName("else"));
+    if (!hasElse) branches.push_back(s);
+    mergeBranches(s, branches);
+  }
+
+  void tryChain(Scope& s) {
+    std::vector<Scope> branches{s};
+    moduleSuite(branches[0]);
+    while (isName("except")) {
+      branches.push_back(s);
+      moduleSuite(branches.back());
+    }
+    if (isName("else")) moduleSuite(branches[0]);  // runs after the try body
+    mergeBranches(s, branches);
+    if (isName("finally")) moduleSuite(s);
+  }
+
+  bool isMainGuard() {
+    return isName("if") && isName("__name__", 1) && isOp("==", 2) && peek(3).kind == PyTok::String;
+  }
+
+  void moduleStatement(Scope& s) {
     const PyToken& t = peek();
     if (t.kind == PyTok::Newline || t.kind == PyTok::Indent || t.kind == PyTok::Dedent) {
       ++pos_;
       return;
     }
-    if (isName("import")) {
-      ++pos_;
-      do {
-        std::string path = dottedName();
-        if (isName("as")) {
-          ++pos_;
-          m.imports[expectName().text] = path;
-        } else {
-          m.imports[path.substr(0, path.find('.'))] = path.substr(0, path.find('.'));
-        }
-      } while (acceptOp(","));
-      expectNewline();
-      return;
-    }
-    if (isName("from")) {
-      ++pos_;
-      std::string path;
-      while (isOp(".")) path += next().text;  // relative imports
-      if (!isName("import")) path += dottedName();
-      if (!isName("import")) fail(peek(), "expected 'import', got " + describe(peek()));
-      ++pos_;
-      bool paren = acceptOp("(");
-      if (isOp("*")) {
-        ++pos_;
-      } else {
-        do {
-          if (paren && isOp(")")) break;
-          std::string name = expectName().text;
-          std::string alias = name;
-          if (isName("as")) {
-            ++pos_;
-            alias = expectName().text;
-          }
-          m.imports[alias] = path + "." + name;
-        } while (acceptOp(","));
-      }
-      if (paren) expectOp(")");
-      expectNewline();
-      return;
-    }
-    if (isOp("@") || isName("def") || (isName("async") && isName("def", 1))) {
-      functionDefinition(m);
-      return;
-    }
+    if (isOp("@") || isName("def") || (isName("async") && isName("def", 1))) return functionDefinition(s);
     if (isName("class")) {
-      m.otherDefinitions[peek(1).text] = peek().line;
-      skipStatement();
+      Binding b = binding(Binding::K::Other, peek(1));
+      b.what = "class";
+      bind(s, peek(1).text, b);
+      return skipStatement();
+    }
+    if (isMainGuard()) return skipStatement();
+    if (isName("if")) return ifChain(s);
+    if (isName("try")) return tryChain(s);
+    if (isName("with") || (isName("async") && isName("with", 1))) return moduleSuite(s);
+    if (t.kind == PyTok::Name && (t.text == "for" || t.text == "while" || t.text == "match" || t.text == "async"))
+      return skipStatement();
+    moduleSimpleLine(s);
+  }
+
+  void moduleSimpleLine(Scope& s) {
+    for (;;) {
+      moduleSimple(s);
+      if (!acceptOp(";")) break;
+      if (peek().kind == PyTok::Newline || peek().kind == PyTok::Eof) break;
+    }
+    while (peek().kind != PyTok::Newline && peek().kind != PyTok::Eof) ++pos_;
+    if (peek().kind == PyTok::Newline) ++pos_;
+  }
+
+  void moduleSimple(Scope& s) {
+    size_t start = pos_;
+    try {
+      if (isName("import")) return importStatement(s);
+      if (isName("from")) return fromImport(s);
+      if (peek().kind == PyTok::Name || isOp("(") || isOp("[") || isOp("*")) return assignment(s);
+    } catch (const DiagnosticError&) {
+      // Python beyond what tilevm reads at module level: the names it binds are unknown.
+      pos_ = start;
+      if (peek().kind == PyTok::Name && (isOp("=", 1) || isOp(":", 1))) {
+        Binding b = binding(Binding::K::Constant, peek());
+        bind(s, peek().text, b);
+      }
+    }
+    skipSimple();
+  }
+
+  void importStatement(Scope& s) {
+    ++pos_;
+    do {
+      PyToken at = peek();
+      std::string path = dottedName();
+      Binding b = binding(Binding::K::Import, at);
+      if (isName("as")) {
+        ++pos_;
+        b.moduleName = path;
+        bind(s, expectName().text, b);
+      } else {
+        b.moduleName = path.substr(0, path.find('.'));  // `import a.b` binds a
+        bind(s, b.moduleName, b);
+      }
+    } while (acceptOp(","));
+  }
+
+  void fromImport(Scope& s) {
+    ++pos_;
+    int level = 0;
+    while (isOp(".") || isOp("...")) level += int(next().text.size());
+    std::string path;
+    if (!isName("import")) path = dottedName();
+    if (!isName("import")) fail(peek(), "expected 'import', got " + describe(peek()));
+    ++pos_;
+    bool paren = acceptOp("(");
+    if (isOp("*")) {
+      ++pos_;  // star imports bind names tilevm does not track
       return;
     }
-    // NAME = expr  or  NAME: annotation = expr
-    if (t.kind == PyTok::Name && (isOp("=", 1) || isOp(":", 1))) {
-      PyToken name = next();
-      size_t save = pos_;
-      try {
-        if (acceptOp(":")) expression();
-        if (acceptOp("=")) {
-          ModuleConstant c;
-          c.line = name.line;
-          c.col = name.col;
-          c.expr = testList();
-          if (peek().kind != PyTok::Newline && peek().kind != PyTok::Eof) throw DiagnosticError(Diagnostic{});
-          m.constants[name.text] = std::move(c);
-        }
-        expectNewline();
-      } catch (const DiagnosticError&) {
-        // Host code beyond the subset: remember the name, reject it only if a kernel uses it.
-        pos_ = save;
-        m.constants[name.text] = ModuleConstant{nullptr, name.line, name.col};
-        skipStatement();
+    do {
+      if (paren && isOp(")")) break;
+      PyToken at = peek();
+      std::string name = expectName().text;
+      std::string alias = name;
+      if (isName("as")) {
+        ++pos_;
+        alias = expectName().text;
+      }
+      Binding b = binding(Binding::K::Import, at);
+      b.level = level;
+      b.moduleName = path;
+      b.attr = name;
+      bind(s, alias, b);
+    } while (acceptOp(","));
+    if (paren) expectOp(")");
+  }
+
+  // `a = b = expr`, `x: T = expr`, `A, B = 1, 2`, `kernel = triton.jit(fn)`.
+  void assignment(Scope& s) {
+    PyToken at = peek();
+    ExprP first = testList();
+    if (isOp(":")) {  // annotated: target ':' annotation ['=' value]
+      ++pos_;
+      test();
+      if (!acceptOp("=")) return;
+      ExprP value = testList();
+      if (first->kind == Expr::K::Name) bindValue(s, *first, std::move(value));
+      return;
+    }
+    if (!isOp("=")) {
+      if (peek().kind == PyTok::Op && peek().text.size() >= 2 && peek().text.back() == '=' && first->kind == Expr::K::Name) {
+        Binding b = binding(Binding::K::Other, at);  // augmented: a value tilevm does not follow
+        b.what = "value changed by '" + peek().text + "'";
+        bind(s, first->str, b);
       }
       return;
     }
-    skipStatement();
-  }
-
-  bool isJitDecorator(const PyModule& m, const Expr& d) {
-    const Expr* e = &d;
-    if (e->kind == Expr::K::Call) e = e->a.get();
-    std::string path;
-    if (e->kind == Expr::K::Name) {
-      auto it = m.imports.find(e->str);
-      path = it == m.imports.end() ? e->str : it->second;
-    } else if (e->kind == Expr::K::Attr && e->a->kind == Expr::K::Name) {
-      auto it = m.imports.find(e->a->str);
-      path = (it == m.imports.end() ? e->a->str : it->second) + "." + e->str;
+    std::vector<ExprP> targets;
+    targets.push_back(std::move(first));
+    ExprP value;
+    while (acceptOp("=")) {
+      value = isName("yield") ? yieldExpr() : testList();
+      if (isOp("=")) targets.push_back(std::move(value));
     }
-    return path == "triton.jit" || path == "triton.runtime.jit.jit" || path == "triton.runtime.jit";
+    const Expr* v = value.get();
+    m_.exprs.push_back(std::move(value));
+    for (auto& target : targets) bindTarget(s, *target, v, at);
   }
 
-  void functionDefinition(PyModule& m) {
+  void bindTarget(Scope& s, const Expr& target, const Expr* value, const PyToken& at) {
+    if (target.kind == Expr::K::Name) {
+      if (const FunctionDef* fn = jitAlias(s, *value, target.str)) {
+        Binding b = binding(Binding::K::Function, at);
+        b.fn = fn;
+        bind(s, target.str, b);
+        m_.kernels.push_back(KernelEntry{target.str, fn});
+        return;
+      }
+      Binding b = binding(Binding::K::Constant, at);
+      b.expr = value;
+      bind(s, target.str, b);
+    } else if (target.kind == Expr::K::Tuple || target.kind == Expr::K::List) {
+      bool pairwise = (value->kind == Expr::K::Tuple || value->kind == Expr::K::List) && value->elts.size() == target.elts.size();
+      for (size_t i = 0; i < target.elts.size(); ++i) {
+        if (pairwise) {
+          bindTarget(s, *target.elts[i], value->elts[i].get(), at);
+        } else if (target.elts[i]->kind == Expr::K::Name) {
+          Binding b = binding(Binding::K::Other, at);
+          b.what = "value unpacked from an expression";
+          bind(s, target.elts[i]->str, b);
+        }
+      }
+    }
+  }
+
+  void bindValue(Scope& s, const Expr& target, ExprP value) {
+    const Expr* v = value.get();
+    m_.exprs.push_back(std::move(value));
+    PyToken at;
+    at.line = target.line;
+    at.col = target.col;
+    bindTarget(s, target, v, at);
+  }
+
+  // `triton.jit(f)` (possibly wrapped: `triton.autotune(...)(triton.jit(f))`): f's definition
+  // parsed as a @triton.jit function named `alias`.
+  const FunctionDef* jitAlias(const Scope& s, const Expr& value, const std::string& alias) {
+    if (value.kind != Expr::K::Call) return nullptr;
+    if (isJitDecorator(*value.a, s) && !value.elts.empty() && value.elts[0]->kind == Expr::K::Name) {
+      auto it = s.find(value.elts[0]->str);
+      if (it == s.end() || it->second.empty()) return nullptr;
+      const Binding& b = it->second[0];
+      if (b.kind == Binding::K::Function) return b.fn;
+      if (b.kind != Binding::K::Other || b.what != "function") return nullptr;
+      size_t save = pos_;
+      pos_ = defTokens_.at(b.id);
+      FunctionDef* fn = parseFunction({}, alias);
+      pos_ = save;
+      return fn;
+    }
+    for (const auto& arg : value.elts)
+      if (const FunctionDef* fn = jitAlias(s, *arg, alias)) return fn;
+    return jitAlias(s, *value.a, alias);
+  }
+
+  std::map<unsigned, size_t> defTokens_;  ///< plain defs' bindings -> their 'def' token
+
+  void functionDefinition(Scope& s) {
     size_t start = pos_;
     std::vector<ExprP> decorators;
     bool parsedDecorators = true;
     try {
       while (acceptOp("@")) {
-        decorators.push_back(expression());
+        decorators.push_back(namedTest());
         expectNewline();
       }
     } catch (const DiagnosticError&) {
       parsedDecorators = false;
     }
     bool jit = false;
-    for (const auto& d : decorators) jit |= isJitDecorator(m, *d);
+    for (const auto& d : decorators) jit |= isJitDecorator(*d, s);
     if (!parsedDecorators || !jit) {
       pos_ = start;
       while (isOp("@")) skipStatement();
-      if (isName("async")) ++pos_;
-      if (isName("def")) m.otherDefinitions[peek(1).text] = peek().line;
+      bool async = isName("async");
+      if (async) ++pos_;
+      if (isName("def")) {
+        Binding b = binding(Binding::K::Other, peek(1));
+        b.what = async ? "async function" : "function";
+        bind(s, peek(1).text, b);
+        defTokens_[s[peek(1).text][0].id] = pos_;
+      }
+      if (isName("class")) {
+        Binding b = binding(Binding::K::Other, peek(1));
+        b.what = "class";
+        bind(s, peek(1).text, b);
+      }
       skipStatement();
       return;
     }
-    if (isName("async")) fail(peek(), "a @triton.jit function cannot be async");
+    if (isName("async")) {
+      FunctionDef* f = newFunction(peek(1).text, peek());
+      f->syntaxError = Diagnostic{file_, peek().line, peek().col, "a @triton.jit function cannot be async"};
+      registerKernel(s, f);
+      skipStatement();
+      return;
+    }
+    if (!isName("def")) {
+      FunctionDef* f = newFunction("?", peek());
+      f->syntaxError = Diagnostic{file_, peek().line, peek().col, "expected 'def' after @triton.jit, got " + describe(peek())};
+      skipStatement();
+      return;
+    }
+    FunctionDef* f = parseFunction(std::move(decorators), "");
+    registerKernel(s, f);
+  }
+
+  FunctionDef* newFunction(const std::string& name, const PyToken& at) {
+    auto f = std::make_unique<FunctionDef>();
+    f->line = at.line;
+    f->col = at.col;
+    f->name = name;
+    m_.functions.push_back(std::move(f));
+    return m_.functions.back().get();
+  }
+
+  void registerKernel(Scope& s, FunctionDef* f) {
+    Binding b = binding(Binding::K::Function, PyToken{PyTok::Name, f->name, "", f->line, f->col});
+    b.fn = f;
+    bind(s, f->name, b);
+    m_.kernels.push_back(KernelEntry{f->name, f});
+    if (f->syntaxError) m_.warnings.push_back(*f->syntaxError);
+  }
+
+  // Parses `def name(params) [-> T]: body` at the cursor as a @triton.jit function; syntax
+  // outside the subset is kept as the function's error (reported when it is used or listed).
+  FunctionDef* parseFunction(std::vector<ExprP> decorators, const std::string& alias) {
     size_t defPos = pos_;
     PyToken def = next();
-    if (def.kind != PyTok::Name || def.text != "def") fail(def, "expected 'def' after decorators, got " + describe(def));
-    auto f = std::make_unique<FunctionDef>();
-    f->line = def.line;
-    f->col = def.col;
-    f->name = expectName().text;
+    FunctionDef* f = newFunction(peek().kind == PyTok::Name ? peek().text : "?", def);
     f->decorators = std::move(decorators);
     try {
+      f->name = expectName().text;
+      if (!alias.empty()) f->name = alias;
       expectOp("(");
       while (!isOp(")")) {
         if (isOp("*") || isOp("**") || isOp("/"))
@@ -178,6 +456,7 @@ class PyParser : public detail::ExprParser {
       expectOp(")");
       if (acceptOp("->")) expression();
       expectOp(":");
+      depth_ = 0;
       f->body = block();
     } catch (const DiagnosticError& e) {
       f->syntaxError = e.diag;
@@ -187,7 +466,7 @@ class PyParser : public detail::ExprParser {
       depth_ = 0;
       skipStatement();
     }
-    m.jitFunctions[f->name] = std::move(f);
+    return f;
   }
 
   // ---- statements ------------------------------------------------------------------------
@@ -232,15 +511,16 @@ class PyParser : public detail::ExprParser {
     } else if (isName("while")) {
       PyToken w = next();
       auto s = newStmt(Stmt::K::While, w);
-      s->test = test();
+      s->test = namedTest();
       expectOp(":");
       s->body = block();
       if (isName("else")) fail(peek(), "while-else is not supported");
       out.push_back(std::move(s));
     } else if (t.kind == PyTok::Name && (t.text == "with" || t.text == "try" || t.text == "def" || t.text == "class" ||
-                                         t.text == "lambda" || t.text == "global" || t.text == "nonlocal" ||
-                                         t.text == "del" || t.text == "raise" || t.text == "yield" ||
-                                         t.text == "import" || t.text == "from" || t.text == "async" || t.text == "match")) {
+                                         t.text == "global" || t.text == "nonlocal" || t.text == "del" ||
+                                         t.text == "raise" || t.text == "yield" || t.text == "import" ||
+                                         t.text == "from" || t.text == "async" ||
+                                         (t.text == "match" && peek(1).kind == PyTok::Name))) {
       fail(t, "'" + t.text + "' is not supported in a @triton.jit function");
     } else if (isOp("@")) {
       fail(t, "decorators are not supported inside a @triton.jit function");
@@ -253,7 +533,7 @@ class PyParser : public detail::ExprParser {
   StmtP ifStatement() {
     PyToken kw = next();  // 'if' or 'elif'
     auto s = newStmt(Stmt::K::If, kw);
-    s->test = test();
+    s->test = namedTest();
     expectOp(":");
     s->body = block();
     if (isName("elif")) {
@@ -292,11 +572,14 @@ class PyParser : public detail::ExprParser {
       if (acceptOp(",")) s->value = test();
       return s;
     }
+    if (t.kind == PyTok::Name && (t.text == "global" || t.text == "nonlocal" || t.text == "del" || t.text == "raise" ||
+                                  t.text == "import" || t.text == "from" || t.text == "yield"))
+      fail(t, "'" + t.text + "' is not supported in a @triton.jit function");
     ExprP first = testList();
     static const char* augOps[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>=", "@="};
     for (const char* op : augOps) {
       if (isOp(op)) {
-        PyToken o = next();
+        next();
         auto s = newStmt(Stmt::K::AugAssign, t);
         checkTarget(*first);
         s->targets.push_back(std::move(first));
@@ -346,14 +629,15 @@ class PyParser : public detail::ExprParser {
         throw DiagnosticError(Diagnostic{file_, e.line, e.col, "cannot assign to this expression"});
     }
   }
-
 };
 
 }  // namespace
 
 Result<PyModule> parsePython(std::string_view text, const std::string& fileName) {
   try {
-    return PyParser(tokenizePython(text, fileName), fileName).run();
+    PyModule m = PyParser(tokenizePython(text, fileName), fileName).run();
+    for (auto& f : m.functions) f->module = nullptr;  // set by the caller once the module has its home
+    return m;
   } catch (const DiagnosticError& e) {
     return e.diag;
   }

@@ -52,7 +52,7 @@ struct CV {
     Tuple,     ///< elts (tuples and lists)
     Tensor,    ///< value (an IR scalar or tile) and dtype (its element dtype)
     Function,  ///< fn: a @triton.jit function
-    Module,    ///< s: a dotted module path (`triton.language`)
+    Module,    ///< s: a dotted module path (`triton.language`), or pymod: a project module
     Builtin,   ///< s: a builtin's canonical name (`tl.load`, `min`) ...
     Method,    ///< s: a tensor method name bound to elts[0] (`x.to`)
     Slice,     ///< elts: lower, upper, step (None where absent)
@@ -65,6 +65,7 @@ struct CV {
   std::vector<CV> elts;
   ir::Value* value = nullptr;
   const FunctionDef* fn = nullptr;
+  const PyModule* pymod = nullptr;
 
   static CV none() { return CV{}; }
   static CV boolean(bool b) { CV v; v.kind = K::Bool; v.i = b; return v; }

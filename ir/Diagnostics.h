@@ -38,8 +38,9 @@ class SourceManager {
   std::map<std::string, std::string> texts_;
 };
 
-/// `file:line:col: error: message` plus, where the source is known, the line and a caret.
-std::string render(const Diagnostic& d, const SourceManager* sources = nullptr);
+/// `file:line:col: error: message` plus, where the source is known, the line and a caret
+/// (`severity` "warning" for diagnostics that do not stop the command).
+std::string render(const Diagnostic& d, const SourceManager* sources = nullptr, const char* severity = "error");
 
 /// Either a value or a diagnostic: what every parser, reader and loader returns.
 template <typename T>

@@ -14,7 +14,7 @@ namespace {
 
 struct CompileCli {
   std::string input, kernel, signature, output, emit = "tbc";
-  std::vector<std::string> defines;
+  std::vector<std::string> defines, includeDirs;
   bool list = false;
   bool noLocations = false;
 };
@@ -33,7 +33,8 @@ int runCompile(const CompileCli& o) {
       report({names.error()}, sources);
       return kExitBadInput;
     }
-    for (const auto& n : *names) std::cout << n << "\n";
+    for (const auto& n : names->names) std::cout << n << "\n";
+    for (const auto& w : names->warnings) std::cerr << render(w, &sources, "warning");
     return kExitOk;
   }
   if (o.kernel.empty()) {
@@ -43,6 +44,8 @@ int runCompile(const CompileCli& o) {
   frontend::CompileOptions opts;
   opts.kernel = o.kernel;
   opts.signature = o.signature;
+  opts.includeDirs = o.includeDirs;
+  opts.sources = &sources;
   for (const auto& d : o.defines) {
     size_t eq = d.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -81,6 +84,7 @@ void addCompileCommand(CLI::App& app, int& rc) {
   c->add_option("input", o->input, "kernel file (.py)")->required();
   c->add_option("-k,--kernel", o->kernel, "the @triton.jit function to compile");
   c->add_option("-D,--define", o->defines, "constexpr value NAME=VALUE (int, float, True/False, or a dtype like fp16)");
+  c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (like PYTHONPATH)");
   c->add_option("--signature", o->signature, "runtime parameter types, e.g. 'x: *fp32, y: *fp32, n: i32'");
   c->add_option("-o,--output", o->output, "output file (- or absent: stdout, text only)");
   c->add_option("--emit", o->emit, "output form: tbc (bytecode, default) or tile (text)")

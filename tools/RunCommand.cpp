@@ -21,7 +21,7 @@ namespace {
 
 struct RunCli {
   std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid;
-  std::vector<std::string> args, defines, saves;
+  std::vector<std::string> args, defines, saves, includeDirs;
   unsigned threads = 0, repeat = 1;
   uint64_t seed = 0, fuel = uint64_t(1) << 24;
   bool trace = false, quiet = false;
@@ -141,6 +141,8 @@ int runKernel(const RunCli& o) {
       sig += (sig.empty() ? "" : ", ") + p.name + ": " + signatureType(a);
     }
     copts.signature = sig;
+    copts.includeDirs = o.includeDirs;
+    copts.sources = &sources;
     auto compiled = frontend::compileKernel(*text, o.input, copts);
     if (!compiled) {
       report({compiled.error()}, sources);
@@ -243,6 +245,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--grid", o->grid, "grid X[,Y[,Z]]")->capture_default_str();
   c->add_option("--arg", o->args, "argument NAME=SPEC: a number (98432, 1e-5, 7:i64), KIND:DTYPE:SHAPE (randn rand randint arange zeros ones empty full=V, e.g. randn:f32:1823x781) or @file.npy");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
+  c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
   c->add_option("--check", o->check, "all, none, or a list of bounds,races,uninit")->capture_default_str();
   c->add_option("--threads", o->threads, "worker threads (0: all)")->capture_default_str();
   c->add_option("--schedule", o->schedule, "parallel, serial, reverse or random:SEED")->capture_default_str();
