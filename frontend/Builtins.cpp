@@ -6,6 +6,7 @@
 #include <iostream>
 #include <limits>
 
+#include "frontend/BlockPointers.h"
 #include "frontend/BuiltinTable.h"
 
 namespace tilevm::frontend {
@@ -21,7 +22,7 @@ const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "b
 const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to", "sum",
                                       "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "reduce",
                                       "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
-                                      "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel"};
+                                      "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel", "cast"};
 
 // Canonical spelling: "tl.NAME" for everything in triton.language (and its math / libdevice
 // submodules), "triton.NAME" for the triton package itself.
@@ -340,6 +341,20 @@ void registerShape(BuiltinTable& t) {
     }
     return L.cast(a.get(0), a.dtypeArg(1), a.site(), a.boolOr(3, false));
   };
+  t["tl.cast"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"});
+    if (a.has(2)) {
+      std::string r = a.strOr(2, "rtne");
+      if (r != "rtne") L.fail(a.at(2), "fp_downcast_rounding '" + r + "' is not supported (only rtne)");
+    }
+    return L.cast(a.get(0), a.dtypeArg(1), a.site(), a.boolOr(3, false));
+  };
+  t["tl.pointer_type"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "pointer_type", {"element_ty", "address_space", "const"});
+    DType e = a.dtypeArg(0);
+    if (e.isPtr()) L.fail(a.at(0), "pointers to pointers are not supported");
+    return CV::type(DType::ptrTo(e));
+  };
   t["tl.multiple_of"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "multiple_of", {"input", "values"});
     return a.get(0);  // a codegen hint; no effect on semantics
@@ -368,8 +383,27 @@ void registerMemory(BuiltinTable& t) {
     Args a(L, c, "load", {"pointer", "mask", "other", "boundary_check", "padding_option", "cache_modifier",
                           "eviction_policy", "volatile"});
     CV ptr = a.get(0);
+    if (ptr.kind == CV::K::BlockPtr && ptr.s == "block_ptr") {
+      // A block pointer: the pointer tile and boundary mask stand in for pointer and mask.
+      if (a.has(1) || a.has(2)) L.fail(a.site(), "mask and other cannot be used with a block pointer (use boundary_check)");
+      std::string padding = a.strOr(4, "");
+      if (padding != "" && padding != "zero" && padding != "nan")
+        L.fail(a.at(4), "padding_option must be 'zero' or 'nan', got '" + padding + "'");
+      BlockAccess acc = blockAccess(L, ptr, {}, boundaryDims(L, ptr, a.getOr(3, CV::none()), a.at(3)), a.site());
+      CallArgs plain;
+      plain.site = c.site;
+      plain.pos = {acc.ptrs};
+      plain.posExprs = {c.site};
+      if (acc.mask.kind != CV::K::None) {
+        plain.kw.emplace_back("mask", acc.mask);
+        if (!padding.empty()) plain.kw.emplace_back("other", padding == "nan" ? CV::real(NAN) : CV::integer(0));
+      }
+      for (size_t k = 5; k < 8; ++k)
+        if (a.has(k)) plain.kw.emplace_back(k == 5 ? "cache_modifier" : k == 6 ? "eviction_policy" : "volatile", a.get(k));
+      return L.callBuiltin("tl.load", plain);
+    }
     checkPointer(L, ptr, a.at(0), "load");
-    if (a.has(3) || a.has(4)) L.fail(a.site(), "block pointers (boundary_check, padding_option) are not supported yet");
+    if (a.has(3) || a.has(4)) L.fail(a.site(), "boundary_check and padding_option need a block pointer, got " + ptr.describe());
     if (a.has(2) && !a.has(1)) L.fail(a.at(2), "`other` cannot be provided without `mask`");
     if (a.has(1)) broadcastPointerWith(L, ptr, a.get(1), a.site());
     if (a.has(2)) broadcastPointerWith(L, ptr, a.get(2), a.site());
@@ -389,8 +423,20 @@ void registerMemory(BuiltinTable& t) {
   t["tl.store"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "store", {"pointer", "value", "mask", "boundary_check", "cache_modifier", "eviction_policy"});
     CV ptr = a.get(0);
+    if (ptr.kind == CV::K::BlockPtr && ptr.s == "block_ptr") {
+      if (a.has(2)) L.fail(a.site(), "mask cannot be used with a block pointer (use boundary_check)");
+      BlockAccess acc = blockAccess(L, ptr, {}, boundaryDims(L, ptr, a.getOr(3, CV::none()), a.at(3)), a.site());
+      CallArgs plain;
+      plain.site = c.site;
+      plain.pos = {acc.ptrs, a.get(1)};
+      plain.posExprs = {c.site, &a.at(1)};
+      if (acc.mask.kind != CV::K::None) plain.kw.emplace_back("mask", acc.mask);
+      for (size_t k = 4; k < 6; ++k)
+        if (a.has(k)) plain.kw.emplace_back(k == 4 ? "cache_modifier" : "eviction_policy", a.get(k));
+      return L.callBuiltin("tl.store", plain);
+    }
     checkPointer(L, ptr, a.at(0), "store");
-    if (a.has(3)) L.fail(a.site(), "block pointers (boundary_check) are not supported yet");
+    if (a.has(3)) L.fail(a.site(), "boundary_check needs a block pointer, got " + ptr.describe());
     if (a.get(1).isTensor()) broadcastPointerWith(L, ptr, a.get(1), a.site());
     if (a.has(2)) broadcastPointerWith(L, ptr, a.get(2), a.site());
     std::vector<ir::Value*> ops{ptr.value, toPointee(L, a.get(1), ptr, a.at(1)).value};
@@ -487,6 +533,7 @@ void registerDebug(BuiltinTable& t) {
 }  // namespace
 
 void registerCoreBuiltins(BuiltinTable& t) {
+  registerBlockPointerBuiltins(t);
   registerPython(t);
   registerCreation(t);
   registerShape(t);

@@ -79,7 +79,8 @@ bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
     case CV::K::Builtin:
     case CV::K::Method: return true;
     case CV::K::Tensor:
-    case CV::K::Slice: break;
+    case CV::K::Slice:
+    case CV::K::BlockPtr: break;
   }
   fail(at, std::string(what) + " must be a compile-time constant, got " + v.describe());
 }
@@ -194,6 +195,11 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
       return resolvePath(base.s + "." + name, at, *this);
     case CV::K::Tensor: {
       if (name == "dtype") return CV::type(base.dtype);
+      if (name == "type") {  // a block's type: its element_ty is the dtype; a scalar's is the dtype
+        CV t = CV::type(base.dtype);
+        if (!base.type().isScalar()) t.s = "block";
+        return t;
+      }
       if (name == "shape") {
         std::vector<CV> dims;
         for (int64_t d : base.type().shape()) dims.push_back(CV::integer(d));
@@ -209,7 +215,23 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
       }
       fail(at, "tensors have no attribute '" + name + "'");
     }
+    case CV::K::BlockPtr:
+      if (base.s == "tensor_descriptor" && (name == "load" || name == "store")) {
+        CV m;
+        m.kind = CV::K::Method;
+        m.s = "desc." + name;
+        m.elts.push_back(base);
+        return m;
+      }
+      if (name == "block_shape") {
+        std::vector<CV> dims;
+        for (int64_t d : base.ints) dims.push_back(CV::integer(d));
+        return CV::tuple(std::move(dims));
+      }
+      if (name == "dtype") return CV::type(base.elts[0].dtype.element());
+      fail(at, base.describe() + " has no attribute '" + name + "'");
     case CV::K::DType:
+      if (name == "element_ty" && base.s == "block") return CV::type(base.dtype);
       if (name == "element_ty") {
         if (!base.dtype.isPtr()) fail(at, base.dtype.name() + " is not a pointer type: it has no element_ty");
         return CV::type(base.dtype.element());
@@ -286,7 +308,7 @@ CV Lowerer::callValue(const CV& callee, CallArgs& args) {
     case CV::K::Method:
       args.pos.insert(args.pos.begin(), callee.elts[0]);
       args.posExprs.insert(args.posExprs.begin(), args.site);
-      return callBuiltin(callee.s.rfind("dtype.", 0) == 0 ? callee.s : "tensor." + callee.s, args);
+      return callBuiltin(callee.s.rfind("dtype.", 0) == 0 || callee.s.rfind("desc.", 0) == 0 ? callee.s : "tensor." + callee.s, args);
     case CV::K::DType:
       // tl.float32(x): a cast, as in Triton.
       if (args.pos.size() == 1 && args.kw.empty()) return cast(args.pos[0], callee.dtype, at);
@@ -334,14 +356,18 @@ CV Lowerer::inlineFunction(const FunctionDef& fn, CallArgs& args) {
       fail(at, "argument '" + p.name + "' of " + fn.name + "() is tl.constexpr but got a runtime " + env[p.name].describe());
   }
   const PyModule* caller = enterModule(fn.module);
+  auto callerContinuation = std::move(continuation_);  // a return ends only this function
+  continuation_.clear();
   Flow flow;
   try {
     flow = execBlock(fn.body, env);
   } catch (...) {
     enterModule(caller);
+    continuation_ = std::move(callerContinuation);
     throw;
   }
   enterModule(caller);
+  continuation_ = std::move(callerContinuation);
   --callDepth_;
   return flow.value;
 }

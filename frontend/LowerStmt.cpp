@@ -3,6 +3,7 @@
 // loop-carried values are the names the body reassigns) or static_range (unrolled), `while`,
 // and `return`.
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <set>
 
@@ -38,6 +39,7 @@ bool sameConstant(const CV& a, const CV& b) {
     case CV::K::Tuple:
     case CV::K::Method:
     case CV::K::Slice:
+    case CV::K::BlockPtr:
       if (a.elts.size() != b.elts.size() || a.s != b.s) return false;
       for (size_t i = 0; i < a.elts.size(); ++i)
         if (!sameConstant(a.elts[i], b.elts[i])) return false;
@@ -80,12 +82,117 @@ void Lowerer::assign(const Expr& target, const CV& value, Env& env, const Expr& 
   }
 }
 
-Lowerer::Flow Lowerer::execBlock(const std::vector<StmtP>& body, Env& env) {
-  for (const auto& s : body) {
-    Flow f = execStmt(*s, env);
+static bool containsReturn(const std::vector<StmtP>& body) {
+  for (const auto& s : body)
+    if (s->kind == Stmt::K::Return || containsReturn(s->body) || containsReturn(s->orelse)) return true;
+  return false;
+}
+
+Lowerer::Flow Lowerer::execBlock(const std::vector<StmtP>& body, Env& env) { return execStmts(body, 0, env); }
+
+Lowerer::Flow Lowerer::execStmts(const std::vector<StmtP>& body, size_t start, Env& env) {
+  for (size_t i = start; i < body.size(); ++i) {
+    continuation_.emplace_back(&body, i + 1);
+    Flow f;
+    try {
+      f = execStmt(*body[i], env);
+    } catch (...) {
+      continuation_.pop_back();
+      throw;
+    }
+    continuation_.pop_back();
     if (f.returned) return f;
   }
   return {};
+}
+
+Lowerer::Flow Lowerer::runContinuation(Env& env) {
+  auto saved = continuation_;
+  Flow result;
+  while (!continuation_.empty()) {
+    auto [body, index] = continuation_.back();
+    continuation_.pop_back();
+    Flow f = execStmts(*body, index, env);
+    if (f.returned) {
+      result = f;
+      break;
+    }
+  }
+  continuation_ = saved;
+  return result;
+}
+
+Lowerer::Flow Lowerer::lowerReturningIf(const Stmt& s, const CV& cond, Env& env) {
+  if (!cond.type().isScalar()) fail(*s.test, "an if condition must be a scalar, got " + cond.describe());
+  CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
+  setLoc(s.line, s.col);
+  ir::Op* op = b.create(Opcode::If, {c.value}, {});
+  ir::Block* parent = b.insertionBlock();
+  const std::vector<StmtP>* bodies[2] = {&s.body, &s.orelse};
+  CV values[2];
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    Env branchEnv = env;
+    Flow f = execBlock(*bodies[i], branchEnv);
+    if (!f.returned) f = runContinuation(branchEnv);
+    values[i] = f.value;
+  }
+  // The return values of both paths become the if's results (numbers adapt to tensors).
+  std::vector<CV> flat[2];
+  std::function<void(const CV&, std::vector<CV>&)> flatten = [&](const CV& v, std::vector<CV>& out) {
+    if (v.kind == CV::K::Tuple) for (const CV& e : v.elts) flatten(e, out);
+    else out.push_back(v);
+  };
+  for (int i = 0; i < 2; ++i) flatten(values[i], flat[i]);
+  if (flat[0].size() != flat[1].size())
+    fail(s.line, s.col, "the paths through this if return different numbers of values");
+  std::vector<ir::Value*> yields[2];
+  std::vector<CV> merged(flat[0].size());
+  std::vector<size_t> resultSlots;
+  for (size_t k = 0; k < flat[0].size(); ++k) {
+    const CV& t = flat[0][k];
+    const CV& e = flat[1][k];
+    if (sameConstant(t, e)) {
+      merged[k] = t;
+      continue;
+    }
+    if (!(t.isTensor() || t.isNumber()) || !(e.isTensor() || e.isNumber()))
+      fail(s.line, s.col, "the paths through this if return different compile-time values (" + t.describe() + ", " + e.describe() + ")");
+    CV proto = t.isTensor() ? t : e;
+    DType dt = proto.isTensor() ? proto.dtype : computationType(t, e, false, *s.test);
+    std::vector<int64_t> shape = proto.isTensor() ? std::vector<int64_t>(proto.type().shape().begin(), proto.type().shape().end())
+                                                  : std::vector<int64_t>{};
+    for (int i = 0; i < 2; ++i) {
+      const CV& v = flat[i][k];
+      b.setInsertionPoint(&op->regions[i]->block);
+      if (v.isTensor() && !(v.dtype == dt && v.type().shape().size() == shape.size() &&
+                            std::equal(shape.begin(), shape.end(), v.type().shape().begin())))
+        fail(s.line, s.col, "the paths through this if return " + flat[0][k].describe() + " and " + flat[1][k].describe() +
+                                "; a returned value must have one type");
+      yields[i].push_back((v.isTensor() ? v : broadcastTo(cast(v, dt, *s.test), shape, *s.test)).value);
+    }
+    merged[k] = CV::tensor(nullptr, dt);
+    resultSlots.push_back(k);
+  }
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    setLoc(s.line, s.col);
+    b.create(Opcode::Yield, yields[i], {});
+  }
+  b.setInsertionPoint(parent);
+  for (size_t r = 0; r < resultSlots.size(); ++r) merged[resultSlots[r]].value = appendResult(op, yields[0][r]->type);
+  // Rebuild the returned value's shape (a tuple stays a tuple).
+  size_t next = 0;
+  std::function<CV(const CV&)> rebuild = [&](const CV& shapeOf) -> CV {
+    if (shapeOf.kind != CV::K::Tuple) return merged[next++];
+    std::vector<CV> elts;
+    for (const CV& e : shapeOf.elts) elts.push_back(rebuild(e));
+    return CV::tuple(std::move(elts));
+  };
+  Flow out;
+  out.returned = true;
+  out.value = rebuild(values[0]);
+  return out;
 }
 
 Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
@@ -159,6 +266,7 @@ Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
 Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
   CV cond = eval(*s.test, env);
   if (!cond.isTensor()) return execBlock(constexprTruth(cond, *s.test, "condition") ? s.body : s.orelse, env);
+  if (containsReturn(s.body) || containsReturn(s.orelse)) return lowerReturningIf(s, cond, env);
   if (!cond.type().isScalar()) fail(*s.test, "an if condition must be a scalar, got " + cond.describe());
   CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
   setLoc(s.line, s.col);
@@ -169,7 +277,6 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
   for (int i = 0; i < 2; ++i) {
     b.setInsertionPoint(&op->regions[i]->block);
     Flow f = execBlock(*bodies[i], branchEnv[i]);
-    if (f.returned) fail(s.line, s.col, "return inside an if on a runtime condition is not supported");
   }
   // Names that differ after the branches become results: those defined before the if, or in
   // both branches.
@@ -221,6 +328,7 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
 }
 
 void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
+  if (containsReturn(s.body)) fail(s.line, s.col, "return inside a loop is not supported (nor by Triton)");
   int64_t v[3] = {0, 0, 1};
   if (a.pos.empty() || a.pos.size() > 3) fail(*s.value, "static_range takes 1 to 3 arguments");
   for (size_t i = 0; i < a.pos.size(); ++i)
@@ -238,6 +346,7 @@ void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
 }
 
 void Lowerer::lowerFor(const Stmt& s, Env& env) {
+  if (containsReturn(s.body)) fail(s.line, s.col, "return inside a loop is not supported (nor by Triton)");
   const Expr& iter = *s.value;
   if (iter.kind != Expr::K::Call) fail(iter, "for loops must iterate over range(), tl.range() or tl.static_range()");
   CV callee = eval(*iter.a, env);
@@ -283,10 +392,11 @@ void Lowerer::lowerFor(const Stmt& s, Env& env) {
   if (execBlock(s.body, bodyEnv).returned) fail(s.line, s.col, "return inside a loop is not supported");
   yieldCarried(s, c, bodyEnv, iter);
   b.setInsertionPoint(parent);
-  for (size_t k = 0; k < c.names.size(); ++k) env[c.names[k]] = CV::tensor(loop->result(unsigned(k)), c.inits[k].dtype);
+  bindResults(c, loop, env);
 }
 
 void Lowerer::lowerWhile(const Stmt& s, Env& env) {
+  if (containsReturn(s.body)) fail(s.line, s.col, "return inside a loop is not supported (nor by Triton)");
   Carried c = loopCarried(s, env, "", *s.test);
   std::vector<ir::Value*> ops;
   for (const CV& v : c.inits) ops.push_back(v.value);
@@ -314,18 +424,34 @@ void Lowerer::lowerWhile(const Stmt& s, Env& env) {
   if (execBlock(s.body, bodyEnv).returned) fail(s.line, s.col, "return inside a loop is not supported");
   yieldCarried(s, c, bodyEnv, *s.test);
   b.setInsertionPoint(parent);
-  for (size_t k = 0; k < c.names.size(); ++k) env[c.names[k]] = CV::tensor(loop->result(unsigned(k)), c.inits[k].dtype);
+  bindResults(c, loop, env);
 }
+
+// A block pointer carried by a loop travels as its offsets (names `p#0`, `p#1`, ...); its base,
+// shape and strides must be the same values on every iteration.
+static std::string offsetSlot(const std::string& name, size_t d) { return name + "#" + std::to_string(d); }
 
 Lowerer::Carried Lowerer::loopCarried(const Stmt& s, const Env& env, const std::string& exclude, const Expr& at) {
   std::vector<std::string> assigned;
   assignedNames(s.body, assigned);
   Carried c;
   for (const std::string& n : assigned) {
-    if (n == exclude || !env.count(n) || std::find(c.names.begin(), c.names.end(), n) != c.names.end()) continue;
+    if (n == exclude || !env.count(n) || std::find(c.names.begin(), c.names.end(), n) != c.names.end() ||
+        c.blockPtrs.count(n))
+      continue;
     const CV& v = env.at(n);
+    if (v.kind == CV::K::BlockPtr && v.s == "block_ptr") {
+      c.blockPtrs[n] = v;
+      size_t r = v.ints.size();
+      for (size_t d = 0; d < r; ++d) {
+        c.names.push_back(offsetSlot(n, d));
+        c.inits.push_back(v.elts[1 + 2 * r + d]);
+        c.types.push_back(c.inits.back().type());
+      }
+      continue;
+    }
     if (!v.isTensor() && !v.isNumber())
-      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors and numbers can be");
+      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors, numbers and block pointers can be");
     c.names.push_back(n);
     c.inits.push_back(toTensor(v, at));
     c.types.push_back(c.inits.back().type());
@@ -333,11 +459,38 @@ Lowerer::Carried Lowerer::loopCarried(const Stmt& s, const Env& env, const std::
   return c;
 }
 
+void Lowerer::regroupCarried(const Carried& c, Env& env) {
+  for (const auto& [name, proto] : c.blockPtrs) {
+    CV bp = proto;
+    size_t r = bp.ints.size();
+    for (size_t d = 0; d < r; ++d) {
+      bp.elts[1 + 2 * r + d] = env.at(offsetSlot(name, d));
+      env.erase(offsetSlot(name, d));
+    }
+    env[name] = bp;
+  }
+}
+
 void Lowerer::bindCarried(const Carried& c, ir::Block& block, Env& env) {
   for (size_t k = 0; k < c.names.size(); ++k) env[c.names[k]] = CV::tensor(block.addArg(c.types[k]), c.inits[k].dtype);
+  regroupCarried(c, env);
+}
+
+void Lowerer::bindResults(const Carried& c, ir::Op* loop, Env& env) {
+  for (size_t k = 0; k < c.names.size(); ++k) env[c.names[k]] = CV::tensor(loop->result(unsigned(k)), c.inits[k].dtype);
+  regroupCarried(c, env);
 }
 
 void Lowerer::yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const Expr& at) {
+  for (const auto& [name, proto] : c.blockPtrs) {
+    const CV& v = bodyEnv.at(name);
+    size_t r = proto.ints.size();
+    bool same = v.kind == CV::K::BlockPtr && v.ints == proto.ints;
+    for (size_t k = 0; same && k < 1 + 2 * r; ++k) same = v.elts[k].value == proto.elts[k].value;
+    if (!same)
+      fail(s.line, s.col, "block pointer '" + name + "' is rebuilt in the loop; only tl.advance may change it there");
+    for (size_t d = 0; d < r; ++d) bodyEnv[offsetSlot(name, d)] = v.elts[1 + 2 * r + d];
+  }
   std::vector<ir::Value*> next;
   for (size_t k = 0; k < c.names.size(); ++k) {
     CV v = bodyEnv.at(c.names[k]);

@@ -91,6 +91,8 @@ class Lowerer {
     CV value;
   };
   Flow execBlock(const std::vector<StmtP>& body, Env& env);
+  /// Runs body[start...], noting for each statement where the code after it continues.
+  Flow execStmts(const std::vector<StmtP>& body, size_t start, Env& env);
   void assign(const Expr& target, const CV& value, Env& env, const Expr& at);
 
   // ---- builtins (Builtins.cpp) -----------------------------------------------------------
@@ -113,15 +115,29 @@ class Lowerer {
   void lowerFor(const Stmt& s, Env& env);
   void lowerStaticFor(const Stmt& s, const CallArgs& rangeArgs, Env& env);
   Flow lowerIf(const Stmt& s, Env& env);
+  /// A runtime `if` with a `return` inside: the rest of the function is lowered into each branch
+  /// that does not return, so the `if` ends the function (Triton allows this; IR v1 has no
+  /// early exit). Yields the return value, if any, as the if's results.
+  Flow lowerReturningIf(const Stmt& s, const CV& cond, Env& env);
+  /// Lowers the code that follows the current statement up to the end of the function.
+  Flow runContinuation(Env& env);
+  /// The blocks (and positions in them) whose remaining statements follow the current one in
+  /// this function, outermost first.
+  std::vector<std::pair<const std::vector<StmtP>*, size_t>> continuation_;
   void lowerWhile(const Stmt& s, Env& env);
   /// Loop-carried values: names the body reassigns that exist before the loop.
   struct Carried {
     std::vector<std::string> names;
     std::vector<CV> inits;
     std::vector<ir::Type> types;
+    std::map<std::string, CV> blockPtrs;  ///< carried block pointers as they entered the loop
   };
   Carried loopCarried(const Stmt& s, const Env& env, const std::string& exclude, const Expr& at);
   void bindCarried(const Carried& c, ir::Block& block, Env& env);
+  /// Binds the loop's results to the carried names after the loop.
+  void bindResults(const Carried& c, ir::Op* loop, Env& env);
+  /// Puts carried block pointers back together from their offset slots.
+  void regroupCarried(const Carried& c, Env& env);
   /// Ends a loop body: the carried names' values (numbers materialized), type-checked, yielded.
   void yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const Expr& at);
   /// The value of module-level `name` in `m`: the first of its alternatives that resolves.

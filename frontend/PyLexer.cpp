@@ -5,6 +5,7 @@
 
 #include <cctype>
 
+#include "frontend/SourceEncoding.h"
 #include "ir/Diagnostics.h"
 
 namespace tilevm::frontend {
@@ -109,8 +110,7 @@ std::string decodeEscapes(std::string_view s, bool bytes) {
 class PyLexer {
  public:
   PyLexer(std::string_view text, const std::string& file) : file_(file) {
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-    t_ = normalizeNewlines(text);
+    t_ = normalizeNewlines(sourceToUtf8(text, file));
   }
 
   std::vector<PyToken> run() {
@@ -348,7 +348,8 @@ class PyLexer {
       char ch = cur();
       if (ch == '\\') {
         advance();
-        if (pos_ < t_.size()) advance();
+        // In f-strings a backslash does not hide the brace of a field (`rf"\{x}"`).
+        if (pos_ < t_.size() && !(fmt && (cur() == '{' || cur() == '}'))) advance();
         continue;
       }
       if (ch == '\n' && !triple) fail(l, c, "unterminated string literal (detected at line " + std::to_string(line_) + ")");

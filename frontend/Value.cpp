@@ -77,6 +77,7 @@ std::string CV::describe() const {
     case K::Builtin: return "builtin " + s;
     case K::Method: return "method " + s;
     case K::Slice: return "slice";
+    case K::BlockPtr: return s == "block_ptr" ? "block pointer" : "tensor descriptor";
   }
   return "?";
 }

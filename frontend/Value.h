@@ -56,6 +56,8 @@ struct CV {
     Builtin,   ///< s: a builtin's canonical name (`tl.load`, `min`) ...
     Method,    ///< s: a tensor method name bound to elts[0] (`x.to`)
     Slice,     ///< elts: lower, upper, step (None where absent)
+    BlockPtr,  ///< s: "block_ptr" or "tensor_descriptor"; ints: block shape; elts: base, then
+               ///< shape, strides (i64 scalars) and, for block pointers, offsets (i32 scalars)
   };
   K kind = K::None;
   int64_t i = 0;
@@ -66,6 +68,7 @@ struct CV {
   ir::Value* value = nullptr;
   const FunctionDef* fn = nullptr;
   const PyModule* pymod = nullptr;
+  std::vector<int64_t> ints;
 
   static CV none() { return CV{}; }
   static CV boolean(bool b) { CV v; v.kind = K::Bool; v.i = b; return v; }

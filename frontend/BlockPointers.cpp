@@ -1,0 +1,185 @@
+// BlockPointers.cpp - make_block_ptr / advance / make_tensor_descriptor and their loads and
+// stores. A block of shape B at offsets o over a tensor (shape S, strides T) addresses
+// base + sum_d (o_d + arange(B_d)) * T_d; boundary checks mask the elements with
+// 0 <= o_d + i < S_d. Out-of-bounds loads read the padding (zero or NaN; undefined without one,
+// as in Triton); descriptors check every dimension and pad with zero, as TMA does.
+#include "frontend/BlockPointers.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "frontend/BuiltinArgs.h"
+
+namespace tilevm::frontend {
+
+using ir::ScalarKind;
+
+namespace {
+
+CV scalarOf(Lowerer& L, const CV& v, ScalarKind k, const Expr& at, const char* what) {
+  if (!(v.isNumber() || (v.isTensor() && v.type().isScalar() && v.dtype.isInt())) || v.kind == CV::K::Float)
+    L.fail(at, std::string(what) + " must be integer scalars, got " + v.describe());
+  return L.cast(L.toTensor(v, at), DType::of(k), at);
+}
+
+std::vector<CV> listOf(Lowerer& L, const CV& v, const Expr& at, const char* what) {
+  if (v.kind == CV::K::Tuple) return v.elts;
+  if (v.isNumber() || v.isTensor()) return {v};
+  L.fail(at, std::string(what) + " must be a tuple or list, got " + v.describe());
+}
+
+size_t rankOf(const CV& bp) { return bp.ints.size(); }
+
+CV arange(Lowerer& L, int64_t n, const Expr& at) {
+  CallArgs c;
+  c.site = &at;
+  c.pos = {CV::integer(0), CV::integer(n)};
+  c.posExprs = {&at, &at};
+  return L.callBuiltin("tl.arange", c);
+}
+
+// An index vector along dimension d of a rank-r block, shaped to broadcast (1s elsewhere).
+CV alongDim(Lowerer& L, CV v, size_t d, size_t r, const Expr& at) {
+  for (size_t k = 0; k < d; ++k) v = L.expandDims(v, 0, at);
+  for (size_t k = d + 1; k < r; ++k) v = L.expandDims(v, int64_t(k), at);
+  return v;
+}
+
+void requireBlock(Lowerer& L, const CV& v, const char* kind, const Expr& at, const char* fn) {
+  if (v.kind != CV::K::BlockPtr || v.s != kind)
+    L.fail(at, std::string(fn) + "() needs a " + (std::string(kind) == "block_ptr" ? "block pointer" : "tensor descriptor") +
+                   ", got " + v.describe());
+}
+
+}  // namespace
+
+std::vector<int64_t> boundaryDims(Lowerer& L, const CV& bp, const CV& check, const Expr& at) {
+  std::vector<int64_t> dims;
+  if (check.kind == CV::K::None) return dims;
+  for (const CV& d : listOf(L, check, at, "boundary_check")) {
+    if (d.kind != CV::K::Int || d.i < 0 || d.i >= int64_t(rankOf(bp)))
+      L.fail(at, "boundary_check entries must be dimensions of the block (0.." + std::to_string(rankOf(bp) - 1) + "), got " +
+                     d.describe());
+    dims.push_back(d.i);
+  }
+  return dims;
+}
+
+BlockAccess blockAccess(Lowerer& L, const CV& bp, const std::vector<CV>& offsets, const std::vector<int64_t>& checkDims,
+                        const Expr& at) {
+  size_t r = rankOf(bp);
+  const std::vector<int64_t>& block = bp.ints;
+  DType i64 = DType::of(ScalarKind::I64);
+  CV ptrs = L.broadcastTo(bp.elts[0], block, at);
+  CV mask;
+  for (size_t d = 0; d < r; ++d) {
+    const CV& shape = bp.elts[1 + d];
+    const CV& stride = bp.elts[1 + r + d];
+    CV off = offsets.empty() ? bp.elts[1 + 2 * r + d] : scalarOf(L, offsets[d], ScalarKind::I32, at, "offsets");
+    CV idx = L.cast(L.binary("+", arange(L, block[d], at), off, at), i64, at);
+    CV idxNd = alongDim(L, idx, d, r, at);
+    ptrs = L.binary("+", ptrs, L.broadcastTo(L.binary("*", idxNd, stride, at), block, at), at);
+    if (std::find(checkDims.begin(), checkDims.end(), int64_t(d)) == checkDims.end()) continue;
+    CV inside = L.binary("&", L.compare(">=", idx, CV::integer(0), at), L.compare("<", idx, shape, at), at);
+    CV m = L.broadcastTo(alongDim(L, inside, d, r, at), block, at);
+    mask = mask.kind == CV::K::None ? m : L.binary("&", mask, m, at);
+  }
+  return {ptrs, mask};
+}
+
+void registerBlockPointerBuiltins(BuiltinTable& t) {
+  t["tl.make_block_ptr"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "make_block_ptr", {"base", "shape", "strides", "offsets", "block_shape", "order"});
+    CV base = a.get(0);
+    if (!base.isTensor() || !base.dtype.isPtr() || !base.type().isScalar())
+      L.fail(a.at(0), "make_block_ptr() needs a scalar pointer as base, got " + base.describe());
+    std::vector<CV> shape = listOf(L, a.get(1), a.at(1), "shape"), strides = listOf(L, a.get(2), a.at(2), "strides"),
+                    offsets = listOf(L, a.get(3), a.at(3), "offsets");
+    std::vector<int64_t> block = a.shapeArg(4);
+    size_t r = block.size();
+    if (shape.size() != r || strides.size() != r || offsets.size() != r)
+      L.fail(a.site(), "make_block_ptr(): shape, strides, offsets and block_shape must have the same length (" +
+                           std::to_string(shape.size()) + ", " + std::to_string(strides.size()) + ", " +
+                           std::to_string(offsets.size()) + ", " + std::to_string(r) + ")");
+    if (a.has(5)) {
+      std::vector<CV> order = listOf(L, a.get(5), a.at(5), "order");  // a layout hint; only checked
+      if (order.size() != r) L.fail(a.at(5), "make_block_ptr(): order must have one entry per dimension");
+    }
+    CV bp;
+    bp.kind = CV::K::BlockPtr;
+    bp.s = "block_ptr";
+    bp.ints = block;
+    bp.elts.push_back(base);
+    for (const CV& v : shape) bp.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(1), "shape"));
+    for (const CV& v : strides) bp.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(2), "strides"));
+    for (const CV& v : offsets) bp.elts.push_back(scalarOf(L, v, ScalarKind::I32, a.at(3), "offsets"));
+    return bp;
+  };
+  t["tl.advance"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "advance", {"base", "offsets"});
+    CV bp = a.get(0);
+    requireBlock(L, bp, "block_ptr", a.at(0), "advance");
+    std::vector<CV> delta = listOf(L, a.get(1), a.at(1), "offsets");
+    size_t r = rankOf(bp);
+    if (delta.size() != r) L.fail(a.at(1), "advance(): expected " + std::to_string(r) + " offsets, got " + std::to_string(delta.size()));
+    for (size_t d = 0; d < r; ++d) {
+      CV& off = bp.elts[1 + 2 * r + d];
+      off = L.cast(L.binary("+", off, scalarOf(L, delta[d], ScalarKind::I32, a.at(1), "offsets"), a.site()),
+                   DType::of(ScalarKind::I32), a.site());
+    }
+    return bp;
+  };
+  t["tl.make_tensor_descriptor"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "make_tensor_descriptor", {"base", "shape", "strides", "block_shape", "padding_option"});
+    CV base = a.get(0);
+    if (!base.isTensor() || !base.dtype.isPtr() || !base.type().isScalar())
+      L.fail(a.at(0), "make_tensor_descriptor() needs a scalar pointer as base, got " + base.describe());
+    std::vector<CV> shape = listOf(L, a.get(1), a.at(1), "shape"), strides = listOf(L, a.get(2), a.at(2), "strides");
+    std::vector<int64_t> block = a.shapeArg(3);
+    if (shape.size() != block.size() || strides.size() != block.size())
+      L.fail(a.site(), "make_tensor_descriptor(): shape, strides and block_shape must have the same length");
+    std::string padding = a.strOr(4, "zero");
+    if (padding != "zero" && padding != "nan") L.fail(a.at(4), "padding_option must be 'zero' or 'nan', got '" + padding + "'");
+    CV d;
+    d.kind = CV::K::BlockPtr;
+    d.s = "tensor_descriptor";
+    d.ints = block;
+    d.elts.push_back(base);
+    for (const CV& v : shape) d.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(1), "shape"));
+    for (const CV& v : strides) d.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(2), "strides"));
+    d.f = padding == "nan" ? 1 : 0;
+    return d;
+  };
+  t["desc.load"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "load", {"self", "offsets"});
+    CV d = a.get(0);
+    std::vector<CV> offsets = listOf(L, a.get(1), a.at(1), "offsets");
+    if (offsets.size() != rankOf(d)) L.fail(a.at(1), "load(): expected " + std::to_string(rankOf(d)) + " offsets");
+    std::vector<int64_t> all;
+    for (size_t k = 0; k < rankOf(d); ++k) all.push_back(int64_t(k));
+    BlockAccess acc = blockAccess(L, d, offsets, all, a.site());
+    CallArgs load;
+    load.site = c.site;
+    load.pos = {acc.ptrs};
+    load.posExprs = {c.site};
+    load.kw = {{"mask", acc.mask}, {"other", d.f != 0 ? CV::real(NAN) : CV::integer(0)}};
+    return L.callBuiltin("tl.load", load);
+  };
+  t["desc.store"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "store", {"self", "offsets", "value"});
+    CV d = a.get(0);
+    std::vector<CV> offsets = listOf(L, a.get(1), a.at(1), "offsets");
+    if (offsets.size() != rankOf(d)) L.fail(a.at(1), "store(): expected " + std::to_string(rankOf(d)) + " offsets");
+    std::vector<int64_t> all;
+    for (size_t k = 0; k < rankOf(d); ++k) all.push_back(int64_t(k));
+    BlockAccess acc = blockAccess(L, d, offsets, all, a.site());
+    CallArgs store;
+    store.site = c.site;
+    store.pos = {acc.ptrs, a.get(2)};
+    store.posExprs = {c.site, &a.at(2)};
+    store.kw = {{"mask", acc.mask}};
+    return L.callBuiltin("tl.store", store);
+  };
+}
+
+}  // namespace tilevm::frontend
