@@ -100,6 +100,7 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
     constexprs[name] = v;
   }
   std::map<std::string, DType> signature;
+  std::map<std::string, DescriptorParam> descriptors;
   std::string sig = opts.signature;
   size_t start = 0;
   while (start <= sig.size() && !trim(sig.substr(start)).empty()) {
@@ -110,6 +111,27 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
     size_t colon = item.find(':');
     if (colon == std::string::npos) return optionError("--signature: expected 'name: type' in '" + item + "'");
     std::string name = trim(item.substr(0, colon)), type = trim(item.substr(colon + 1));
+    if (type.rfind("tensordesc<", 0) == 0 && type.back() == '>') {
+      // tensordesc<*fp16:64x64>: a host-made tensor descriptor over a *fp16 array.
+      std::string inner = type.substr(11, type.size() - 12);
+      size_t colon2 = inner.find(':');
+      DescriptorParam d;
+      bool ok = colon2 != std::string::npos && parseDTypeName(trim(inner.substr(0, colon2)), d.pointer) && d.pointer.isPtr();
+      std::string shape = colon2 == std::string::npos ? "" : inner.substr(colon2 + 1);
+      for (size_t pos = 0; ok && pos <= shape.size();) {
+        size_t x = shape.find('x', pos);
+        std::string dim = shape.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+        char* end = nullptr;
+        long long v = std::strtoll(dim.c_str(), &end, 10);
+        ok = !dim.empty() && *end == '\0' && v > 0 && v <= (1 << 20);
+        d.block.push_back(v);
+        pos = x == std::string::npos ? shape.size() + 1 : x + 1;
+      }
+      if (!ok) return optionError("--signature: expected tensordesc<*DTYPE:BLOCK> for '" + name + "', e.g. tensordesc<*fp16:64x64>");
+      if (!hasParam(name)) return optionError("--signature: '" + opts.kernel + "' has no parameter named '" + name + "'");
+      descriptors[name] = d;
+      continue;
+    }
     DType dt;
     std::string bare = type;
     if (!bare.empty() && bare[0] == '*') bare = "*" + trim(bare.substr(1));
@@ -126,7 +148,7 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
   auto out = std::make_unique<ir::Module>();
   try {
     Lowerer lowerer(mainModule, *out, &loader);
-    lowerer.lowerKernel(fn, constexprs, signature);
+    lowerer.lowerKernel(fn, constexprs, signature, descriptors);
   } catch (const DiagnosticError& e) {
     keepTexts();
     return e.diag;

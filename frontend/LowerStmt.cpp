@@ -505,7 +505,8 @@ void Lowerer::yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const 
 }
 
 void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>& constexprs,
-                          const std::map<std::string, DType>& signature) {
+                          const std::map<std::string, DType>& signature,
+                          const std::map<std::string, DescriptorParam>& descriptors) {
   setLoc(fn.line, fn.col);
   Env env;
   std::vector<std::pair<std::string, ir::Type>> params;
@@ -522,6 +523,18 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
       env[p.name] = eval(*p.defaultValue, empty);
       continue;
     }
+    if (auto d = descriptors.find(p.name); d != descriptors.end()) {
+      DType i64 = DType::of(ScalarKind::I64);
+      params.emplace_back(p.name + ".base", ir::Type(d->second.pointer.elem()));
+      runtime.emplace_back(p.name + ".base", d->second.pointer);
+      for (const char* field : {"shape", "stride"})
+        for (size_t k = 0; k < d->second.block.size(); ++k) {
+          std::string n = p.name + "." + field + std::to_string(k);
+          params.emplace_back(n, ir::Type(i64.elem()));
+          runtime.emplace_back(n, i64);
+        }
+      continue;
+    }
     auto sig = signature.find(p.name);
     if (sig == signature.end())
       fail(p.line, p.col, "parameter '" + p.name + "' has no type: give it in --signature (e.g. '" + p.name +
@@ -531,6 +544,18 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
   }
   ir::Kernel* k = b.createKernel(fn.name, params);
   for (size_t i = 0; i < runtime.size(); ++i) env[runtime[i].first] = CV::tensor(k->params()[i].get(), runtime[i].second);
+  for (const auto& [name, d] : descriptors) {
+    if (!env.count(name + ".base")) continue;
+    CV desc;
+    desc.kind = CV::K::BlockPtr;
+    desc.s = "tensor_descriptor";
+    desc.ints = d.block;
+    desc.elts.push_back(env.at(name + ".base"));
+    for (const char* field : {"shape", "stride"})
+      for (size_t k = 0; k < d.block.size(); ++k) desc.elts.push_back(env.at(name + "." + field + std::to_string(k)));
+    for (auto it = env.begin(); it != env.end();) it = it->first.rfind(name + ".", 0) == 0 ? env.erase(it) : std::next(it);
+    env[name] = desc;
+  }
   Flow f = execBlock(fn.body, env);
   if (f.returned && f.value.kind != CV::K::None) fail(fn.line, fn.col, "a kernel cannot return a value");
   setLoc(fn.line, fn.col);

@@ -30,6 +30,13 @@ struct CallArgs {
 
 class ModuleLoader;
 
+/// A kernel parameter that is a tensor descriptor made on the host (Triton's TensorDescriptor):
+/// the IR gets NAME.base, NAME.shapeK and NAME.strideK parameters for it.
+struct DescriptorParam {
+  DType pointer;                ///< the base pointer's type
+  std::vector<int64_t> block;   ///< the block shape
+};
+
 class Lowerer {
  public:
   /// `loader` finds the modules `m` imports (null: project imports do not resolve).
@@ -38,7 +45,8 @@ class Lowerer {
   /// Lowers `fn` as kernel `fn.name`. `constexprs` binds compile-time parameters (defaults fill
   /// the rest); `signature` gives every other parameter's dtype, in order.
   void lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>& constexprs,
-                   const std::map<std::string, DType>& signature);
+                   const std::map<std::string, DType>& signature,
+                   const std::map<std::string, DescriptorParam>& descriptors = {});
 
   // ---- diagnostics and locations ---------------------------------------------------------
   [[noreturn]] void fail(uint32_t line, uint32_t col, const std::string& msg) const;

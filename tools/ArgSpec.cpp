@@ -78,8 +78,47 @@ void fillBuffer(interp::Buffer& b, const frontend::DType& dt, const std::string&
 std::string signatureType(const ArgValue& a) {
   std::string t = a.dtype.name();
   if (t == "int1") t = "i1";
+  if (a.isDescriptor) {
+    std::string shape;
+    for (int64_t d : a.block) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    return "tensordesc<*" + t + ":" + shape + ">";
+  }
   return a.isBuffer ? "*" + t : t;
 }
+
+namespace {
+
+// "64x32" -> {64, 32}; false if malformed.
+bool parseShape(const std::string& text, std::vector<int64_t>& shape, uint64_t& numel) {
+  size_t start = 0;
+  numel = 1;
+  for (;;) {
+    size_t x = text.find('x', start);
+    std::string dim = text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+    char* end = nullptr;
+    errno = 0;
+    long long d = std::strtoll(dim.c_str(), &end, 10);
+    if (dim.empty() || *end != '\0' || d <= 0 || errno) return false;
+    shape.push_back(d);
+    numel *= uint64_t(d);
+    if (numel > (uint64_t(1) << 33)) return false;
+    if (x == std::string::npos) return true;
+    start = x + 1;
+  }
+}
+
+std::vector<std::string> splitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    size_t c = s.find(',', start);
+    out.push_back(s.substr(start, c == std::string::npos ? std::string::npos : c - start));
+    if (c == std::string::npos) return out;
+    start = c + 1;
+  }
+}
+
+}  // namespace
 
 Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index) {
   size_t eq = text.find('=');
@@ -100,6 +139,27 @@ Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index
     return a;
   }
   std::vector<std::string> parts = splitColons(spec);
+  if (parts[0] == "ptrs") {
+    if (parts.size() != 2 || parts[1].empty()) return fail("expected ptrs:NAME,NAME,... (the arguments whose addresses it holds)");
+    a.refs = splitCommas(parts[1]);
+    for (const auto& r : a.refs)
+      if (r.empty()) return fail("empty argument name in the pointer table");
+    a.isBuffer = true;
+    a.dtype = frontend::DType::of(ir::ScalarKind::I64);
+    a.buffer.name = a.name;
+    a.buffer.elem = ir::ScalarKind::I64;
+    a.buffer.shape = {int64_t(a.refs.size())};
+    a.buffer.bytes.assign(a.refs.size() * 8, 0);
+    return a;
+  }
+  if (parts[0] == "desc") {
+    uint64_t numel;
+    if (parts.size() != 3 || parts[1].empty() || !parseShape(parts[2], a.block, numel))
+      return fail("expected desc:NAME:BLOCK (a tensor descriptor over argument NAME, e.g. desc:a:64x32)");
+    a.refs = {parts[1]};
+    a.isDescriptor = true;
+    return a;
+  }
   // A number, optionally typed: 98432, 1e-5, 7:i64, 0.5:f64.
   if (parts.size() <= 2 && parseNumber(parts[0], a.i, a.f, a.isFloat)) {
     if (parts.size() == 2) {

@@ -21,13 +21,20 @@ struct ArgValue {
   double f = 0;
   bool isFloat = false;       ///< a floating-point scalar
   std::string spec;           ///< the text given
+  /// `ptrs:A,B,...`: an int64 buffer filled at launch with the addresses of arguments A, B, ...
+  /// `desc:A:BMxBN`: a tensor descriptor over argument A (its shape, row-major strides) with
+  /// block shape BMxBN. `refs` names the arguments; `isDescriptor` tells the second form.
+  std::vector<std::string> refs;
+  bool isDescriptor = false;
+  std::vector<int64_t> block;  ///< a descriptor's block shape
 };
 
 /// Parses `NAME=SPEC`. `seed` and `index` make generated data reproducible per argument.
 /// Errors read "--arg NAME=SPEC: ..." and say what was expected.
 Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index);
 
-/// Triton's signature spelling of an argument: `*fp32`, `i32`, `fp32`, ...
+/// Triton's signature spelling of an argument: `*fp32`, `i32`, `fp32`, ...; a descriptor's is
+/// `tensordesc<*fp32:64x64>` (its dtype is the described buffer's, set by the caller).
 std::string signatureType(const ArgValue& a);
 
 }  // namespace tilevm::tools

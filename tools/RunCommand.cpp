@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <cstring>
 #include <iostream>
 #include <map>
 
@@ -129,6 +130,13 @@ int runKernel(const RunCli& o) {
       if (eq == std::string::npos || eq == 0) return fail("-D " + d + ": expected NAME=VALUE");
       copts.defines[d.substr(0, eq)] = d.substr(eq + 1);
     }
+    for (auto& a : args)
+      if (a.isDescriptor) {
+        auto ref = byName.find(a.refs[0]);
+        if (ref == byName.end() || !args[ref->second].isBuffer)
+          return fail("--arg " + a.name + "=" + a.spec + ": '" + a.refs[0] + "' is not an array argument");
+        a.dtype = args[ref->second].dtype;
+      }
     std::string sig;
     for (const auto& p : *params) {
       auto it = byName.find(p.name);
@@ -162,29 +170,61 @@ int runKernel(const RunCli& o) {
     if (!kernel) return fail(o.input + " has no kernel named '" + kernelName + "'");
   }
 
-  // Bind arguments to the kernel's parameters by name.
+  // Bind arguments to the kernel's parameters by name. An array argument becomes one buffer,
+  // however many parameters (or pointer tables, or descriptors) refer to it.
   std::vector<interp::Buffer> buffers;
   std::vector<interp::Arg> launchArgs;
   std::map<std::string, size_t> bufferOf;
   std::map<std::string, bool> bufferUnsigned;
   std::vector<bool> used(args.size(), false);
+  auto bufferIndex = [&](ArgValue& a) {
+    if (auto it = bufferOf.find(a.name); it != bufferOf.end()) return it->second;
+    bufferOf[a.name] = buffers.size();
+    bufferUnsigned[a.name] = a.dtype.isUnsigned;
+    buffers.push_back(std::move(a.buffer));
+    return buffers.size() - 1;
+  };
   for (size_t i = 0; i < kernel->params().size(); ++i) {
     const std::string& name = kernel->paramNames[i];
     const ir::Type& t = kernel->params()[i]->type;
-    auto it = byName.find(name);
+    // A tensor descriptor parameter arrives as NAME.base, NAME.shapeK and NAME.strideK.
+    size_t dot = name.find('.');
+    auto it = byName.find(dot == std::string::npos ? name : name.substr(0, dot));
     if (it == byName.end()) return fail("missing --arg " + name + "=SPEC for parameter '" + name + "' (" + t.str() + ")");
-    ArgValue& a = args[it->second];
     used[it->second] = true;
     interp::Arg arg;
+    if (dot != std::string::npos) {
+      ArgValue& d = args[it->second];
+      if (!d.isDescriptor) return fail("--arg " + d.name + ": parameter '" + d.name + "' is a tensor descriptor: give desc:ARRAY:BLOCK");
+      ArgValue& target = args[byName.at(d.refs[0])];
+      used[byName.at(d.refs[0])] = true;
+      size_t bi = bufferIndex(target);
+      const std::vector<int64_t>& shape = buffers[bi].shape;
+      std::string field = name.substr(dot + 1);
+      if (field == "base") {
+        arg.isBuffer = true;
+        arg.buffer = bi;
+      } else {
+        bool isShape = field.rfind("shape", 0) == 0;
+        size_t k = size_t(std::stoul(field.substr(isShape ? 5 : 6)));
+        if (k >= shape.size() || shape.size() != d.block.size())
+          return fail("--arg " + d.name + ": a " + std::to_string(d.block.size()) + "-d descriptor needs a " +
+                      std::to_string(d.block.size()) + "-d array, '" + d.refs[0] + "' has " + std::to_string(shape.size()) + " dimensions");
+        int64_t stride = 1;
+        for (size_t j = k + 1; j < shape.size(); ++j) stride *= shape[j];
+        arg.i = isShape ? shape[k] : stride;
+        arg.f = double(arg.i);
+      }
+      launchArgs.push_back(arg);
+      continue;
+    }
+    ArgValue& a = args[it->second];
     if (t.isPtr()) {
       if (!a.isBuffer) return fail("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", so it needs an array spec");
-      if (a.buffer.elem != t.elem().pointee)
+      if (a.buffer.elem != t.elem().pointee && bufferOf.count(name) == 0)
         return fail("--arg " + name + ": an array of " + a.dtype.name() + " for parameter '" + name + "' of type " + t.str());
       arg.isBuffer = true;
-      arg.buffer = buffers.size();
-      bufferOf[name] = buffers.size();
-      bufferUnsigned[name] = a.dtype.isUnsigned;
-      buffers.push_back(std::move(a.buffer));
+      arg.buffer = bufferIndex(a);
     } else {
       if (a.isBuffer) return fail("--arg " + name + ": parameter '" + name + "' is a scalar " + t.str());
       if (t.isInt() && a.isFloat) return fail("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", got a float");
@@ -192,6 +232,19 @@ int runKernel(const RunCli& o) {
       arg.f = a.isFloat ? a.f : double(a.i);
     }
     launchArgs.push_back(arg);
+  }
+  // Pointer tables: the arrays they name join the launch, and the table holds their addresses.
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].refs.empty() || args[i].isDescriptor || !bufferOf.count(args[i].name)) continue;
+    std::vector<uint64_t> addresses;
+    for (const std::string& r : args[i].refs) {
+      auto ref = byName.find(r);
+      if (ref == byName.end() || !(args[ref->second].isBuffer || bufferOf.count(r)) || !args[ref->second].refs.empty())
+        return fail("--arg " + args[i].name + "=" + args[i].spec + ": '" + r + "' is not an array argument");
+      used[ref->second] = true;
+      addresses.push_back(reinterpret_cast<uint64_t>(buffers[bufferIndex(args[ref->second])].bytes.data()));
+    }
+    std::memcpy(buffers[bufferOf.at(args[i].name)].bytes.data(), addresses.data(), addresses.size() * 8);
   }
   for (size_t i = 0; i < args.size(); ++i)
     if (!used[i] && !(isPython(o.input)))
