@@ -536,6 +536,11 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
       continue;
     }
     auto sig = signature.find(p.name);
+    if (sig == signature.end() && p.defaultValue) {  // not passed: its default, as a Python call would
+      Env empty;
+      env[p.name] = eval(*p.defaultValue, empty);
+      continue;
+    }
     if (sig == signature.end())
       fail(p.line, p.col, "parameter '" + p.name + "' has no type: give it in --signature (e.g. '" + p.name +
                               ": *fp32') or make it a constant with -D " + p.name + "=VALUE");
