@@ -430,11 +430,18 @@ CV Lowerer::eval(const Expr& e, Env& env) {
                        (left.kind == CV::K::DType && left.dtype == right.dtype));
           if (left.isTensor() || right.isTensor()) same = left.isTensor() && right.isTensor() && left.value == right.value;
           r = CV::boolean(op == "is" ? same : !same);
+        } else if ((op == "in" || op == "not in") && right.kind == CV::K::Str && left.kind == CV::K::Str) {
+          bool found = right.s.find(left.s) != std::string::npos;
+          r = CV::boolean(op == "in" ? found : !found);
         } else if (op == "in" || op == "not in") {
           if (right.kind != CV::K::Tuple) fail(e, "'in' needs a constexpr tuple on the right");
           bool found = false;
           for (const CV& x : right.elts)
-            if (x.isNumber() && left.isNumber() && x.asDouble() == left.asDouble()) found = true;
+            if ((x.isNumber() && left.isNumber() && x.asDouble() == left.asDouble()) ||
+                (x.kind == CV::K::Str && left.kind == CV::K::Str && x.s == left.s) ||
+                (x.kind == CV::K::DType && left.kind == CV::K::DType && x.dtype == left.dtype) ||
+                (x.kind == CV::K::None && left.kind == CV::K::None))
+              found = true;
           r = CV::boolean(op == "in" ? found : !found);
         } else {
           r = compare(op, left, right, e);

@@ -533,7 +533,15 @@ class ExprParser {
         // Adjacent literals concatenate (Python does this in the parser, not the tokenizer).
         auto e = node(Expr::K::Str, t);
         e->str = t.value;
-        while (peek().kind == PyTok::String) e->str += next().value;
+        auto isBytes = [](const PyToken& s) {
+          size_t q = s.text.find_first_of("'\"");
+          return s.text.substr(0, q).find_first_of("bB") != std::string::npos;
+        };
+        bool bytes = isBytes(t);
+        while (peek().kind == PyTok::String) {
+          if (isBytes(peek()) != bytes) fail(peek(), "cannot mix bytes and nonbytes literals");
+          e->str += next().value;
+        }
         return e;
       }
       case PyTok::Op:

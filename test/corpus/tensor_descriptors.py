@@ -1,0 +1,43 @@
+# Tensor descriptors: made in the kernel (tl.make_tensor_descriptor) and made on the host
+# (a TensorDescriptor argument, given to tilevm as desc:ARRAY:BLOCK); loads past the edge read
+# zeros and stores past it are dropped, as with TMA.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def desc_add_kernel(a_ptr, b_ptr, c_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    off_m = pid_m * BLOCK_M
+    off_n = pid_n * BLOCK_N
+    a = a_desc.load([off_m, off_n])
+    b = b_desc.load([off_m, off_n])
+    c_desc.store([off_m, off_n], a + 2.0 * b)
+
+
+@triton.jit
+def desc_matmul_kernel(a_desc, b_desc, c_desc, K,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+        b = b_desc.load([k * BLOCK_K, pid_n * BLOCK_N])
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc)
+
+# RUN: -k desc_add_kernel -D BLOCK_M=16 -D BLOCK_N=32 --grid 3,2
+# ARGS: a_ptr=randn:f32:40x50 b_ptr=randn:f32:40x50 c_ptr=empty:f32:40x50 M=40 N=50
+# REF: c_ptr = a_ptr + 2 * b_ptr
+# EXPECT: c_ptr
+# RUN: -k desc_matmul_kernel -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16 --grid 2,2
+# ARGS: a=randn:f32:50x40 b=randn:f32:40x60 c=empty:f32:50x60 K=40
+# ARGS: a_desc=desc:a:32x16 b_desc=desc:b:16x32 c_desc=desc:c:32x32
+# REF: c = a @ b
+# EXPECT: c
+# TOL: 1e-4 1e-4
