@@ -16,6 +16,10 @@ using BuiltinTable = std::map<std::string, BuiltinFn>;
 
 void registerCoreBuiltins(BuiltinTable& t);
 void registerMathBuiltins(BuiltinTable& t);
+/// Python's `math` module on compile-time numbers (BuiltinsPyMath.cpp).
+void registerPythonMath(BuiltinTable& t);
+/// `math.pi`, `math.e`, `math.tau`, `math.inf`, `math.nan`.
+bool pythonMathConstant(const std::string& name, CV& out);
 /// The table, built once.
 const BuiltinTable& builtins();
 

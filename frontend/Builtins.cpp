@@ -28,9 +28,10 @@ const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute
 // submodules), "triton.NAME" for the triton package itself.
 std::string canonical(const std::string& path) {
   if (path == "triton.language" || path == "triton.language.math" || path == "triton.language.extra.cuda.libdevice" ||
-      path == "triton.language.extra.libdevice")
+      path == "triton.language.extra.libdevice" || path == "triton.language.libdevice")
     return "tl";
   static const char* prefixes[] = {"triton.language.extra.cuda.libdevice.", "triton.language.extra.libdevice.",
+                                   "triton.language.libdevice.",
                                    "triton.language.math.", "triton.language.core.", "triton.language.standard.",
                                    "triton.language.random.", "triton.language."};
   for (const char* p : prefixes) {
@@ -546,6 +547,7 @@ const BuiltinTable& builtins() {
     BuiltinTable t;
     registerCoreBuiltins(t);
     registerMathBuiltins(t);
+    registerPythonMath(t);
     return t;
   }();
   return table;
@@ -564,6 +566,13 @@ bool isTensorMethod(const std::string& name) {
 }
 
 CV resolvePath(const std::string& path, const Expr& at, const Lowerer& L) {
+  if (path == "math") return CV::module("math");
+  if (path.rfind("math.", 0) == 0) {
+    CV k;
+    if (pythonMathConstant(path.substr(5), k)) return k;
+    if (builtins().count(path)) return CV::builtin(path);
+    L.fail(at, "'" + path + "' is not supported by tilevm (Python's math module: constants and functions of numbers)");
+  }
   std::string c = canonical(path);
   if (c == "tl" || c == "triton" || c == "tl.extra" || c == "tl.extra.cuda") return CV::module(c == "tl" ? "triton.language" : path);
   if (c.rfind("tl.", 0) == 0) {

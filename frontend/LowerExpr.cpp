@@ -113,7 +113,7 @@ CV Lowerer::moduleConstant(const PyModule& m, const std::string& name, const Bin
 
 CV Lowerer::importedValue(const PyModule& m, const Binding& bnd, const Expr& at) {
   std::string full = bnd.attr.empty() ? bnd.moduleName : bnd.moduleName.empty() ? bnd.attr : bnd.moduleName + "." + bnd.attr;
-  if (bnd.level == 0 && (bnd.moduleName == "triton" || bnd.moduleName.rfind("triton.", 0) == 0))
+  if (bnd.level == 0 && (bnd.moduleName == "triton" || bnd.moduleName.rfind("triton.", 0) == 0 || bnd.moduleName == "math"))
     return resolvePath(full, at, *this);
   std::string shown = std::string(size_t(bnd.level), '.') + full;
   if (!loader_) fail(at, "cannot import '" + shown + "': project imports are not available here");
@@ -246,6 +246,12 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
         return m;
       }
       fail(at, "dtypes have no attribute '" + name + "'");
+    case CV::K::Int:
+    case CV::K::Float:
+    case CV::K::Bool:
+      // A number used as a tensor (`zero = 0.0; zero.to(x.dtype)`): its default dtype.
+      if (isTensorMethod(name) || name == "dtype") return attribute(toTensor(base, at), name, at);
+      fail(at, base.describe() + " has no attribute '" + name + "'");
     default:
       fail(at, base.describe() + " has no attribute '" + name + "'");
   }

@@ -44,6 +44,7 @@ ModuleLoader::ModuleLoader(std::vector<std::string> includeDirs) : includeDirs_(
 }
 
 Result<const PyModule*> ModuleLoader::loadMain(std::string_view text, const std::string& fileName) {
+  texts_[fileName] = std::string(text);
   auto parsed = parsePython(text, fileName);
   if (!parsed) return parsed.error();
   auto m = std::make_unique<PyModule>(std::move(*parsed));
@@ -52,7 +53,6 @@ Result<const PyModule*> ModuleLoader::loadMain(std::string_view text, const std:
   m->dir = dir.string();
   m->isPackage = file.filename() == "__init__.py";
   m->adoptFunctions();
-  texts_[fileName] = std::string(text);
   // Python puts a script's directory on sys.path; a file inside a package is usually imported
   // from the directory above its top package, so that directory joins the path too.
   std::error_code ec;
@@ -87,9 +87,9 @@ Result<const PyModule*> ModuleLoader::loadPath(const std::string& path, bool isD
     ss << in.rdbuf();
     if (!in && !in.eof()) return Diagnostic{path, 0, 0, "cannot read the file"};
     std::string text = ss.str();
+    texts_[path] = text;  // kept even when it does not parse: the error shows its line
     auto parsed = parsePython(text, path);
     if (!parsed) return parsed.error();
-    texts_[path] = std::move(text);
     m = std::make_unique<PyModule>(std::move(*parsed));
     fs::path p(path);
     m->dir = p.parent_path().string();
