@@ -197,6 +197,9 @@ Lowerer::Flow Lowerer::lowerReturningIf(const Stmt& s, const CV& cond, Env& env)
 
 Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
   setLoc(s.line, s.col);
+  if (b.opsCreated() > kMaxKernelOps)
+    fail(s.line, s.col, "the kernel lowers to more than " + std::to_string(kMaxKernelOps) +
+                            " ops (unrolled loops and inlined helpers multiply; see docs/limits.md)");
   switch (s.kind) {
     case Stmt::K::Expr:
       eval(*s.value, env);
@@ -340,6 +343,9 @@ void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
   int64_t trips = 0;
   for (int64_t i = v[0]; v[2] > 0 ? i < v[1] : i > v[1]; i += v[2]) {
     if (++trips > 4096) fail(*s.value, "static_range unrolls more than 4096 iterations");
+    if (++unrolledBodies_ > kMaxUnrolledBodies)
+      fail(*s.value, "static_range loops unroll more than " + std::to_string(kMaxUnrolledBodies) +
+                         " bodies in total (nested loops multiply; see docs/limits.md)");
     assign(*s.targets[0], CV::integer(i), env, *s.value);
     if (execBlock(s.body, env).returned) fail(s.line, s.col, "return inside a loop is not supported");
   }

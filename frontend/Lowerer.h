@@ -17,6 +17,11 @@
 
 namespace tilevm::frontend {
 
+/// The most ops one kernel may lower to, and the most loop bodies static_range may unroll in
+/// total (docs/limits.md): a kernel's size stays bounded whatever its loops multiply to.
+inline constexpr size_t kMaxKernelOps = 500000;
+inline constexpr size_t kMaxUnrolledBodies = 1 << 20;
+
 /// Names visible in a function body.
 using Env = std::map<std::string, CV>;
 
@@ -163,6 +168,7 @@ class Lowerer {
   uint32_t fileIdx_ = 0;
   bool inPrelude_ = false;
   int callDepth_ = 0;
+  size_t unrolledBodies_ = 0;
   ModuleLoader* loader_ = nullptr;
   std::map<std::pair<const PyModule*, unsigned>, CV> constantCache_;  ///< by module and binding id
   std::vector<std::pair<const PyModule*, unsigned>> evaluatingConstants_;

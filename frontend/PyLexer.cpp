@@ -12,6 +12,11 @@ namespace tilevm::frontend {
 
 namespace {
 
+// CPython's own limits (Parser/tokenizer.h: MAXINDENT, MAXLEVEL): they also bound every
+// recursion of the parser that follows.
+constexpr size_t kMaxIndent = 100;
+constexpr size_t kMaxBrackets = 200;
+
 bool isIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
 bool isIdentChar(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
@@ -234,6 +239,7 @@ class PyLexer {
     const Indent& top = indents_.back();
     if (column > top.col) {
       if (altcol <= top.altcol) fail(line_, col_, "inconsistent use of tabs and spaces in indentation");
+      if (indents_.size() > kMaxIndent) fail(line_, col_, "too many levels of indentation");
       indents_.push_back({column, altcol});
       push(PyTok::Indent, ws, startLine, 1);
       lineHasTokens_ = false;
@@ -450,6 +456,7 @@ class PyLexer {
       if (rest.substr(0, 2) == o) return seek(pos_ + 2), push(PyTok::Op, o, l, c);
     char ch = cur();
     if (ch == '(' || ch == '[' || ch == '{') {
+      if (brackets_.size() >= kMaxBrackets) fail(l, c, "too many nested parentheses");
       brackets_.push_back({ch, l, c});
     } else if (ch == ')' || ch == ']' || ch == '}') {
       if (brackets_.empty()) fail(l, c, std::string("unmatched '") + ch + "'");

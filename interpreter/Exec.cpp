@@ -268,6 +268,11 @@ std::vector<Tile> gather(Program& p, const std::vector<uint32_t>& slots, size_t 
 }
 
 bool burnFuel(Program& p, const Instr& ins) {
+  // The wall-clock budget: checked every 64 iterations (and by every program before it starts).
+  if ((p.fuel & 63) == 0 && p.launch.pastDeadline()) {
+    p.aborted = true;
+    return false;
+  }
   if (p.fuel == 0) {
     Finding f;
     f.kind = Finding::Kind::NoTermination;

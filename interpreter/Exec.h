@@ -3,6 +3,8 @@
 #pragma once
 
 #include <deque>
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -87,6 +89,18 @@ struct LaunchState {
   std::map<uint64_t, VectorClock> syncClocks;      ///< per atomic address (under atomicMutex)
   std::mutex epochMutex;                           ///< guards lateEpochs
   std::map<std::pair<const void*, int64_t>, uint32_t> lateEpochs;  ///< race shadow epochs > 1
+  std::optional<std::chrono::steady_clock::time_point> deadline;   ///< --timeout
+  std::atomic<bool> timedOut{false};
+
+  /// True once the deadline has passed (then for good: later programs do not start).
+  bool pastDeadline() {
+    if (timedOut.load(std::memory_order_relaxed)) return true;
+    if (deadline && std::chrono::steady_clock::now() >= *deadline) {
+      timedOut.store(true);
+      return true;
+    }
+    return false;
+  }
 };
 
 /// Operand lists of one nesting level of execBlock, kept between programs (no allocation per

@@ -38,6 +38,10 @@ struct Checks {
   bool any() const { return bounds || races || uninit; }
 };
 
+/// The largest grid extent per axis (program_id is int32) and the most programs in a launch.
+inline constexpr int64_t kMaxGridAxis = (int64_t(1) << 31) - 1;
+inline constexpr uint64_t kMaxGridPrograms = (uint64_t(1) << 32) - 1;
+
 /// Order programs run in.
 enum class Schedule { Parallel, Serial, Reverse, Random };
 
@@ -50,6 +54,10 @@ struct LaunchOptions {
   std::optional<std::array<int64_t, 3>> onlyPid;  ///< run just this program
   bool trace = false;                             ///< op-by-op summaries (with onlyPid)
   uint64_t fuel = uint64_t(1) << 24;              ///< loop iterations per program before giving up
+  /// Wall-clock budget of the launch in seconds (0: none). Past it, programs that have not
+  /// started are skipped, running ones stop at their next loop iteration, and the report holds
+  /// a `timeout` finding.
+  double timeoutSeconds = 0;
   /// Apply fire-and-forget float atomics (result unused) after all programs, in program
   /// order, so their effect does not depend on the schedule.
   bool deterministicAtomics = true;

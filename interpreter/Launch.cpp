@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -78,17 +79,78 @@ Report run(const ir::Module& module, const ir::Kernel& kernel, std::vector<Buffe
   return run(prepare(module, kernel, options.symbolic), buffers, args, options);
 }
 
+namespace {
+
+/// Programs run in batches of consecutive program ids, so the per-program bookkeeping is
+/// bounded by the batch, not by the grid. Batches run in ascending order and are merged as they
+/// end (deferred atomics applied, prints appended, findings merged), so a launch's memory
+/// grows with what its programs produce, not with the grid. Schedules permute programs within
+/// a batch.
+constexpr uint64_t kBatchPrograms = uint64_t(1) << 16;
+/// device_print output kept for the report; past it the rest is dropped with a note.
+constexpr size_t kMaxPrintedBytes = size_t(64) << 20;
+
+/// A seeded permutation of [0, n) computed per position (a Feistel network on the next power of
+/// two, walking cycles back into range), so a random schedule needs no array of the programs.
+class RandomOrder {
+ public:
+  RandomOrder(uint64_t n, uint64_t seed) : n_(n) {
+    while ((uint64_t(1) << bits_) < n) ++bits_;
+    bits_ += bits_ & 1;  // even, to split into two halves
+    std::mt19937_64 rng(seed);
+    for (auto& k : keys_) k = rng();
+  }
+  uint64_t operator()(uint64_t i) const {
+    do i = permute(i);
+    while (i >= n_);
+    return i;
+  }
+
+ private:
+  uint64_t permute(uint64_t x) const {
+    unsigned half = bits_ / 2;
+    uint64_t mask = half == 0 ? 0 : (uint64_t(1) << half) - 1;
+    uint64_t l = x >> half, r = x & mask;
+    for (uint64_t k : keys_) {
+      uint64_t f = (r * 0x9E3779B97F4A7C15ull ^ k) >> 17;
+      uint64_t nl = r;
+      r = (l ^ f) & mask;
+      l = nl;
+    }
+    return (l << half) | r;
+  }
+  uint64_t n_;
+  unsigned bits_ = 0;
+  std::array<uint64_t, 4> keys_{};
+};
+
+/// What one program produced.
+struct ProgramOutput {
+  uint32_t linear = 0;
+  std::vector<Finding> findings;
+  std::string printed, trace;
+  std::vector<DeferredAtomic> deferred;
+};
+
+}  // namespace
+
 Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const std::vector<Arg>& args,
            const LaunchOptions& options) {
   auto start = std::chrono::steady_clock::now();
   for (int64_t g : options.grid)
-    if (g <= 0) throw std::invalid_argument("grid dimensions must be positive");
+    if (g <= 0 || g > kMaxGridAxis)
+      throw std::invalid_argument("grid dimensions must be between 1 and " + std::to_string(kMaxGridAxis) +
+                                  " (program_id is int32)");
   const ir::Module& module = *prepared.module;
   const ir::Kernel& kernel = *prepared.kernel;
   const CompiledKernel& code = *prepared.code;
   LaunchOptions opts = options;
   opts.symbolic = prepared.symbolic;
-  uint64_t total = uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);
+  unsigned __int128 wide = (unsigned __int128)opts.grid[0] * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);
+  if (wide > kMaxGridPrograms)
+    throw std::invalid_argument("the grid has " + std::to_string(uint64_t(wide > ~uint64_t(0) ? ~uint64_t(0) : uint64_t(wide))) +
+                                " programs; at most " + std::to_string(kMaxGridPrograms) + " are run");
+  uint64_t total = uint64_t(wide);
   if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
   // Buffers no store or atomic can reach (WriteSet.h): read in place, no race shadow.
   std::vector<bool> readOnly;
@@ -99,37 +161,42 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
         readOnly[args[i].buffer] = false;
   }
   AddressSpace memory(buffers, opts.checks, readOnly);
-  LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}};
+  LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}, {}, {}};
+  if (opts.timeoutSeconds > 0)
+    launch.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(opts.timeoutSeconds));
   Arena argArena(4096);
   std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
 
-  std::vector<uint32_t> order;
+  // What runs: one program (--pid) or the whole grid, batch by batch.
+  uint64_t firstLinear = 0, programs = total;
   if (opts.onlyPid) {
     const auto& q = *opts.onlyPid;
     for (int d = 0; d < 3; ++d)
       if (q[size_t(d)] < 0 || q[size_t(d)] >= opts.grid[size_t(d)]) throw std::invalid_argument("--pid is outside the grid");
-    order.push_back(uint32_t(q[0] + opts.grid[0] * (q[1] + opts.grid[1] * q[2])));
-  } else {
-    order.resize(total);
-    std::iota(order.begin(), order.end(), 0u);
-    if (opts.schedule == Schedule::Reverse) std::reverse(order.begin(), order.end());
-    if (opts.schedule == Schedule::Random) std::shuffle(order.begin(), order.end(), std::mt19937_64(opts.scheduleSeed));
+    firstLinear = uint64_t(q[0]) + uint64_t(opts.grid[0]) * (uint64_t(q[1]) + uint64_t(opts.grid[1]) * uint64_t(q[2]));
+    programs = 1;
   }
 
-  // Per-program results, indexed by linear pid, merged in program order afterwards.
-  std::vector<std::vector<Finding>> findings(total);
-  std::vector<std::string> printed(total), traces(total);
-  std::vector<std::vector<DeferredAtomic>> deferred(total);
+  std::vector<ProgramOutput> batch(size_t(std::min(programs, kBatchPrograms)));
   std::atomic<size_t> peakArena{0};
+  std::atomic<uint64_t> skipped{0};
+  Report report;
+  size_t droppedFindings = 0;
+  bool printTruncated = false;
 
-  auto runOne = [&](uint32_t linear) {
+  auto runOne = [&](uint64_t linear, ProgramOutput& out) {
+    if (launch.pastDeadline()) {
+      skipped.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     // Workers (arena and frame) outlive launches: warm launches reuse their memory.
     static thread_local Worker w;
     Program p(launch, w.arena);
     p.scratch = &w.scratch;
-    p.linear = linear;
-    p.pid = {int64_t(linear) % opts.grid[0], (int64_t(linear) / opts.grid[0]) % opts.grid[1],
-             int64_t(linear) / (opts.grid[0] * opts.grid[1])};
+    p.linear = uint32_t(linear);
+    p.pid = {int64_t(linear % uint64_t(opts.grid[0])), int64_t((linear / uint64_t(opts.grid[0])) % uint64_t(opts.grid[1])),
+             int64_t(linear / (uint64_t(opts.grid[0]) * uint64_t(opts.grid[1])))};
     p.fuel = opts.fuel;
     p.slots.swap(w.slots);
     p.slots.resize(code.numSlots);
@@ -140,41 +207,69 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
     }
     w.arena.reset();
     p.slots.swap(w.slots);
-    findings[linear] = std::move(p.findings);
-    printed[linear] = std::move(p.printed);
-    traces[linear] = std::move(p.trace);
-    deferred[linear] = std::move(p.deferred);
+    out.linear = uint32_t(linear);
+    out.findings = std::move(p.findings);
+    out.printed = std::move(p.printed);
+    out.trace = std::move(p.trace);
+    out.deferred = std::move(p.deferred);
   };
 
-  if (opts.schedule == Schedule::Parallel && !opts.onlyPid && opts.threads != 1) {
-    threadArena(opts.threads).execute([&] {
-      // Chunks of programs: about 16 per thread, enough to balance, few enough to cost nothing.
-      // (A static split, equal counts per thread, measured no better on the H200 machine.)
-      unsigned threads = opts.threads ? opts.threads : unsigned(tbb::this_task_arena::max_concurrency());
-      size_t grain = std::max<size_t>(1, order.size() / (size_t(threads) * 16));
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, order.size(), grain), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i) runOne(order[i]);
+  bool parallel = opts.schedule == Schedule::Parallel && !opts.onlyPid && opts.threads != 1;
+  for (uint64_t first = 0; first < programs; first += kBatchPrograms) {
+    size_t count = size_t(std::min(kBatchPrograms, programs - first));
+    std::optional<RandomOrder> random;
+    if (opts.schedule == Schedule::Random) random.emplace(count, opts.scheduleSeed ^ (first * 0x9E3779B97F4A7C15ull));
+    auto slotAt = [&](size_t i) -> size_t {  // the batch slot the i-th scheduled program fills
+      if (opts.schedule == Schedule::Reverse) return count - 1 - i;
+      if (random) return size_t((*random)(i));
+      return i;
+    };
+    auto runItem = [&](size_t i) {
+      size_t slot = slotAt(i);
+      runOne(firstLinear + first + slot, batch[slot]);
+    };
+    if (parallel) {
+      threadArena(opts.threads).execute([&] {
+        // Chunks of programs: about 16 per thread, enough to balance, few enough to cost nothing.
+        // (A static split, equal counts per thread, measured no better on the H200 machine.)
+        unsigned threads = opts.threads ? opts.threads : unsigned(tbb::this_task_arena::max_concurrency());
+        size_t grain = std::max<size_t>(1, count / (size_t(threads) * 16));
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain), [&](const tbb::blocked_range<size_t>& r) {
+          for (size_t i = r.begin(); i != r.end(); ++i) runItem(i);
+        });
       });
-    });
-  } else {
-    for (uint32_t linear : order) runOne(linear);
-  }
-
-  // Deferred float atomics, in program order: the result does not depend on the schedule.
-  for (const auto& list : deferred)
-    for (const DeferredAtomic& d : list) {
-      Tile cell = tileAt(ir::Type(ir::ElemType{d.kind, ir::ScalarKind::I32}), reinterpret_cast<uint8_t*>(d.addr));
-      storeDouble(cell, 0, elementAsDouble(cell, 0) + d.value);
+    } else {
+      for (size_t i = 0; i < count; ++i) runItem(i);
     }
-
-  Report report;
-  report.programs = order.size();
-  for (uint32_t linear = 0; linear < total; ++linear) {
-    for (Finding& f : findings[linear]) report.findings.push_back(std::move(f));
-    report.printed += printed[linear];
-    report.trace += traces[linear];
+    // Merge the batch in program order: deferred float atomics (so their effect does not
+    // depend on the schedule), prints, findings.
+    for (size_t i = 0; i < count; ++i) {
+      ProgramOutput& o = batch[i];
+      for (const DeferredAtomic& d : o.deferred) {
+        Tile cell = tileAt(ir::Type(ir::ElemType{d.kind, ir::ScalarKind::I32}), reinterpret_cast<uint8_t*>(d.addr));
+        storeDouble(cell, 0, elementAsDouble(cell, 0) + d.value);
+      }
+      if (report.printed.size() + o.printed.size() <= kMaxPrintedBytes) report.printed += o.printed;
+      else printTruncated = true;
+      if (report.trace.size() + o.trace.size() <= kMaxPrintedBytes) report.trace += o.trace;
+      for (Finding& f : o.findings) report.findings.push_back(std::move(f));
+      o = ProgramOutput{};
+    }
+    if (report.findings.size() > 2 * kMaxFindings) droppedFindings += canonicalize(report.findings, kMaxFindings);
   }
-  canonicalize(report.findings);
+  report.programs = size_t(programs - skipped.load());
+  if (printTruncated) report.printed += "[tilevm: device_print output past " + std::to_string(kMaxPrintedBytes >> 20) +
+                                        " MiB was dropped]\n";
+  droppedFindings += canonicalize(report.findings, kMaxFindings);
+  if (launch.timedOut.load()) {
+    Finding f;
+    f.kind = Finding::Kind::Timeout;
+    f.detail = "the launch ran past --timeout " + std::to_string(opts.timeoutSeconds) + " s: " +
+               std::to_string(skipped.load()) + " of " + std::to_string(programs) +
+               " programs did not run and running ones were stopped at their next loop iteration";
+    report.findings.push_back(std::move(f));  // after the cap: never dropped
+  }
+  report.droppedFindings = droppedFindings;
   report.arenaBytes = peakArena.load();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

@@ -2,6 +2,7 @@
 #include "interpreter/Report.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -17,6 +18,7 @@ const char* kindName(Finding::Kind k) {
     case Finding::Kind::Poison: return "poison-store";
     case Finding::Kind::AssertFailed: return "assert-failed";
     case Finding::Kind::NoTermination: return "no-termination";
+    case Finding::Kind::Timeout: return "timeout";
   }
   return "?";
 }
@@ -48,7 +50,7 @@ std::string jsonString(const std::string& s) {
 std::string jsonPid(const std::array<int64_t, 3>& p) { return joinPid(p, "[", "]"); }
 }  // namespace
 
-void canonicalize(std::vector<Finding>& fs) {
+size_t canonicalize(std::vector<Finding>& fs, size_t keep) {
   // Races are symmetric: order the two sides so the smaller program id comes first.
   for (Finding& f : fs) {
     if (f.hasOther && f.kind == Finding::Kind::Race && f.otherPid < f.pid) {
@@ -61,34 +63,42 @@ void canonicalize(std::vector<Finding>& fs) {
   // One finding per place: races merge over program pairs (which pairs a shadow word sees
   // when three or more programs collide depends on the schedule; the places do not), keeping
   // the smallest pair and element; other kinds merge per program.
+  using Place = std::tuple<int, std::string, std::string, std::string, std::string, std::string, std::array<int64_t, 3>,
+                           std::array<int64_t, 3>>;
+  std::map<Place, size_t> where;
   std::vector<Finding> out;
   for (Finding& f : fs) {
-    bool merged = false;
-    for (Finding& o : out) {
-      bool same = o.kind == f.kind && o.loc == f.loc && o.buffer == f.buffer && o.otherLoc == f.otherLoc &&
-                  o.access == f.access && o.otherAccess == f.otherAccess &&
-                  (f.kind == Finding::Kind::Race || (o.pid == f.pid && o.otherPid == f.otherPid));
-      if (!same) continue;
-      if (std::tie(f.pid, f.otherPid, f.element) < std::tie(o.pid, o.otherPid, o.element)) {
-        o.pid = f.pid;
-        o.otherPid = f.otherPid;
-        o.element = f.element;
-        o.detail = f.detail;
-      }
-      o.count += f.count;
-      merged = true;
-      break;
+    bool race = f.kind == Finding::Kind::Race;
+    Place place{int(f.kind), f.loc, f.buffer, f.otherLoc, f.access, f.otherAccess,
+                race ? std::array<int64_t, 3>{} : f.pid, race ? std::array<int64_t, 3>{} : f.otherPid};
+    auto [it, fresh] = where.emplace(std::move(place), out.size());
+    if (fresh) {
+      out.push_back(std::move(f));
+      continue;
     }
-    if (!merged) out.push_back(std::move(f));
+    Finding& o = out[it->second];
+    if (std::tie(f.pid, f.otherPid, f.element) < std::tie(o.pid, o.otherPid, o.element)) {
+      o.pid = f.pid;
+      o.otherPid = f.otherPid;
+      o.element = f.element;
+      o.detail = f.detail;
+    }
+    o.count += f.count;
   }
+  size_t dropped = out.size() > keep ? out.size() - keep : 0;
+  if (dropped) out.resize(keep);
   fs = std::move(out);
+  return dropped;
 }
 
 std::string Report::text() const {
   std::ostringstream o;
   for (const Finding& f : findings) {
-    o << f.loc << ": " << kindName(f.kind) << ": ";
+    o << (f.loc.empty() ? std::string("<launch>") : f.loc) << ": " << kindName(f.kind) << ": ";
     switch (f.kind) {
+      case Finding::Kind::Timeout:
+        o << f.detail;
+        break;
       case Finding::Kind::Race:
         o << f.access << " of " << f.buffer << "[" << f.element << "] by program " << pidStr(f.pid) << " races with "
           << f.otherAccess << " by program " << pidStr(f.otherPid) << " at " << f.otherLoc;
@@ -111,12 +121,16 @@ std::string Report::text() const {
     if (f.count > 1) o << " (" << f.count << (f.kind == Finding::Kind::Race ? " conflicting accesses)" : " elements)");
     o << "\n";
   }
+  if (droppedFindings)
+    o << "... and " << droppedFindings << " more distinct findings not listed (a report keeps the first " << kMaxFindings
+      << ")\n";
   return o.str();
 }
 
 std::string Report::json() const {
   std::ostringstream o;
-  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"findings\": [";
+  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"dropped_findings\": "
+    << droppedFindings << ",\n  \"findings\": [";
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
     o << (i ? "," : "") << "\n    {\"kind\": " << jsonString(kindName(f.kind)) << ", \"loc\": " << jsonString(f.loc)

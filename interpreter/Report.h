@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,7 +12,7 @@ namespace tilevm::interp {
 
 /// One problem in the kernel (not in tilevm).
 struct Finding {
-  enum class Kind { OutOfBounds, Misaligned, Race, StoreConflict, Uninitialized, Poison, AssertFailed, NoTermination };
+  enum class Kind { OutOfBounds, Misaligned, Race, StoreConflict, Uninitialized, Poison, AssertFailed, NoTermination, Timeout };
   Kind kind;
   std::string loc;                 ///< file:line:col of the op
   std::array<int64_t, 3> pid{};    ///< program that did it
@@ -37,6 +38,7 @@ struct Report {
   double seconds = 0;
   size_t programs = 0;
   size_t arenaBytes = 0; ///< peak arena bytes over all workers
+  size_t droppedFindings = 0;  ///< distinct findings past kMaxFindings, not listed
 
   /// Human-readable findings, one paragraph each.
   std::string text() const;
@@ -44,8 +46,13 @@ struct Report {
   std::string json() const;
 };
 
+/// The most distinct findings a report lists (the first ones in canonical order); the rest are
+/// counted. A kernel faulting in every program of a huge grid must not exhaust memory.
+inline constexpr size_t kMaxFindings = 10000;
+
 /// Sorts findings into a schedule-independent order and merges duplicates (same kind, op
-/// locations, buffer, programs), adding up their element counts.
-void canonicalize(std::vector<Finding>& findings);
+/// locations, buffer, programs), adding up their element counts; keeps at most `keep` and
+/// returns how many distinct findings it dropped.
+size_t canonicalize(std::vector<Finding>& findings, size_t keep = SIZE_MAX);
 
 }  // namespace tilevm::interp

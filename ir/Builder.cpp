@@ -21,6 +21,7 @@ Kernel* Builder::createKernel(std::string name, const std::vector<std::pair<std:
 Op* Builder::create(Opcode code, std::span<Value* const> operands, std::span<const Type> resultTypes,
                     std::vector<Attribute> attrs) {
   assert(block_ && "no insertion point");
+  ++opsCreated_;
   auto op = std::make_unique<Op>(code, loc_);
   op->operands.assign(operands.begin(), operands.end());
   for (size_t i = 0; i < resultTypes.size(); ++i)

@@ -26,6 +26,8 @@ class Builder {
   void setLoc(Location l) { loc_ = l; }
   Location loc() const { return loc_; }
   Module& module() { return module_; }
+  /// Ops this builder has created (a budget for generators such as the frontend's unrolling).
+  size_t opsCreated() const { return opsCreated_; }
 
   /// The general form: any op, any operands, result types and attributes.
   Op* create(Opcode code, std::span<Value* const> operands, std::span<const Type> resultTypes,
@@ -56,6 +58,7 @@ class Builder {
 
  private:
   Module& module_;
+  size_t opsCreated_ = 0;
   Block* block_ = nullptr;
   Location loc_;
 };

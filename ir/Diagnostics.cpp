@@ -1,6 +1,9 @@
 // Diagnostics.cpp - rendering of user diagnostics with source line and caret.
 #include "ir/Diagnostics.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace tilevm {
 
 std::optional<std::string> SourceManager::line(const std::string& file, uint32_t line) const {
@@ -25,17 +28,28 @@ std::string render(const Diagnostic& d, const SourceManager* sources, const char
   out += std::string(": ") + severity + ": " + d.message + "\n";
   if (sources && d.line) {
     if (auto text = sources->line(d.file, d.line)) {
-      out += *text + "\n";
-      // Columns count code points: UTF-8 continuation bytes take no place of their own.
-      std::string caret;
-      uint32_t column = 1;
-      for (size_t i = 0; i < text->size() && column < d.col; ++i) {
+      // Columns count code points: split the line into them (UTF-8 continuation bytes join the
+      // code point before). A long line is shown as a window around the caret.
+      std::vector<std::string> points;
+      for (size_t i = 0; i < text->size(); ++i) {
         unsigned char c = static_cast<unsigned char>((*text)[i]);
-        if ((c & 0xC0) == 0x80) continue;
-        caret += c == '\t' ? '\t' : ' ';
-        ++column;
+        if ((c & 0xC0) == 0x80 && !points.empty()) points.back() += char(c);
+        else points.emplace_back(1, char(c));
       }
-      out += caret + "^\n";
+      constexpr size_t kWindow = 160;
+      size_t caretAt = d.col ? size_t(d.col - 1) : 0;
+      size_t first = 0, last = points.size();
+      if (points.size() > kWindow) {
+        first = caretAt > kWindow / 2 ? std::min(caretAt - kWindow / 2, points.size() - kWindow) : 0;
+        last = first + kWindow;
+      }
+      std::string shown = first > 0 ? "..." : "", caret = first > 0 ? "   " : "";
+      for (size_t i = first; i < last; ++i) {
+        shown += points[i];
+        if (i < caretAt) caret += points[i] == "\t" ? '\t' : ' ';
+      }
+      if (last < points.size()) shown += "...";
+      out += shown + "\n" + caret + "^\n";
     }
   }
   return out;

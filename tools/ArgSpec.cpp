@@ -10,6 +10,8 @@
 #include <random>
 #include <vector>
 
+#include <unistd.h>
+
 #include "interpreter/Elements.h"
 #include "tools/Npy.h"
 
@@ -28,8 +30,11 @@ std::vector<std::string> splitColons(const std::string& s) {
   }
 }
 
-bool parseNumber(const std::string& s, int64_t& i, double& f, bool& isFloat) {
+// An integer (int64, or an unsigned 64-bit value above it: `isUnsigned`), else a float.
+// Integers too large for 64 bits are rejected, not turned into floats.
+bool parseNumber(const std::string& s, int64_t& i, double& f, bool& isFloat, bool* isUnsigned = nullptr) {
   if (s.empty()) return false;
+  if (isUnsigned) *isUnsigned = false;
   char* end = nullptr;
   errno = 0;
   long long v = std::strtoll(s.c_str(), &end, 10);
@@ -38,6 +43,18 @@ bool parseNumber(const std::string& s, int64_t& i, double& f, bool& isFloat) {
     f = double(v);
     isFloat = false;
     return true;
+  }
+  if (*end == '\0' && errno == ERANGE) {
+    errno = 0;
+    unsigned long long u = std::strtoull(s.c_str(), &end, 10);
+    if (s[0] != '-' && *end == '\0' && errno == 0 && isUnsigned) {
+      i = int64_t(u);
+      f = double(u);
+      isFloat = false;
+      *isUnsigned = true;
+      return true;
+    }
+    return false;
   }
   double d = std::strtod(s.c_str(), &end);
   if (*end == '\0' && s != "." && !std::isnan(d)) {
@@ -99,9 +116,9 @@ bool parseShape(const std::string& text, std::vector<int64_t>& shape, uint64_t& 
     errno = 0;
     long long d = std::strtoll(dim.c_str(), &end, 10);
     if (dim.empty() || *end != '\0' || d <= 0 || errno) return false;
+    if (uint64_t(d) > (uint64_t(1) << 33) / numel) return false;  // checked before multiplying: no wrap
     shape.push_back(d);
     numel *= uint64_t(d);
-    if (numel > (uint64_t(1) << 33)) return false;
     if (x == std::string::npos) return true;
     start = x + 1;
   }
@@ -161,16 +178,20 @@ Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index
     return a;
   }
   // A number, optionally typed: 98432, 1e-5, 7:i64, 0.5:f64.
-  if (parts.size() <= 2 && parseNumber(parts[0], a.i, a.f, a.isFloat)) {
+  if (parts.size() <= 2 && parseNumber(parts[0], a.i, a.f, a.isFloat, &a.isUnsignedLiteral)) {
     if (parts.size() == 2) {
       if (!frontend::parseDTypeName(parts[1], a.dtype) || a.dtype.isPtr())
         return fail("unknown scalar type '" + parts[1] + "' (use i32, i64, u32, f32, f64, ...)");
       if (a.dtype.isFloat() && !a.isFloat) a.isFloat = true, a.f = double(a.i);
-      if (a.dtype.isInt() && a.isFloat) return fail("an integer type needs an integer value");
+      if ((a.dtype.isInt() || a.dtype.isBool()) && a.isFloat) return fail("an integer type needs an integer value");
+      std::string err = a.dtype.isFloat() ? "" : checkIntFits(a.i, a.isUnsignedLiteral, a.dtype);
+      if (!err.empty()) return fail(err);
     } else {
+      // As Triton types Python ints: int32 if it fits, else int64, else uint64.
       a.dtype = a.isFloat ? frontend::DType::of(ir::ScalarKind::F32)
-                          : (a.i >= INT32_MIN && a.i <= INT32_MAX ? frontend::DType::of(ir::ScalarKind::I32)
-                                                                  : frontend::DType::of(ir::ScalarKind::I64));
+                : a.isUnsignedLiteral ? frontend::DType::of(ir::ScalarKind::I64, true)
+                : (a.i >= INT32_MIN && a.i <= INT32_MAX ? frontend::DType::of(ir::ScalarKind::I32)
+                                                        : frontend::DType::of(ir::ScalarKind::I64));
     }
     return a;
   }
@@ -181,7 +202,7 @@ Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index
   if (kind.rfind("full=", 0) == 0) {
     int64_t iv;
     bool isF;
-    if (!parseNumber(kind.substr(5), iv, fullValue, isF)) return fail("full= needs a number");
+    if (!parseNumber(kind.substr(5), iv, fullValue, isF)) return fail("full= needs a number (at most 64 bits)");
     kind = "full";
   }
   static const char* kinds[] = {"randn", "rand", "randint", "arange", "zeros", "ones", "empty", "full"};
@@ -190,29 +211,75 @@ Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index
   if (!frontend::parseDTypeName(parts[1], a.dtype) || a.dtype.isPtr())
     return fail("unknown dtype '" + parts[1] + "' (use f32, f16, bf16, f64, i8, i16, i32, i64, u8, ..., i1)");
   std::vector<int64_t> shape;
-  size_t start = 0;
   uint64_t numel = 1;
-  for (;;) {
-    size_t x = parts[2].find('x', start);
-    std::string dim = parts[2].substr(start, x == std::string::npos ? std::string::npos : x - start);
-    char* end = nullptr;
-    long long d = std::strtoll(dim.c_str(), &end, 10);
-    if (dim.empty() || *end != '\0' || d <= 0) return fail("bad shape '" + parts[2] + "' (use e.g. 1024 or 1823x781)");
-    shape.push_back(d);
-    numel *= uint64_t(d);
-    if (numel > (uint64_t(1) << 33)) return fail("shape '" + parts[2] + "' is too large");
-    if (x == std::string::npos) break;
-    start = x + 1;
+  if (!parseShape(parts[2], shape, numel)) return fail("bad shape '" + parts[2] + "' (use e.g. 1024 or 1823x781; at most 2^33 elements)");
+  if (kind == "full") {
+    std::string err = checkValueFits(fullValue, a.dtype);
+    if (!err.empty()) return fail("full=" + parts[0].substr(5) + ": " + err);
   }
+  // Memory is allocated only when the array joins a launch (materialize), after the kernel's
+  // parameters have been checked: a spec for a scalar parameter never allocates.
   a.isBuffer = true;
   a.buffer.name = a.name;
   a.buffer.elem = a.dtype.kind;
   a.buffer.shape = shape;
-  a.buffer.bytes.assign(size_t(numel) * interp::storageBytes(a.dtype.kind), 0);
   a.buffer.initialized = kind != "empty";
-  std::mt19937_64 rng(seed * 1000003ULL + index);
-  fillBuffer(a.buffer, a.dtype, kind, fullValue, rng);
+  a.generate = kind;
+  a.fullValue = fullValue;
+  a.genSeed = seed * 1000003ULL + index;
   return a;
+}
+
+std::string checkValueFits(double v, const frontend::DType& dt) {
+  if (dt.isFloat()) return "";
+  if (std::isnan(v) || std::isinf(v)) return "a non-finite value for integer type " + dt.name();
+  if (v != std::trunc(v)) return "a fractional value for integer type " + dt.name();
+  double lo, hi;
+  if (dt.isBool()) lo = 0, hi = 1;
+  else if (dt.isUnsigned) lo = 0, hi = std::ldexp(1.0, int(dt.bits())) - 1;
+  else lo = -std::ldexp(1.0, int(dt.bits()) - 1), hi = std::ldexp(1.0, int(dt.bits()) - 1) - 1;
+  if (v < lo || v > hi) return "value out of range for " + dt.name();
+  return "";
+}
+
+std::string checkIntFits(int64_t v, bool isUnsignedLiteral, const frontend::DType& dt) {
+  if (dt.isBool()) return v == 0 || v == 1 ? "" : std::to_string(v) + " is not 0 or 1 (int1)";
+  if (!dt.isInt() || dt.bits() >= 64) {
+    if (dt.isInt() && !dt.isUnsigned && isUnsignedLiteral) return std::to_string(uint64_t(v)) + " does not fit " + dt.name();
+    return "";
+  }
+  int64_t lo = dt.isUnsigned ? 0 : -(int64_t(1) << (dt.bits() - 1));
+  int64_t hi = dt.isUnsigned ? (int64_t(1) << dt.bits()) - 1 : (int64_t(1) << (dt.bits() - 1)) - 1;
+  if (isUnsignedLiteral || v < lo || v > hi)
+    return (isUnsignedLiteral ? std::to_string(uint64_t(v)) : std::to_string(v)) + " does not fit " + dt.name() + " [" +
+           std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return "";
+}
+
+std::string materialize(ArgValue& a, uint64_t& budgetBytes) {
+  if (a.generate.empty()) return "";
+  uint64_t numel = 1;
+  for (int64_t d : a.buffer.shape) numel *= uint64_t(d);
+  uint64_t bytes = numel * interp::storageBytes(a.buffer.elem);
+  if (bytes > budgetBytes)
+    return "--arg " + a.name + "=" + a.spec + ": needs " + std::to_string(bytes >> 20) + " MiB, but only " +
+           std::to_string(budgetBytes >> 20) + " MiB of this machine's memory are left for arrays (see docs/limits.md)";
+  budgetBytes -= bytes;
+  try {
+    a.buffer.bytes.assign(size_t(bytes), 0);
+  } catch (const std::bad_alloc&) {
+    return "--arg " + a.name + "=" + a.spec + ": out of memory allocating " + std::to_string(bytes >> 20) + " MiB";
+  }
+  std::mt19937_64 rng(a.genSeed);
+  fillBuffer(a.buffer, a.dtype, a.generate, a.fullValue, rng);
+  a.generate.clear();
+  return "";
+}
+
+uint64_t arrayMemoryBudget() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return uint64_t(1) << 34;
+  return uint64_t(pages) * uint64_t(page) / 4 * 3;  // three quarters of physical memory
 }
 
 }  // namespace tilevm::tools

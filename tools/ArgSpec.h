@@ -27,7 +27,27 @@ struct ArgValue {
   std::vector<std::string> refs;
   bool isDescriptor = false;
   std::vector<int64_t> block;  ///< a descriptor's block shape
+  bool isUnsignedLiteral = false;  ///< an integer above INT64_MAX, held in `i` as uint64
+  /// A generated array not allocated yet (KIND of KIND:DTYPE:SHAPE; empty once materialized).
+  std::string generate;
+  double fullValue = 0;
+  uint64_t genSeed = 0;
 };
+
+/// Allocates and fills a generated array (a no-op for others), charging its bytes to
+/// `budgetBytes`. Returns an error message (empty on success): too large for the budget, or out
+/// of memory.
+std::string materialize(ArgValue& a, uint64_t& budgetBytes);
+
+/// The bytes of arrays one run may allocate: three quarters of physical memory.
+uint64_t arrayMemoryBudget();
+
+/// Empty if integer `v` fits `dt` (an int1 must be 0 or 1), else why not. `isUnsignedLiteral`:
+/// `v` holds a uint64 above INT64_MAX.
+std::string checkIntFits(int64_t v, bool isUnsignedLiteral, const frontend::DType& dt);
+
+/// Empty if `v` is exactly representable in integer type `dt` (any float fits a float type).
+std::string checkValueFits(double v, const frontend::DType& dt);
 
 /// Parses `NAME=SPEC`. `seed` and `index` make generated data reproducible per argument.
 /// Errors read "--arg NAME=SPEC: ..." and say what was expected.

@@ -33,9 +33,10 @@ int runCompile(const CompileCli& o) {
       report({names.error()}, sources);
       return kExitBadInput;
     }
-    for (const auto& n : names->names) std::cout << n << "\n";
+    std::string listing;
+    for (const auto& n : names->names) listing += n + "\n";
     for (const auto& w : names->warnings) std::cerr << render(w, &sources, "warning");
-    return kExitOk;
+    return writeStdout(listing) ? kExitOk : kExitBadInput;
   }
   if (o.kernel.empty()) {
     std::cerr << "tilevm compile: error: name the kernel with -k NAME (list them with --list)\n";
@@ -62,10 +63,7 @@ int runCompile(const CompileCli& o) {
   bool toStdout = o.output.empty() || o.output == "-";
   if (o.emit == "tile") {
     std::string out = ir::print(**m, ir::PrintOptions{.locations = !o.noLocations});
-    if (toStdout) {
-      std::cout << out;
-      return kExitOk;
-    }
+    if (toStdout) return writeStdout(out) ? kExitOk : kExitBadInput;
     return writeFile(o.output, out.data(), out.size()) ? kExitOk : kExitBadInput;
   }
   if (toStdout) {

@@ -53,9 +53,14 @@ std::optional<interp::Report> runOne(const std::string& root, const DemoKernel& 
   }
   std::vector<interp::Buffer> buffers;
   std::vector<interp::Arg> launch;
+  uint64_t budget = arrayMemoryBudget();
   for (auto& a : args) {
     interp::Arg x;
     if (a.isBuffer) {
+      if (std::string err = materialize(a, budget); !err.empty()) {
+        std::cerr << err << "\n";
+        return std::nullopt;
+      }
       x.isBuffer = true;
       x.buffer = buffers.size();
       buffers.push_back(std::move(a.buffer));

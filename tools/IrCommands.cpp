@@ -28,8 +28,7 @@ int runDis(const std::string& input, bool noLocations) {
   SourceManager sources;
   auto m = loadVerified(input, sources);
   if (!m) return kExitBadInput;
-  std::cout << ir::print(*m, ir::PrintOptions{.locations = !noLocations});
-  return kExitOk;
+  return writeStdout(ir::print(*m, ir::PrintOptions{.locations = !noLocations})) ? kExitOk : kExitBadInput;
 }
 
 int runVerify(const std::string& input) {

@@ -85,8 +85,8 @@ Result<interp::Buffer> readNpy(const std::string& path, bool* unsignedOut) {
   if (b.shape.size() > 8) return fail("too many dimensions");
   uint64_t numel = 1;
   for (int64_t dim : b.shape) {
+    if (dim != 0 && numel > (uint64_t(1) << 34) / uint64_t(dim)) return fail("array too large (shape " + shape + ")");
     numel *= uint64_t(dim);
-    if (numel > (uint64_t(1) << 34)) return fail("array too large");
   }
   size_t bytes = size_t(numel) * interp::storageBytes(b.elem);
   size_t dataStart = headerStart + headerLen;
@@ -119,8 +119,9 @@ bool writeNpy(const std::string& path, const interp::Buffer& b, bool isUnsigned,
   f.write(len, 2);
   f.write(header.data(), std::streamsize(header.size()));
   f.write(reinterpret_cast<const char*>(b.bytes.data()), std::streamsize(b.bytes.size()));
-  if (!f) {
-    error = "cannot write file";
+  f.close();  // a full disk shows only when the buffer is flushed
+  if (f.fail()) {
+    error = "cannot write file (disk full or I/O error)";
     return false;
   }
   return true;

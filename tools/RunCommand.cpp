@@ -1,6 +1,7 @@
 // RunCommand.cpp - `tilevm run`: a kernel (.py compiled on the fly, .tile or .tbc) on the CPU
 // interpreter with generated or loaded arguments; findings are reported, outputs saved.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <fstream>
 #include <cstring>
@@ -24,9 +25,13 @@ struct RunCli {
   std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid;
   std::vector<std::string> args, defines, saves, includeDirs;
   unsigned threads = 0, repeat = 1;
+  double timeout = 300;
   uint64_t seed = 0, fuel = uint64_t(1) << 24;
   bool trace = false, quiet = false;
 };
+
+/// More worker threads than this is a typo, not a machine (docs/limits.md).
+constexpr unsigned kMaxThreads = 1024;
 
 int fail(const std::string& msg) {
   std::cerr << "<command line>: error: " << msg << "\n";
@@ -40,8 +45,9 @@ bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill
     size_t c = s.find(',', start);
     std::string part = s.substr(start, c == std::string::npos ? std::string::npos : c - start);
     char* end = nullptr;
+    errno = 0;
     long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0') return false;
+    if (part.empty() || *end != '\0' || errno == ERANGE) return false;
     out[size_t(d)] = v;
     if (c == std::string::npos) return true;
     start = c + 1;
@@ -55,6 +61,14 @@ int runKernel(const RunCli& o) {
   interp::LaunchOptions opts;
   if (!parseTriple(o.grid, opts.grid, 1) || opts.grid[0] <= 0 || opts.grid[1] <= 0 || opts.grid[2] <= 0)
     return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers");
+  for (int64_t g : opts.grid)
+    if (g > interp::kMaxGridAxis)
+      return fail("--grid " + o.grid + ": each dimension must be at most " + std::to_string(interp::kMaxGridAxis) +
+                  " (program_id is int32; see docs/limits.md)");
+  if (uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) > interp::kMaxGridPrograms ||
+      uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]) > interp::kMaxGridPrograms)
+    return fail("--grid " + o.grid + ": at most " + std::to_string(interp::kMaxGridPrograms) +
+                " programs in a launch (see docs/limits.md)");
   if (!o.pid.empty()) {
     std::array<int64_t, 3> p;
     if (!parseTriple(o.pid, p, 0)) return fail("--pid " + o.pid + ": expected X[,Y[,Z]]");
@@ -89,7 +103,11 @@ int runKernel(const RunCli& o) {
   } else {
     return fail("--schedule " + o.schedule + ": expected parallel, serial, reverse or random:SEED");
   }
+  if (o.threads > kMaxThreads)
+    return fail("--threads " + std::to_string(o.threads) + ": at most " + std::to_string(kMaxThreads) + " (see docs/limits.md)");
   opts.threads = o.threads;
+  if (!(o.timeout >= 0) || o.timeout > 1e7) return fail("--timeout must be between 0 (none) and 10000000 seconds");
+  opts.timeoutSeconds = o.timeout;
   if (o.fuel == 0) return fail("--fuel must be positive");
   opts.fuel = o.fuel;
 
@@ -177,8 +195,12 @@ int runKernel(const RunCli& o) {
   std::map<std::string, size_t> bufferOf;
   std::map<std::string, bool> bufferUnsigned;
   std::vector<bool> used(args.size(), false);
-  auto bufferIndex = [&](ArgValue& a) {
+  uint64_t memoryBudget = arrayMemoryBudget();
+  std::string materializeError;
+  auto bufferIndex = [&](ArgValue& a) -> size_t {
     if (auto it = bufferOf.find(a.name); it != bufferOf.end()) return it->second;
+    std::string err = materialize(a, memoryBudget);
+    if (!err.empty() && materializeError.empty()) materializeError = err;
     bufferOf[a.name] = buffers.size();
     bufferUnsigned[a.name] = a.dtype.isUnsigned;
     buffers.push_back(std::move(a.buffer));
@@ -228,6 +250,11 @@ int runKernel(const RunCli& o) {
     } else {
       if (a.isBuffer) return fail("--arg " + name + ": parameter '" + name + "' is a scalar " + t.str());
       if (t.isInt() && a.isFloat) return fail("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", got a float");
+      if (t.isInt()) {
+        frontend::DType pt = frontend::DType::of(t.elem().kind, a.dtype.isUnsigned && a.dtype.kind == t.elem().kind);
+        std::string err = checkIntFits(a.i, a.isUnsignedLiteral, pt);
+        if (!err.empty()) return fail("--arg " + name + "=" + a.spec + ": parameter '" + name + "' is " + t.str() + ": " + err);
+      }
       arg.i = a.i;
       arg.f = a.isFloat ? a.f : double(a.i);
     }
@@ -246,6 +273,7 @@ int runKernel(const RunCli& o) {
     }
     std::memcpy(buffers[bufferOf.at(args[i].name)].bytes.data(), addresses.data(), addresses.size() * 8);
   }
+  if (!materializeError.empty()) return fail(materializeError);
   for (size_t i = 0; i < args.size(); ++i)
     if (!used[i] && !(isPython(o.input)))
       return fail("--arg " + args[i].name + ": kernel @" + kernel->name + " has no parameter named '" + args[i].name + "'");
@@ -269,16 +297,14 @@ int runKernel(const RunCli& o) {
   }
   std::sort(times.begin(), times.end());
   rep.seconds = times[times.size() / 2];
-  std::cout << rep.printed;
-  if (!rep.trace.empty()) std::cout << rep.trace;
+  if (!writeStdout(rep.printed + rep.trace)) return kExitBadInput;
   std::cerr << rep.text();
   if (!o.quiet)
     std::cerr << "tilevm run: @" << kernel->name << ", " << rep.programs << " programs, " << rep.findings.size()
               << (rep.findings.size() == 1 ? " finding" : " findings") << ", " << rep.seconds * 1e3 << " ms\n";
   if (!o.json.empty()) {
-    std::ofstream f(o.json);
-    f << rep.json();
-    if (!f) return fail("--json " + o.json + ": cannot write file");
+    std::string json = rep.json();
+    if (!writeFile(o.json, json.data(), json.size())) return kExitBadInput;
   }
   for (const auto& s : o.saves) {
     size_t eq = s.find('=');
@@ -307,6 +333,8 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--json", o->json, "write the findings as JSON");
   c->add_option("--pid", o->pid, "run only program X[,Y[,Z]]");
   c->add_flag("--trace", o->trace, "print every op's result summary (needs --pid)");
+  c->add_option("--timeout", o->timeout, "wall-clock budget of a launch in seconds (0: none); past it the run stops with a timeout finding")
+      ->capture_default_str();
   c->add_option("--fuel", o->fuel, "loop iterations a program may run before it is stopped")->capture_default_str();
   c->add_option("--repeat", o->repeat, "launch N times (warm) and report the median time")->capture_default_str();
   c->add_flag("-q,--quiet", o->quiet, "no summary line");

@@ -1,6 +1,10 @@
 // main.cpp - the tilevm command line: one binary, subcommands (see README "CLI usage").
 #include <CLI/CLI.hpp>
 
+#include <iostream>
+#include <new>
+#include <stdexcept>
+
 #include "tools/Commands.h"
 #include "tools/ExitCodes.h"
 
@@ -19,6 +23,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? kExitOk : kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    // Sizes are checked before allocating (docs/limits.md); this is the last line of defence.
+    std::cerr << "tilevm: error: out of memory\n";
+    return kExitEnvironment;
+  } catch (const std::length_error&) {
+    std::cerr << "tilevm: error: out of memory (a size beyond what can be allocated)\n";
+    return kExitEnvironment;
   }
   return rc;
 }
