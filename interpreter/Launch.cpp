@@ -10,6 +10,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 #include <tbb/parallel_for.h>
@@ -264,7 +265,9 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
   if (launch.timedOut.load()) {
     Finding f;
     f.kind = Finding::Kind::Timeout;
-    f.detail = "the launch ran past --timeout " + std::to_string(opts.timeoutSeconds) + " s: " +
+    std::ostringstream seconds;
+    seconds << opts.timeoutSeconds;
+    f.detail = "the launch ran past --timeout " + seconds.str() + " s: " +
                std::to_string(skipped.load()) + " of " + std::to_string(programs) +
                " programs did not run and running ones were stopped at their next loop iteration";
     report.findings.push_back(std::move(f));  // after the cap: never dropped

@@ -26,6 +26,9 @@ class ModuleVerifier {
       for (const auto& p : k->paramNames)
         if (!params.insert(p).second) error(k->loc, "duplicate parameter name %" + p + " in @" + k->name);
       visible_.clear();
+      kernelName_ = k->name;
+      opIndex_ = 0;
+      currentOp_ = nullptr;
       verifyRegion(k->body, Opcode::Return, k->loc);
     }
     return std::move(diags_);
@@ -39,8 +42,18 @@ class ModuleVerifier {
     d.line = loc.line;
     d.col = loc.col;
     d.message = std::move(msg);
+    // Without a source location (bytecode written with --no-locations), name the place in
+    // the IR: the kernel and the op's position in it.
+    if (d.line == 0 && !kernelName_.empty()) {
+      d.message += " (in @" + kernelName_;
+      if (currentOp_) d.message += ", op #" + std::to_string(opIndex_) + " '" + std::string(opInfo(currentOp_->code).mnemonic) + "'";
+      d.message += ")";
+    }
     diags_.push_back(std::move(d));
   }
+  std::string kernelName_;
+  const Op* currentOp_ = nullptr;
+  size_t opIndex_ = 0;
 
   // Checks a region's block: each op, dominance of its operands, and that it ends with the
   // terminator `expected` (and has no terminator elsewhere).
@@ -56,6 +69,8 @@ class ModuleVerifier {
     }
     for (size_t i = 0; i < b.ops.size(); ++i) {
       const Op& op = *b.ops[i];
+      currentOp_ = &op;
+      ++opIndex_;
       bool last = i + 1 == b.ops.size();
       bool term = hasTrait(op.code, Terminator);
       if (term && !last) error(op.loc, "'" + std::string(op.mnemonic()) + "' must be the last op of its region");

@@ -1,6 +1,7 @@
 // Load.cpp - file loading shared by the subcommands.
 #include "tools/Load.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,6 +23,8 @@ Result<std::string> readFile(const std::string& path, uint64_t maxBytes) {
     if (!ec && size > maxBytes)
       return Diagnostic{path, 0, 0, "file is " + std::to_string(size >> 20) + " MiB; at most " + std::to_string(maxBytes >> 20) +
                                         " MiB are read (see docs/limits.md)"};
+  } else {
+    maxBytes = std::min(maxBytes, kMaxStreamBytes);
   }
   std::ifstream f(path, std::ios::binary);
   if (!f) return Diagnostic{path, 0, 0, "cannot open file"};
@@ -93,6 +96,8 @@ std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager&
   }
   auto diags = ir::verify(**m);
   if (!diags.empty()) {
+    for (auto& d : diags)
+      if (d.file.empty()) d.file = path;  // no locations in the module: at least the file
     report(diags, sources);
     return nullptr;
   }

@@ -14,6 +14,8 @@ namespace tilevm::tools {
 /// The largest input file read (kernels, IR, bytecode, .npy arrays): 4 GiB, checked before
 /// reading a regular file and while reading anything else (docs/limits.md).
 inline constexpr uint64_t kMaxInputBytes = uint64_t(4) << 30;
+/// The most read from a device or pipe (its size is not known before reading).
+inline constexpr uint64_t kMaxStreamBytes = uint64_t(256) << 20;
 
 /// Whole file contents, or a diagnostic naming the file (also when it exceeds `maxBytes`).
 Result<std::string> readFile(const std::string& path, uint64_t maxBytes = kMaxInputBytes);

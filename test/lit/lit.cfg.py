@@ -17,3 +17,4 @@ if not tilevm:
 config.substitutions.append(("%tilevm", tilevm))
 config.substitutions.append(("%repo", os.path.abspath(os.path.join(config.test_source_root, "..", ".."))))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.substitutions.append(("%python", "python3"))
