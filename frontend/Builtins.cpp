@@ -42,6 +42,29 @@ std::string canonical(const std::string& path) {
   return path;
 }
 
+// Triton's memory semantics and scopes of atomics (as strings, checked here so that a typo is a
+// located error at the call).
+void atomicOrdering(Lowerer& L, const Args& a, size_t semIdx, std::vector<ir::Attribute>& attrs) {
+  if (a.has(semIdx)) {
+    std::string sem = a.strOr(semIdx, "acq_rel");
+    if (sem != "relaxed" && sem != "acquire" && sem != "release" && sem != "acq_rel")
+      L.fail(a.at(semIdx), "sem must be one of relaxed, acquire, release, acq_rel, got '" + sem + "'");
+    attrs.push_back({"sem", sem});
+  }
+  if (a.has(semIdx + 1)) {
+    std::string scope = a.strOr(semIdx + 1, "gpu");
+    if (scope != "gpu" && scope != "cta" && scope != "sys")
+      L.fail(a.at(semIdx + 1), "scope must be one of gpu, cta, sys, got '" + scope + "'");
+    attrs.push_back({"scope", scope});
+  }
+}
+
+// eviction_policy: "" or one of Triton's three (checked here: a typo is a located error).
+std::string evictionPolicy(Lowerer& L, const std::string& ev, const Expr& at) {
+  if (ev.empty() || ev == "evict_first" || ev == "evict_last" || ev == "evict_normal") return ev;
+  L.fail(at, "eviction_policy must be evict_first, evict_last or evict_normal, got '" + ev + "'");
+}
+
 void checkPointer(Lowerer& L, const CV& p, const Expr& at, const char* fn) {
   if (!p.isTensor() || !p.dtype.isPtr())
     L.fail(at, std::string(fn) + "() needs a pointer (or a tile of pointers), got " + p.describe());
@@ -89,8 +112,7 @@ CV atomicRmw(Lowerer& L, CallArgs& c, const std::string& fn, const std::string& 
   std::vector<ir::Value*> ops{ptr.value, val.value};
   if (a.has(2)) ops.push_back(mask(L, a.get(2), ptr, a.at(2)).value);
   std::vector<ir::Attribute> attrs{{"kind", kind}};
-  if (a.has(3)) attrs.push_back({"sem", a.strOr(3, "acq_rel")});
-  if (a.has(4)) attrs.push_back({"scope", a.strOr(4, "gpu")});
+  atomicOrdering(L, a, 3, attrs);
   L.setLoc(a.site());
   return CV::tensor(L.b.create(Opcode::AtomicRmw, ops, {val.type()}, attrs)->result(), e);
 }
@@ -414,7 +436,7 @@ void registerMemory(BuiltinTable& t) {
     std::vector<ir::Attribute> attrs;
     std::string cache = cacheModifier(L, a.strOr(5, ""), a.site(), true);
     if (!cache.empty()) attrs.push_back({"cache", cache});
-    std::string ev = a.strOr(6, "");
+    std::string ev = evictionPolicy(L, a.strOr(6, ""), a.at(6));
     if (!ev.empty()) attrs.push_back({"eviction", ev});
     if (a.boolOr(7, false)) attrs.push_back({"volatile", int64_t(1)});
     L.setLoc(a.site());
@@ -445,7 +467,7 @@ void registerMemory(BuiltinTable& t) {
     std::vector<ir::Attribute> attrs;
     std::string cache = cacheModifier(L, a.strOr(4, ""), a.site(), false);
     if (!cache.empty()) attrs.push_back({"cache", cache});
-    std::string ev = a.strOr(5, "");
+    std::string ev = evictionPolicy(L, a.strOr(5, ""), a.at(5));
     if (!ev.empty()) attrs.push_back({"eviction", ev});
     L.setLoc(a.site());
     L.b.create(Opcode::Store, ops, {}, attrs);
@@ -462,8 +484,7 @@ void registerMemory(BuiltinTable& t) {
     CV cmp = toPointee(L, a.get(1), ptr, a.at(1));
     CV val = toPointee(L, a.get(2), ptr, a.at(2));
     std::vector<ir::Attribute> attrs;
-    if (a.has(3)) attrs.push_back({"sem", a.strOr(3, "acq_rel")});
-    if (a.has(4)) attrs.push_back({"scope", a.strOr(4, "gpu")});
+    atomicOrdering(L, a, 3, attrs);
     L.setLoc(a.site());
     return CV::tensor(L.b.create(Opcode::AtomicCas, {ptr.value, cmp.value, val.value}, {val.type()}, attrs)->result(),
                       ptr.dtype.element());

@@ -226,6 +226,14 @@ CV dot(Lowerer& L, CallArgs& c) {
 std::vector<CV> Lowerer::reduceOrScan(bool scan, const std::vector<CV>& inputs, int64_t axis, bool reverse,
                                       const std::function<std::vector<CV>(std::vector<CV>&, std::vector<CV>&)>& combine,
                                       const Expr& at) {
+  // Every reduce and scan comes through here: one place checks the axis against the rank.
+  for (const CV& x : inputs) {
+    if (!x.isTensor()) fail(at, std::string(scan ? "scan" : "reduce") + " needs tensors, got " + x.describe());
+    int64_t rank = int64_t(x.type().rank());
+    if (rank == 0) fail(at, std::string("cannot ") + (scan ? "scan" : "reduce") + " a scalar (" + x.describe() + ")");
+    if (axis < 0 || axis >= rank)
+      fail(at, "axis " + std::to_string(axis) + " out of range for " + x.describe());
+  }
   std::vector<ir::Value*> ops;
   std::vector<ir::Type> types;
   for (const CV& x : inputs) {

@@ -29,7 +29,7 @@ run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 if [ "$quick" = 0 ]; then
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DTILEVM_SANITIZE=ON
   echo "== fuzz"
-  if scripts/fuzz.sh 60; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if scripts/fuzz.sh 40; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
 echo
 echo "tests: $passed passed, $failed failed"

@@ -40,10 +40,13 @@ bool headerField(const std::string& h, const std::string& key, std::string& out)
 }  // namespace
 
 Result<interp::Buffer> readNpy(const std::string& path, bool* unsignedOut) {
-  auto fail = [&](const std::string& m) { return Diagnostic{path, 0, 0, m}; };
   auto data = readFile(path);
   if (!data) return data.error();
-  const std::string& d = *data;
+  return parseNpy(*data, path, unsignedOut);
+}
+
+Result<interp::Buffer> parseNpy(std::string_view d, const std::string& path, bool* unsignedOut) {
+  auto fail = [&](const std::string& m) { return Diagnostic{path, 0, 0, m}; };
   if (d.size() < 10 || d.compare(0, 6, "\x93NUMPY") != 0) return fail("not a .npy file (bad magic)");
   unsigned major = uint8_t(d[6]);
   size_t headerLen, headerStart;
@@ -58,7 +61,7 @@ Result<interp::Buffer> readNpy(const std::string& path, bool* unsignedOut) {
     return fail("unsupported .npy version " + std::to_string(major));
   }
   if (headerLen > d.size() - headerStart) return fail("truncated .npy header");
-  std::string h = d.substr(headerStart, headerLen);
+  std::string h(d.substr(headerStart, headerLen));
   std::string descr, fortran, shape;
   if (!headerField(h, "descr", descr) || !headerField(h, "fortran_order", fortran) || !headerField(h, "shape", shape))
     return fail(".npy header lacks descr, fortran_order or shape");
