@@ -59,7 +59,7 @@ using Combine = std::function<std::vector<CV>(std::vector<CV>&, std::vector<CV>&
 // Reduces (or scans) `inputs` along an axis (or all of them), optionally keeping the dim.
 std::vector<CV> reduceAlong(Lowerer& L, bool scan, std::vector<CV> inputs, AxisArg ax, bool keepDims, bool reverse,
                             const Combine& combine, const Expr& at) {
-  if (inputs[0].type().isScalar()) L.fail(at, "cannot reduce a scalar");
+  if (inputs[0].type().isScalar()) L.fail(at, std::string("cannot ") + (scan ? "scan" : "reduce") + " a scalar (" + inputs[0].describe() + ")");
   if (ax.all) {
     if (scan) L.fail(at, "scans need an axis");
     for (CV& x : inputs) x = L.reshape(x, {x.type().numElements()}, at);
