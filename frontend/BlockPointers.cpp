@@ -150,6 +150,32 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
     d.f = padding == "nan" ? 1 : 0;
     return d;
   };
+  // Triton 3.2's experimental forms: the descriptor is made on the host
+  // (create_2d_tma_descriptor) and passed as a pointer; here it is a descriptor parameter
+  // (CLI: --arg d=desc:ARRAY:BLOCK), and the call's shape and dtype must agree with it.
+  t["tl._experimental_descriptor_load"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "_experimental_descriptor_load", {"desc_pointer", "offsets", "shape", "dtype"});
+    CV d = a.get(0);
+    requireBlock(L, d, "tensor_descriptor", a.at(0), "_experimental_descriptor_load");
+    if (a.shapeArg(2) != d.ints) L.fail(a.at(2), "the shape does not match the descriptor's block shape");
+    if (!(a.dtypeArg(3) == d.elts[0].dtype.element()))
+      L.fail(a.at(3), "the dtype does not match the descriptor's (" + d.elts[0].dtype.element().name() + ")");
+    CallArgs load;
+    load.site = c.site;
+    load.pos = {d, a.get(1)};
+    load.posExprs = {c.site, &a.at(1)};
+    return L.callBuiltin("desc.load", load);
+  };
+  t["tl._experimental_descriptor_store"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "_experimental_descriptor_store", {"desc_pointer", "value", "offsets"});
+    CV d = a.get(0);
+    requireBlock(L, d, "tensor_descriptor", a.at(0), "_experimental_descriptor_store");
+    CallArgs store;
+    store.site = c.site;
+    store.pos = {d, a.get(2), a.get(1)};
+    store.posExprs = {c.site, &a.at(2), &a.at(1)};
+    return L.callBuiltin("desc.store", store);
+  };
   t["desc.load"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "load", {"self", "offsets"});
     CV d = a.get(0);

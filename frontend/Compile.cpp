@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 
 #include "frontend/Builtins.h"
@@ -32,6 +33,7 @@ bool parseDefine(const std::string& text, CV& out) {
   errno = 0;
   long long i = std::strtoll(t.c_str(), &end, 0);
   if (!t.empty() && *end == '\0' && errno == 0) return out = CV::integer(i), true;
+  if (!t.empty() && *end == '\0' && errno == ERANGE) return false;  // an integer beyond 64 bits: not a float
   double d = std::strtod(t.c_str(), &end);
   if (!t.empty() && *end == '\0') return out = CV::real(d), true;
   std::string name = t.rfind("tl.", 0) == 0 ? t.substr(3) : t.rfind("triton.language.", 0) == 0 ? t.substr(16) : t;

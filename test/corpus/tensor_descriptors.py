@@ -41,3 +41,16 @@ def desc_matmul_kernel(a_desc, b_desc, c_desc, K,
 # REF: c = a @ b
 # EXPECT: c
 # TOL: 1e-4 1e-4
+
+
+@triton.jit
+def experimental_desc_kernel(a_desc_ptr, c_desc_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Triton 3.2's experimental host-made descriptors (create_2d_tma_descriptor on the host).
+    pid = tl.program_id(0)
+    a = tl._experimental_descriptor_load(a_desc_ptr, [pid * BLOCK_M, 0], [BLOCK_M, BLOCK_N], tl.float32)
+    tl._experimental_descriptor_store(c_desc_ptr, a * a, [pid * BLOCK_M, 0])
+
+# RUN: -k experimental_desc_kernel -D BLOCK_M=16 -D BLOCK_N=32 --grid 3
+# ARGS: a=randn:f32:40x32 c=empty:f32:40x32 a_desc_ptr=desc:a:16x32 c_desc_ptr=desc:c:16x32
+# REF: c = a * a
+# EXPECT: c
