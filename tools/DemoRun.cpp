@@ -7,11 +7,13 @@
 
 #include "frontend/Compile.h"
 #include "interpreter/Interpreter.h"
-#include "tools/ArgSpec.h"
+#include "runtime/ArgSpec.h"
 #include "tools/Demo.h"
 #include "tools/Load.h"
 
 namespace tilevm::tools {
+
+using namespace rt;
 
 namespace {
 

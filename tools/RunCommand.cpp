@@ -2,22 +2,19 @@
 // interpreter with generated or loaded arguments; findings are reported, outputs saved.
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
-#include <fstream>
-#include <cstring>
 #include <iostream>
 #include <map>
 
-#include "frontend/Compile.h"
 #include "interpreter/Interpreter.h"
-#include "ir/Verifier.h"
-#include "tools/ArgSpec.h"
+#include "runtime/Launch.h"
+#include "runtime/Npy.h"
 #include "tools/Commands.h"
 #include "tools/ExitCodes.h"
 #include "tools/Load.h"
-#include "tools/Npy.h"
 
 namespace tilevm::tools {
+
+using namespace rt;
 
 namespace {
 
@@ -55,7 +52,6 @@ bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill
   return false;
 }
 
-bool isPython(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".py") == 0; }
 
 int runKernel(const RunCli& o) {
   interp::LaunchOptions opts;
@@ -112,171 +108,30 @@ int runKernel(const RunCli& o) {
   opts.fuel = o.fuel;
 
   // Arguments first: for .py files they give the signature.
-  std::vector<ArgValue> args;
-  std::map<std::string, size_t> byName;
-  for (size_t i = 0; i < o.args.size(); ++i) {
-    auto a = parseArg(o.args[i], o.seed, unsigned(i));
-    if (!a) {
-      std::cerr << render(a.error());
-      return kExitBadInput;
-    }
-    if (byName.count(a->name)) return fail("--arg " + a->name + " is given twice");
-    byName[a->name] = args.size();
-    args.push_back(std::move(*a));
+  auto parsed = parseArgs(o.args, o.seed);
+  if (!parsed) {
+    std::cerr << render(parsed.error());
+    return kExitBadInput;
   }
-
+  std::vector<ArgValue>& args = *parsed;
   SourceManager sources;
-  std::unique_ptr<ir::Module> module;
-  std::string kernelName = o.kernel;
-  if (isPython(o.input)) {
-    auto text = readFile(o.input);
-    if (!text) {
-      report({text.error()}, sources);
-      return kExitBadInput;
-    }
-    sources.add(o.input, *text);
-    if (kernelName.empty()) return fail("name the kernel with -k NAME");
-    auto params = frontend::kernelParams(*text, o.input, kernelName);
-    if (!params) {
-      report({params.error()}, sources);
-      return kExitBadInput;
-    }
-    frontend::CompileOptions copts;
-    copts.kernel = kernelName;
-    for (const auto& d : o.defines) {
-      size_t eq = d.find('=');
-      if (eq == std::string::npos || eq == 0) return fail("-D " + d + ": expected NAME=VALUE");
-      copts.defines[d.substr(0, eq)] = d.substr(eq + 1);
-    }
-    for (auto& a : args)
-      if (a.isDescriptor) {
-        auto ref = byName.find(a.refs[0]);
-        if (ref == byName.end() || !args[ref->second].isBuffer)
-          return fail("--arg " + a.name + "=" + a.spec + ": '" + a.refs[0] + "' is not an array argument");
-        a.dtype = args[ref->second].dtype;
-      }
-    std::string sig;
-    for (const auto& p : *params) {
-      auto it = byName.find(p.name);
-      if (it == byName.end()) continue;
-      const ArgValue& a = args[it->second];
-      if (p.constexpr_ && !a.isBuffer) {
-        copts.defines[p.name] = a.spec.substr(0, a.spec.find(':'));  // a constexpr given as --arg
-        continue;
-      }
-      sig += (sig.empty() ? "" : ", ") + p.name + ": " + signatureType(a);
-    }
-    copts.signature = sig;
-    copts.includeDirs = o.includeDirs;
-    copts.sources = &sources;
-    auto compiled = frontend::compileKernel(*text, o.input, copts);
-    if (!compiled) {
-      report({compiled.error()}, sources);
-      return kExitBadInput;
-    }
-    module = std::move(*compiled);
-  } else {
-    module = loadVerified(o.input, sources);
-    if (!module) return kExitBadInput;
+  KernelRequest request{o.input, o.kernel, o.defines, o.includeDirs};
+  auto loaded = loadKernel(request, args, sources);
+  if (!loaded) {
+    report({loaded.error()}, sources);
+    return kExitBadInput;
   }
-  const ir::Kernel* kernel = nullptr;
-  if (kernelName.empty()) {
-    if (module->kernels.size() != 1) return fail(o.input + " has " + std::to_string(module->kernels.size()) + " kernels: name one with -k");
-    kernel = module->kernels[0].get();
-  } else {
-    kernel = module->findKernel(kernelName);
-    if (!kernel) return fail(o.input + " has no kernel named '" + kernelName + "'");
+  const ir::Module* module = loaded->module.get();
+  const ir::Kernel* kernel = loaded->kernel;
+  auto boundArgs = bindArgs(*kernel, args, !isPython(o.input));
+  if (!boundArgs) {
+    std::cerr << render(boundArgs.error());
+    return kExitBadInput;
   }
-
-  // Bind arguments to the kernel's parameters by name. An array argument becomes one buffer,
-  // however many parameters (or pointer tables, or descriptors) refer to it.
-  std::vector<interp::Buffer> buffers;
-  std::vector<interp::Arg> launchArgs;
-  std::map<std::string, size_t> bufferOf;
-  std::map<std::string, bool> bufferUnsigned;
-  std::vector<bool> used(args.size(), false);
-  uint64_t memoryBudget = arrayMemoryBudget();
-  std::string materializeError;
-  auto bufferIndex = [&](ArgValue& a) -> size_t {
-    if (auto it = bufferOf.find(a.name); it != bufferOf.end()) return it->second;
-    std::string err = materialize(a, memoryBudget);
-    if (!err.empty() && materializeError.empty()) materializeError = err;
-    bufferOf[a.name] = buffers.size();
-    bufferUnsigned[a.name] = a.dtype.isUnsigned;
-    buffers.push_back(std::move(a.buffer));
-    return buffers.size() - 1;
-  };
-  for (size_t i = 0; i < kernel->params().size(); ++i) {
-    const std::string& name = kernel->paramNames[i];
-    const ir::Type& t = kernel->params()[i]->type;
-    // A tensor descriptor parameter arrives as NAME.base, NAME.shapeK and NAME.strideK.
-    size_t dot = name.find('.');
-    auto it = byName.find(dot == std::string::npos ? name : name.substr(0, dot));
-    if (it == byName.end()) return fail("missing --arg " + name + "=SPEC for parameter '" + name + "' (" + t.str() + ")");
-    used[it->second] = true;
-    interp::Arg arg;
-    if (dot != std::string::npos) {
-      ArgValue& d = args[it->second];
-      if (!d.isDescriptor) return fail("--arg " + d.name + ": parameter '" + d.name + "' is a tensor descriptor: give desc:ARRAY:BLOCK");
-      ArgValue& target = args[byName.at(d.refs[0])];
-      used[byName.at(d.refs[0])] = true;
-      size_t bi = bufferIndex(target);
-      const std::vector<int64_t>& shape = buffers[bi].shape;
-      std::string field = name.substr(dot + 1);
-      if (field == "base") {
-        arg.isBuffer = true;
-        arg.buffer = bi;
-      } else {
-        bool isShape = field.rfind("shape", 0) == 0;
-        size_t k = size_t(std::stoul(field.substr(isShape ? 5 : 6)));
-        if (k >= shape.size() || shape.size() != d.block.size())
-          return fail("--arg " + d.name + ": a " + std::to_string(d.block.size()) + "-d descriptor needs a " +
-                      std::to_string(d.block.size()) + "-d array, '" + d.refs[0] + "' has " + std::to_string(shape.size()) + " dimensions");
-        int64_t stride = 1;
-        for (size_t j = k + 1; j < shape.size(); ++j) stride *= shape[j];
-        arg.i = isShape ? shape[k] : stride;
-        arg.f = double(arg.i);
-      }
-      launchArgs.push_back(arg);
-      continue;
-    }
-    ArgValue& a = args[it->second];
-    if (t.isPtr()) {
-      if (!a.isBuffer) return fail("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", so it needs an array spec");
-      if (a.buffer.elem != t.elem().pointee && bufferOf.count(name) == 0)
-        return fail("--arg " + name + ": an array of " + a.dtype.name() + " for parameter '" + name + "' of type " + t.str());
-      arg.isBuffer = true;
-      arg.buffer = bufferIndex(a);
-    } else {
-      if (a.isBuffer) return fail("--arg " + name + ": parameter '" + name + "' is a scalar " + t.str());
-      if (t.isInt() && a.isFloat) return fail("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", got a float");
-      if (t.isInt()) {
-        frontend::DType pt = frontend::DType::of(t.elem().kind, a.dtype.isUnsigned && a.dtype.kind == t.elem().kind);
-        std::string err = checkIntFits(a.i, a.isUnsignedLiteral, pt);
-        if (!err.empty()) return fail("--arg " + name + "=" + a.spec + ": parameter '" + name + "' is " + t.str() + ": " + err);
-      }
-      arg.i = a.i;
-      arg.f = a.isFloat ? a.f : double(a.i);
-    }
-    launchArgs.push_back(arg);
-  }
-  // Pointer tables: the arrays they name join the launch, and the table holds their addresses.
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].refs.empty() || args[i].isDescriptor || !bufferOf.count(args[i].name)) continue;
-    std::vector<uint64_t> addresses;
-    for (const std::string& r : args[i].refs) {
-      auto ref = byName.find(r);
-      if (ref == byName.end() || !(args[ref->second].isBuffer || bufferOf.count(r)) || !args[ref->second].refs.empty())
-        return fail("--arg " + args[i].name + "=" + args[i].spec + ": '" + r + "' is not an array argument");
-      used[ref->second] = true;
-      addresses.push_back(reinterpret_cast<uint64_t>(buffers[bufferIndex(args[ref->second])].bytes.data()));
-    }
-    std::memcpy(buffers[bufferOf.at(args[i].name)].bytes.data(), addresses.data(), addresses.size() * 8);
-  }
-  if (!materializeError.empty()) return fail(materializeError);
-  for (size_t i = 0; i < args.size(); ++i)
-    if (!used[i] && !(isPython(o.input)))
-      return fail("--arg " + args[i].name + ": kernel @" + kernel->name + " has no parameter named '" + args[i].name + "'");
+  std::vector<interp::Buffer>& buffers = boundArgs->buffers;
+  std::vector<interp::Arg>& launchArgs = boundArgs->args;
+  std::map<std::string, size_t>& bufferOf = boundArgs->bufferOf;
+  std::map<std::string, bool>& bufferUnsigned = boundArgs->bufferUnsigned;
   for (const auto& s : o.saves) {
     size_t eq = s.find('=');
     if (eq == std::string::npos || !bufferOf.count(s.substr(0, eq))) return fail("--save " + s + ": expected BUFFER=FILE.npy naming an array argument");

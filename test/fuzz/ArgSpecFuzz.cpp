@@ -8,8 +8,8 @@
 #include <string>
 
 #include "interpreter/Elements.h"
-#include "tools/ArgSpec.h"
-#include "tools/Npy.h"
+#include "runtime/ArgSpec.h"
+#include "runtime/Npy.h"
 
 using namespace tilevm;
 
@@ -19,12 +19,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string spec = input.substr(0, nl);
   std::string npy = nl == std::string::npos ? "" : input.substr(nl + 1);
 
-  auto a = tools::parseArg(spec, 1, 0);
+  auto a = rt::parseArg(spec, 1, 0);
   if (!a) {
     if (a.error().message.empty()) std::abort();
   } else if (a->isBuffer) {
     uint64_t budget = uint64_t(64) << 20;
-    std::string err = tools::materialize(*a, budget);
+    std::string err = rt::materialize(*a, budget);
     if (err.empty() && a->refs.empty()) {
       uint64_t numel = 1;
       for (int64_t d : a->buffer.shape) numel *= uint64_t(d);
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
 
-  auto b = tools::parseNpy(npy, "fuzz.npy");
+  auto b = rt::parseNpy(npy, "fuzz.npy");
   if (b) {
     uint64_t numel = 1;
     for (int64_t d : b->shape) numel *= uint64_t(d);

@@ -1,12 +1,12 @@
 // Npy.cpp - .npy reading and writing.
-#include "tools/Npy.h"
+#include "runtime/Npy.h"
 
 #include <fstream>
 
 #include "interpreter/Numeric.h"
-#include "tools/Load.h"
+#include "runtime/Files.h"
 
-namespace tilevm::tools {
+namespace tilevm::rt {
 
 namespace {
 
@@ -130,4 +130,4 @@ bool writeNpy(const std::string& path, const interp::Buffer& b, bool isUnsigned,
   return true;
 }
 
-}  // namespace tilevm::tools
+}  // namespace tilevm::rt

@@ -7,7 +7,7 @@
 #include "interpreter/Interpreter.h"
 #include "ir/Diagnostics.h"
 
-namespace tilevm::tools {
+namespace tilevm::rt {
 
 /// Reads an .npy file into a buffer (treating the file as hostile: header, dtype, shape and
 /// size are all checked). `unsignedOut` reports a uint dtype.
@@ -19,4 +19,4 @@ Result<interp::Buffer> parseNpy(std::string_view bytes, const std::string& path,
 /// Writes a buffer as .npy (bf16, which NumPy lacks, is written as uint16 bits).
 bool writeNpy(const std::string& path, const interp::Buffer& b, bool isUnsigned, std::string& error);
 
-}  // namespace tilevm::tools
+}  // namespace tilevm::rt

@@ -9,7 +9,7 @@
 #include "interpreter/Interpreter.h"
 #include "ir/Diagnostics.h"
 
-namespace tilevm::tools {
+namespace tilevm::rt {
 
 /// One parsed argument.
 struct ArgValue {
@@ -57,4 +57,4 @@ Result<ArgValue> parseArg(const std::string& text, uint64_t seed, unsigned index
 /// `tensordesc<*fp32:64x64>` (its dtype is the described buffer's, set by the caller).
 std::string signatureType(const ArgValue& a);
 
-}  // namespace tilevm::tools
+}  // namespace tilevm::rt

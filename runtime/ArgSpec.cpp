@@ -1,7 +1,7 @@
 // ArgSpec.cpp - argument specs: numbers (`98432`, `1e-5`, `7:i64`, `0.5:f64`), generated
 // arrays `KIND:DTYPE:SHAPE` with KIND randn | rand | randint | arange | zeros | ones | empty |
 // full=V, and `@file.npy`.
-#include "tools/ArgSpec.h"
+#include "runtime/ArgSpec.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "interpreter/Elements.h"
-#include "tools/Npy.h"
+#include "runtime/Npy.h"
 
-namespace tilevm::tools {
+namespace tilevm::rt {
 
 namespace {
 
@@ -282,4 +282,4 @@ uint64_t arrayMemoryBudget() {
   return uint64_t(pages) * uint64_t(page) / 4 * 3;  // three quarters of physical memory
 }
 
-}  // namespace tilevm::tools
+}  // namespace tilevm::rt

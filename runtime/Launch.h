@@ -1,0 +1,59 @@
+// Launch.h - the launch path every front door shares (tilevm run, diff, the Python module):
+// load a kernel (compiling .py on the fly, with the signature the arguments give), parse
+// argument specs, bind them to the kernel's parameters, and compare buffers afterwards.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "interpreter/Interpreter.h"
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+#include "runtime/ArgSpec.h"
+
+namespace tilevm::rt {
+
+/// What to load: a kernel file (.py compiled on the fly, .tile or .tbc) and the kernel in it.
+struct KernelRequest {
+  std::string input;
+  std::string kernel;                    ///< may be empty for a module with one kernel
+  std::vector<std::string> defines;      ///< -D NAME=VALUE (.py)
+  std::vector<std::string> includeDirs;  ///< -I DIR (.py)
+};
+
+/// A verified module and the kernel to launch in it.
+struct LoadedKernel {
+  std::unique_ptr<ir::Module> module;
+  const ir::Kernel* kernel = nullptr;
+};
+
+/// Parses `--arg NAME=SPEC` texts; names must be unique. `seed` makes generated data
+/// reproducible.
+Result<std::vector<ArgValue>> parseArgs(const std::vector<std::string>& specs, uint64_t seed);
+
+/// Reads and verifies a .tile or .tbc module.
+Result<std::unique_ptr<ir::Module>> loadModule(const std::string& path, SourceManager& sources);
+
+/// Loads the kernel. For .py files the argument specs give the runtime signature (and
+/// constexprs given as --arg); every file read lands in `sources` for diagnostics.
+Result<LoadedKernel> loadKernel(const KernelRequest& r, std::vector<ArgValue>& args, SourceManager& sources);
+
+/// Arrays and scalars bound to a kernel's parameters, ready to launch.
+struct BoundArgs {
+  std::vector<interp::Buffer> buffers;
+  std::vector<interp::Arg> args;               ///< one per kernel parameter
+  std::map<std::string, size_t> bufferOf;      ///< argument name -> buffer index
+  std::map<std::string, bool> bufferUnsigned;  ///< argument name -> unsigned dtype (.npy)
+};
+
+/// Binds arguments to the kernel's parameters by name; arrays are allocated as they join.
+/// `strict`: every argument must name a parameter (.tile/.tbc inputs; .py inputs may pass
+/// constexprs as --arg).
+Result<BoundArgs> bindArgs(const ir::Kernel& k, std::vector<ArgValue>& args, bool strict);
+
+/// True for a Python kernel file.
+bool isPython(const std::string& path);
+
+}  // namespace tilevm::rt
