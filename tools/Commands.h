@@ -10,5 +10,6 @@ void addIrCommands(CLI::App& app, int& rc);  // asm, dis, verify
 void addDemoCommand(CLI::App& app, int& rc);  // demo
 void addCompileCommand(CLI::App& app, int& rc);  // compile
 void addRunCommand(CLI::App& app, int& rc);  // run
+void addDiffCommand(CLI::App& app, int& rc);  // diff: two engines (or --self) on one input set
 
 }  // namespace tilevm::tools

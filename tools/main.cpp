@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tilevm ") + TILEVM_VERSION);
   int rc = kExitOk;
   addRunCommand(app, rc);
+  addDiffCommand(app, rc);
   addCompileCommand(app, rc);
   addIrCommands(app, rc);
   addDemoCommand(app, rc);

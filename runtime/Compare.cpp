@@ -1,0 +1,130 @@
+// Compare.cpp - element-wise comparison of buffers (see Compare.h). Floats are compared by
+// their position on the number line of their format (sign-magnitude bits made monotonic), so
+// the ULP distance is exact for every format, f16 and bf16 included.
+#include "runtime/Compare.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "interpreter/Elements.h"
+#include "interpreter/Numeric.h"
+
+namespace tilevm::rt {
+
+namespace {
+
+bool isFloatKind(ir::ScalarKind k) { return k >= ir::ScalarKind::F16 && k <= ir::ScalarKind::F64; }
+
+unsigned bitsOf(ir::ScalarKind k) { return ir::bitWidth(k); }
+
+uint64_t rawBits(const interp::Buffer& b, int64_t i) {
+  unsigned bytes = interp::storageBytes(b.elem);
+  uint64_t v = 0;
+  std::memcpy(&v, b.bytes.data() + size_t(i) * bytes, bytes);  // little-endian host
+  return v;
+}
+
+bool isNan(uint64_t bits, ir::ScalarKind k) {
+  switch (k) {
+    case ir::ScalarKind::F16: return (bits & 0x7C00) == 0x7C00 && (bits & 0x03FF);
+    case ir::ScalarKind::BF16: return (bits & 0x7F80) == 0x7F80 && (bits & 0x007F);
+    case ir::ScalarKind::F32: return (bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu);
+    case ir::ScalarKind::F64: return (bits & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (bits & 0x000FFFFFFFFFFFFFull);
+    default: return false;
+  }
+}
+
+// Sign-magnitude bits to a monotonic signed integer line.
+int64_t ordered(uint64_t bits, unsigned width) {
+  uint64_t sign = uint64_t(1) << (width - 1);
+  uint64_t mag = bits & (sign - 1);
+  return (bits & sign) ? -int64_t(mag) : int64_t(mag);
+}
+
+std::string valueText(const interp::Buffer& b, int64_t i) {
+  interp::Tile t = interp::tileAt(ir::Type(ir::ElemType{b.elem, ir::ScalarKind::I32}, std::vector<int64_t>{b.numel()}),
+                                  const_cast<uint8_t*>(b.bytes.data()));
+  std::ostringstream o;
+  if (isFloatKind(b.elem)) {
+    o.precision(9);
+    o << interp::elementAsDouble(t, i);
+  } else {
+    o << interp::elementAsInt(t, i);
+  }
+  return o.str();
+}
+
+}  // namespace
+
+uint64_t ulpDistance(uint64_t a, uint64_t b, ir::ScalarKind kind) {
+  bool na = isNan(a, kind), nb = isNan(b, kind);
+  if (na || nb) return na && nb ? 0 : UINT64_MAX;
+  unsigned w = bitsOf(kind);
+  int64_t x = ordered(a, w), y = ordered(b, w);
+  return x > y ? uint64_t(x - y) : uint64_t(y - x);
+}
+
+BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& actual, const Tolerance& tol) {
+  BufferDiff d;
+  d.buffer = expected.name;
+  if (expected.elem != actual.elem || expected.shape != actual.shape || expected.bytes.size() != actual.bytes.size()) {
+    d.shapeError = "different dtypes or shapes";
+    return d;
+  }
+  d.elements = expected.numel();
+  bool isFloat = isFloatKind(expected.elem);
+  d.isFloat = isFloat;
+  interp::Tile te = interp::tileAt(ir::Type(ir::ElemType{expected.elem, ir::ScalarKind::I32}, std::vector<int64_t>{d.elements}),
+                                   const_cast<uint8_t*>(expected.bytes.data()));
+  interp::Tile ta = interp::tileAt(ir::Type(ir::ElemType{actual.elem, ir::ScalarKind::I32}, std::vector<int64_t>{d.elements}),
+                                   const_cast<uint8_t*>(actual.bytes.data()));
+  for (int64_t i = 0; i < d.elements; ++i) {
+    uint64_t a = rawBits(expected, i), b = rawBits(actual, i);
+    if (a == b) continue;
+    uint64_t ulps = isFloat ? ulpDistance(a, b, expected.elem) : 1;
+    if (isFloat && ulps <= tol.maxUlps) continue;
+    ++d.mismatches;
+    d.maxUlps = std::max(d.maxUlps, ulps);
+    double err = isFloat ? std::fabs(interp::elementAsDouble(te, i) - interp::elementAsDouble(ta, i))
+                         : std::fabs(double(interp::elementAsInt(te, i)) - double(interp::elementAsInt(ta, i)));
+    if (!std::isnan(err)) d.maxAbsError = std::max(d.maxAbsError, err);
+    if (!d.first) {
+      BufferDiff::Element e;
+      e.flat = i;
+      int64_t rest = i;
+      e.index.assign(expected.shape.size(), 0);
+      for (size_t k = expected.shape.size(); k-- > 0;) {
+        e.index[k] = rest % expected.shape[k];
+        rest /= expected.shape[k];
+      }
+      e.expected = valueText(expected, i);
+      e.actual = valueText(actual, i);
+      e.ulps = ulps;
+      d.first = e;
+    }
+  }
+  return d;
+}
+
+std::string describe(const BufferDiff& d) {
+  std::ostringstream o;
+  if (!d.shapeError.empty()) {
+    o << "  " << d.buffer << ": FAIL: " << d.shapeError << "\n";
+    return o.str();
+  }
+  if (!d.first) {
+    o << "  " << d.buffer << ": same (" << d.elements << " elements)\n";
+    return o.str();
+  }
+  const auto& e = *d.first;
+  o << "  " << d.buffer << ": FAIL: first divergence at " << d.buffer << "[";
+  for (size_t k = 0; k < e.index.size(); ++k) o << (k ? ", " : "") << e.index[k];
+  o << "]: expected " << e.expected << ", got " << e.actual;
+  if (e.ulps == UINT64_MAX) o << " (NaN in one run only)";
+  else if (d.isFloat) o << " (" << e.ulps << " ulp)";
+  o << "; " << d.mismatches << " of " << d.elements << " elements differ, max abs error " << d.maxAbsError << "\n";
+  return o.str();
+}
+
+}  // namespace tilevm::rt

@@ -1,0 +1,49 @@
+// Compare.h - two runs' buffers compared element by element: exact for integers and booleans,
+// ULP distance for floats (NaN positions must match), with the first divergence located by its
+// multi-dimensional index.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "interpreter/Interpreter.h"
+
+namespace tilevm::rt {
+
+/// How far apart two float elements may be.
+struct Tolerance {
+  uint64_t maxUlps = 0;  ///< 0: bit-identical (NaNs of any payload are equal)
+};
+
+/// The outcome of comparing one buffer.
+struct BufferDiff {
+  std::string buffer;
+  int64_t elements = 0;
+  int64_t mismatches = 0;
+  double maxAbsError = 0;
+  uint64_t maxUlps = 0;
+  /// The first element that differs: its flat and multi-dimensional index, both values.
+  struct Element {
+    int64_t flat = 0;
+    std::vector<int64_t> index;
+    std::string expected, actual;
+    uint64_t ulps = 0;
+  };
+  std::optional<Element> first;
+  std::string shapeError;  ///< set when the buffers cannot be compared at all
+  bool isFloat = false;
+};
+
+/// Compares `actual` with `expected` (same name, dtype and shape expected).
+BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& actual, const Tolerance& tol);
+
+/// Distance in units in the last place between two floats of `kind` (f16, bf16, f32, f64),
+/// given as their bit patterns; 0 for equal values and for two NaNs.
+uint64_t ulpDistance(uint64_t a, uint64_t b, ir::ScalarKind kind);
+
+/// "diff" report lines for one buffer (PASS/FAIL, first divergence, counts).
+std::string describe(const BufferDiff& d);
+
+}  // namespace tilevm::rt

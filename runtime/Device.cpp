@@ -1,0 +1,106 @@
+// Device.cpp - the interpreter device, and the CUDA driver probe (dlopen libcuda.so.1, entry
+// points through cuGetProcAddress_v2 pinned to the CUDA 12.0 ABI, as TOOLCHAIN.md records).
+#include "runtime/Device.h"
+
+#include <dlfcn.h>
+
+#include <thread>
+
+namespace tilevm::rt {
+
+namespace {
+
+class InterpreterDevice : public Device {
+ public:
+  std::string describe() const override {
+    return "cpu interpreter (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " hardware threads)";
+  }
+  Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options) override {
+    try {
+      return interp::run(*k.module, *k.kernel, bound.buffers, bound.args, options);
+    } catch (const std::invalid_argument& e) {
+      return Diagnostic{"<command line>", 0, 0, e.what()};
+    }
+  }
+};
+
+// The few driver types and entry points the probe needs (cuda.h is not needed to build).
+using CUresult = int;
+using CUdevice = int;
+using GetProcAddress = CUresult (*)(const char*, void**, int, uint64_t, int*);
+using Init = CUresult (*)(unsigned);
+using DeviceGetCount = CUresult (*)(int*);
+using DeviceGet = CUresult (*)(CUdevice*, int);
+using DeviceGetName = CUresult (*)(char*, int, CUdevice);
+using DeviceGetAttribute = CUresult (*)(int*, int, CUdevice);
+constexpr int kStubLibrary = 34;             // CUDA_ERROR_STUB_LIBRARY
+constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
+
+}  // namespace
+
+std::unique_ptr<Device> interpreterDevice() { return std::make_unique<InterpreterDevice>(); }
+
+CudaProbe probeCuda(int ordinal) {
+  CudaProbe p;
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    p.reason = "no CUDA driver (libcuda.so.1 not found)";
+    return p;
+  }
+  auto getProc = reinterpret_cast<GetProcAddress>(dlsym(lib, "cuGetProcAddress_v2"));
+  if (!getProc) {
+    p.reason = "the CUDA driver is too old (no cuGetProcAddress_v2)";
+    return p;
+  }
+  auto sym = [&](const char* name) -> void* {
+    void* fn = nullptr;
+    int status = 0;
+    return getProc(name, &fn, 12000, 0, &status) == 0 ? fn : nullptr;
+  };
+  auto init = reinterpret_cast<Init>(sym("cuInit"));
+  auto count = reinterpret_cast<DeviceGetCount>(sym("cuDeviceGetCount"));
+  auto get = reinterpret_cast<DeviceGet>(sym("cuDeviceGet"));
+  auto getName = reinterpret_cast<DeviceGetName>(sym("cuDeviceGetName"));
+  auto getAttr = reinterpret_cast<DeviceGetAttribute>(sym("cuDeviceGetAttribute"));
+  if (!init || !count || !get || !getName || !getAttr) {
+    p.reason = "the CUDA driver lacks entry points tilevm needs";
+    return p;
+  }
+  CUresult r = init(0);
+  if (r == kStubLibrary) {
+    p.reason = "only the CUDA toolkit's stub libcuda is installed (no driver)";
+    return p;
+  }
+  if (r != 0) {
+    p.reason = "cuInit failed (CUDA error " + std::to_string(r) + "): no usable GPU";
+    return p;
+  }
+  if (count(&p.devices) != 0 || p.devices == 0) {
+    p.reason = "the CUDA driver sees no GPU";
+    return p;
+  }
+  if (ordinal < 0 || ordinal >= p.devices) {
+    p.reason = "cuda:" + std::to_string(ordinal) + " does not exist (" + std::to_string(p.devices) + " GPUs)";
+    return p;
+  }
+  CUdevice dev = 0;
+  char name[256] = {0};
+  if (get(&dev, ordinal) != 0 || getName(name, sizeof name, dev) != 0 || getAttr(&p.major, kAttrComputeMajor, dev) != 0 ||
+      getAttr(&p.minor, kAttrComputeMinor, dev) != 0) {
+    p.reason = "cannot query cuda:" + std::to_string(ordinal);
+    return p;
+  }
+  p.name = name;
+  p.usable = true;
+  return p;
+}
+
+Result<std::unique_ptr<Device>> cudaDevice(int ordinal) {
+  CudaProbe p = probeCuda(ordinal);
+  if (!p.usable) return Diagnostic{"<device>", 0, 0, p.reason};
+  return Diagnostic{"<device>", 0, 0,
+                    "cuda:" + std::to_string(ordinal) + " (" + p.name + ", sm_" + std::to_string(p.major * 10 + p.minor) +
+                        ") is usable, but this build has no GPU code generator yet (issue 10: codegen/ is not written)"};
+}
+
+}  // namespace tilevm::rt

@@ -1,0 +1,42 @@
+// Device.h - where a kernel runs: the CPU interpreter, or an NVIDIA GPU through the CUDA driver
+// loaded at run time (no link dependency: the binary runs where no GPU is).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "interpreter/Interpreter.h"
+#include "ir/Diagnostics.h"
+#include "runtime/Launch.h"
+
+namespace tilevm::rt {
+
+/// One engine that runs kernels over bound arguments (buffers are updated in place).
+class Device {
+ public:
+  virtual ~Device() = default;
+  /// "cpu interpreter (16 threads)", "cuda:0 NVIDIA H200 (sm_90)", ...
+  virtual std::string describe() const = 0;
+  virtual Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options) = 0;
+};
+
+/// The interpreter.
+std::unique_ptr<Device> interpreterDevice();
+
+/// What the CUDA driver reports, or why it is not usable.
+struct CudaProbe {
+  bool usable = false;
+  std::string reason;   ///< when not usable: no libcuda, stub library, no device, ...
+  int devices = 0;
+  std::string name;     ///< of device `ordinal`
+  int major = 0, minor = 0;
+};
+
+/// Loads libcuda.so.1 with dlopen and asks for device `ordinal`.
+CudaProbe probeCuda(int ordinal);
+
+/// The GPU engine on device `ordinal`; an error (an environment problem, exit 2) when no
+/// driver or GPU is usable, or while the code generator is not part of this build.
+Result<std::unique_ptr<Device>> cudaDevice(int ordinal);
+
+}  // namespace tilevm::rt

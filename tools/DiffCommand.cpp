@@ -1,0 +1,180 @@
+// DiffCommand.cpp - `tilevm diff`: one seeded input set, two engines, every buffer compared
+// afterwards (inputs too); the first divergence located. `--self` compares the interpreter with
+// itself (thread counts, schedules, the dense reference path, a bytecode round trip) where no
+// GPU is usable, and says so.
+#include <iostream>
+#include <sstream>
+
+#include "ir/Verifier.h"
+#include "ir/bytecode/Bytecode.h"
+#include "runtime/Compare.h"
+#include "runtime/Device.h"
+#include "runtime/Launch.h"
+#include "tools/Commands.h"
+#include "tools/ExitCodes.h"
+#include "tools/Load.h"
+
+namespace tilevm::tools {
+
+namespace {
+
+struct DiffCli {
+  std::string input, kernel, grid = "1", device = "cuda:0";
+  std::vector<std::string> args, defines, includeDirs;
+  uint64_t seed = 0;
+  uint64_t ulps = 0;
+  bool self = false;
+};
+
+// One engine configuration of --self.
+struct Variant {
+  std::string name;
+  interp::LaunchOptions options;
+  bool bytecodeRoundTrip = false;
+};
+
+// A launch on a fresh copy of the inputs (parsed again from the same specs and seed, so every
+// run starts from identical data, pointer tables included).
+struct RunResult {
+  rt::BoundArgs bound;
+  interp::Report report;
+};
+
+int fail(const std::string& msg) {
+  std::cerr << "<command line>: error: " << msg << "\n";
+  return kExitBadInput;
+}
+
+}  // namespace
+
+int runDiff(const DiffCli& o) {
+  interp::LaunchOptions base;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  {
+    std::istringstream in(o.grid);
+    std::string part;
+    size_t d = 0;
+    while (std::getline(in, part, ',')) {
+      char* end = nullptr;
+      long long v = std::strtoll(part.c_str(), &end, 10);
+      if (d >= 3 || part.empty() || *end != '\0' || v <= 0 || v > interp::kMaxGridAxis)
+        return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers below 2^31");
+      grid[d++] = v;
+    }
+  }
+  base.grid = grid;
+
+  SourceManager sources;
+  auto firstArgs = rt::parseArgs(o.args, o.seed);
+  if (!firstArgs) return std::cerr << render(firstArgs.error()), kExitBadInput;
+  rt::KernelRequest request{o.input, o.kernel, o.defines, o.includeDirs};
+  auto loaded = rt::loadKernel(request, *firstArgs, sources);
+  if (!loaded) {
+    report({loaded.error()}, sources);
+    return kExitBadInput;
+  }
+
+  auto launch = [&](const rt::LoadedKernel& k, const interp::LaunchOptions& opts) -> Result<RunResult> {
+    auto args = rt::parseArgs(o.args, o.seed);
+    if (!args) return args.error();
+    auto bound = rt::bindArgs(*k.kernel, *args, !rt::isPython(o.input));
+    if (!bound) return bound.error();
+    auto dev = rt::interpreterDevice();
+    auto rep = dev->run(k, *bound, opts);
+    if (!rep) return rep.error();
+    return RunResult{std::move(*bound), std::move(*rep)};
+  };
+
+  if (!o.self) {
+    int ordinal = 0;
+    if (o.device.rfind("cuda", 0) != 0) return fail("--device " + o.device + ": expected cuda or cuda:N");
+    if (o.device.size() > 5) ordinal = std::atoi(o.device.c_str() + 5);
+    auto gpu = rt::cudaDevice(ordinal);
+    if (!gpu) {
+      std::cerr << "tilevm diff: no GPU is usable: " << gpu.error().message
+                << "\n(use --self to compare the interpreter with itself)\n";
+      return kExitEnvironment;
+    }
+    return kExitEnvironment;  // unreachable until the GPU engine exists
+  }
+
+  std::cout << "tilevm diff --self: no GPU ran; the interpreter is compared with itself\n";
+  auto reference = launch(*loaded, base);
+  if (!reference) return std::cerr << render(reference.error()), kExitBadInput;
+  std::cout << "reference: " << rt::interpreterDevice()->describe() << ", parallel schedule, "
+            << reference->report.programs << " programs, " << reference->report.findings.size() << " findings\n";
+
+  std::vector<Variant> variants;
+  auto add = [&](std::string name, auto&& tweak, bool roundTrip = false) {
+    Variant v{std::move(name), base, roundTrip};
+    tweak(v.options);
+    variants.push_back(std::move(v));
+  };
+  add("1 thread, serial order", [](interp::LaunchOptions& x) { x.threads = 1, x.schedule = interp::Schedule::Serial; });
+  add("reverse order", [](interp::LaunchOptions& x) { x.schedule = interp::Schedule::Reverse; });
+  add("random order (seed 12345)", [](interp::LaunchOptions& x) { x.schedule = interp::Schedule::Random, x.scheduleSeed = 12345; });
+  add("dense reference path (no symbolic tiles, views or reuse)", [](interp::LaunchOptions& x) { x.symbolic = false; });
+  add("bytecode round trip", [](interp::LaunchOptions&) {}, true);
+
+  rt::Tolerance tol{o.ulps};
+  int failed = 0;
+  for (const Variant& v : variants) {
+    rt::LoadedKernel roundTripped;
+    const rt::LoadedKernel* k = &*loaded;
+    if (v.bytecodeRoundTrip) {
+      auto bytes = ir::write(*loaded->module);
+      auto back = ir::read(bytes, "<round trip>");
+      if (!back || !ir::verify(**back).empty()) {
+        std::cout << "FAIL " << v.name << ": the module does not read back\n";
+        ++failed;
+        continue;
+      }
+      roundTripped.module = std::move(*back);
+      roundTripped.kernel = roundTripped.module->findKernel(loaded->kernel->name);
+      k = &roundTripped;
+    }
+    auto r = launch(*k, v.options);
+    if (!r) return std::cerr << render(r.error()), kExitBadInput;
+    std::string details;
+    bool same = true;
+    for (const auto& [name, index] : reference->bound.bufferOf) {
+      rt::BufferDiff d = rt::compareBuffers(reference->bound.buffers[index], r->bound.buffers[r->bound.bufferOf.at(name)], tol);
+      if (d.first || !d.shapeError.empty()) same = false;
+      details += rt::describe(d);
+    }
+    if (r->report.text() != reference->report.text()) {
+      same = false;
+      details += "  findings differ from the reference run\n";
+    }
+    std::cout << (same ? "PASS " : "FAIL ") << v.name << "\n";
+    if (!same) {
+      std::cout << details;
+      ++failed;
+    }
+  }
+  if (failed) {
+    std::cout << "FAIL: " << failed << " of " << variants.size() << " configurations diverge\n";
+    return kExitDisagree;
+  }
+  std::cout << "PASS: all " << variants.size() << " configurations agree bit for bit on " << reference->bound.buffers.size()
+            << " buffers\n";
+  return kExitOk;
+}
+
+void addDiffCommand(CLI::App& app, int& rc) {
+  auto o = std::make_shared<DiffCli>();
+  CLI::App* c = app.add_subcommand("diff", "Run one kernel on two engines (interpreter and GPU; or --self) and compare every buffer");
+  c->add_option("input", o->input, "kernel file: .py, .tile or .tbc")->required();
+  c->add_option("-k,--kernel", o->kernel, "kernel name (optional when the module has one)");
+  c->add_option("--grid", o->grid, "grid X[,Y[,Z]]")->capture_default_str();
+  c->add_option("--arg", o->args, "argument NAME=SPEC, as for tilevm run");
+  c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
+  c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
+  c->add_option("--seed", o->seed, "seed of generated inputs")->capture_default_str();
+  c->add_option("--device", o->device, "the GPU: cuda or cuda:N")->capture_default_str();
+  c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place")->capture_default_str();
+  c->add_flag("--self", o->self, "no GPU: compare the interpreter with itself (threads, schedules, dense path, bytecode round trip)");
+  c->callback([o, &rc] { rc = runDiff(*o); });
+}
+
+}  // namespace tilevm::tools
