@@ -100,7 +100,7 @@ Result<std::unique_ptr<Device>> cudaDevice(int ordinal) {
   if (!p.usable) return Diagnostic{"<device>", 0, 0, p.reason};
   return Diagnostic{"<device>", 0, 0,
                     "cuda:" + std::to_string(ordinal) + " (" + p.name + ", sm_" + std::to_string(p.major * 10 + p.minor) +
-                        ") is usable, but this build has no GPU code generator yet (issue 10: codegen/ is not written)"};
+                        ") is present, but this build has no GPU code generator yet (codegen/ is not written)"};
 }
 
 }  // namespace tilevm::rt

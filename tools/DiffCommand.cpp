@@ -91,7 +91,7 @@ int runDiff(const DiffCli& o) {
     if (o.device.size() > 5) ordinal = std::atoi(o.device.c_str() + 5);
     auto gpu = rt::cudaDevice(ordinal);
     if (!gpu) {
-      std::cerr << "tilevm diff: no GPU is usable: " << gpu.error().message
+      std::cerr << "tilevm diff: cannot run on the GPU: " << gpu.error().message
                 << "\n(use --self to compare the interpreter with itself)\n";
       return kExitEnvironment;
     }
