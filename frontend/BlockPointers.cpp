@@ -53,6 +53,16 @@ void requireBlock(Lowerer& L, const CV& v, const char* kind, const Expr& at, con
 
 }  // namespace
 
+// A descriptor's block at `offsets`, every dimension checked (TMA's rule).
+BlockAccess descriptorAccess(Lowerer& L, const CV& d, const CV& offsets, const Expr& offsetsAt, const Expr& site,
+                             const char* what) {
+  std::vector<CV> offs = listOf(L, offsets, offsetsAt, "offsets");
+  if (offs.size() != rankOf(d)) L.fail(offsetsAt, std::string(what) + "(): expected " + std::to_string(rankOf(d)) + " offsets");
+  std::vector<int64_t> all;
+  for (size_t k = 0; k < rankOf(d); ++k) all.push_back(int64_t(k));
+  return blockAccess(L, d, offs, all, site);
+}
+
 std::vector<int64_t> boundaryDims(Lowerer& L, const CV& bp, const CV& check, const Expr& at) {
   std::vector<int64_t> dims;
   if (check.kind == CV::K::None) return dims;
@@ -178,12 +188,8 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
   };
   t["desc.load"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "load", {"self", "offsets"});
-    CV d = a.get(0);
-    std::vector<CV> offsets = listOf(L, a.get(1), a.at(1), "offsets");
-    if (offsets.size() != rankOf(d)) L.fail(a.at(1), "load(): expected " + std::to_string(rankOf(d)) + " offsets");
-    std::vector<int64_t> all;
-    for (size_t k = 0; k < rankOf(d); ++k) all.push_back(int64_t(k));
-    BlockAccess acc = blockAccess(L, d, offsets, all, a.site());
+    const CV& d = a.get(0);
+    BlockAccess acc = descriptorAccess(L, d, a.get(1), a.at(1), a.site(), "load");
     CallArgs load;
     load.site = c.site;
     load.pos = {acc.ptrs};
@@ -193,12 +199,7 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
   };
   t["desc.store"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "store", {"self", "offsets", "value"});
-    CV d = a.get(0);
-    std::vector<CV> offsets = listOf(L, a.get(1), a.at(1), "offsets");
-    if (offsets.size() != rankOf(d)) L.fail(a.at(1), "store(): expected " + std::to_string(rankOf(d)) + " offsets");
-    std::vector<int64_t> all;
-    for (size_t k = 0; k < rankOf(d); ++k) all.push_back(int64_t(k));
-    BlockAccess acc = blockAccess(L, d, offsets, all, a.site());
+    BlockAccess acc = descriptorAccess(L, a.get(0), a.get(1), a.at(1), a.site(), "store");
     CallArgs store;
     store.site = c.site;
     store.pos = {acc.ptrs, a.get(2)};

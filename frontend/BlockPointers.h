@@ -17,6 +17,10 @@ struct BlockAccess {
 BlockAccess blockAccess(Lowerer& L, const CV& bp, const std::vector<CV>& offsets, const std::vector<int64_t>& checkDims,
                         const Expr& at);
 
+/// A tensor descriptor's block at `offsets` (a list), every dimension checked.
+BlockAccess descriptorAccess(Lowerer& L, const CV& d, const CV& offsets, const Expr& offsetsAt, const Expr& site,
+                             const char* what);
+
 /// `boundary_check` as a list of dimensions, each checked against the block's rank.
 std::vector<int64_t> boundaryDims(Lowerer& L, const CV& bp, const CV& check, const Expr& at);
 

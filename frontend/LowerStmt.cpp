@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <set>
 
 #include "frontend/Builtins.h"
@@ -122,6 +123,39 @@ Lowerer::Flow Lowerer::runContinuation(Env& env) {
   return result;
 }
 
+std::optional<DType> Lowerer::yieldBranchValues(const Stmt& s, ir::Op* op, const CV (&v)[2],
+                                                std::vector<ir::Value*> (&yields)[2], const std::string& typeMismatch,
+                                                const std::string& constantMismatch) {
+  if (sameConstant(v[0], v[1])) return std::nullopt;
+  if (!(v[0].isTensor() || v[0].isNumber()) || !(v[1].isTensor() || v[1].isNumber()))
+    fail(s.line, s.col, constantMismatch.empty() ? typeMismatch : constantMismatch);
+  // The merged type: a tensor side wins; two numbers take their promoted dtype.
+  const CV& proto = v[0].isTensor() ? v[0] : v[1];
+  DType dt = proto.isTensor() ? proto.dtype : computationType(v[0], v[1], false, *s.test);
+  std::vector<int64_t> shape = proto.isTensor() ? std::vector<int64_t>(proto.type().shape().begin(), proto.type().shape().end())
+                                                : std::vector<int64_t>{};
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    if (v[i].isTensor() && !(v[i].dtype == dt && v[i].type().shape().size() == shape.size() &&
+                             std::equal(shape.begin(), shape.end(), v[i].type().shape().begin())))
+      fail(s.line, s.col, typeMismatch);
+    yields[i].push_back((v[i].isTensor() ? v[i] : broadcastTo(cast(v[i], dt, *s.test), shape, *s.test)).value);
+  }
+  return dt;
+}
+
+std::vector<ir::Value*> Lowerer::closeIf(const Stmt& s, ir::Op* op, ir::Block* parent, std::vector<ir::Value*> (&yields)[2]) {
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    setLoc(s.line, s.col);
+    b.create(Opcode::Yield, yields[i], {});
+  }
+  b.setInsertionPoint(parent);
+  std::vector<ir::Value*> results;
+  for (ir::Value* y : yields[0]) results.push_back(appendResult(op, y->type));
+  return results;
+}
+
 Lowerer::Flow Lowerer::lowerReturningIf(const Stmt& s, const CV& cond, Env& env) {
   if (!cond.type().isScalar()) fail(*s.test, "an if condition must be a scalar, got " + cond.describe());
   CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
@@ -149,38 +183,21 @@ Lowerer::Flow Lowerer::lowerReturningIf(const Stmt& s, const CV& cond, Env& env)
   std::vector<ir::Value*> yields[2];
   std::vector<CV> merged(flat[0].size());
   std::vector<size_t> resultSlots;
+  std::vector<DType> resultTypes;
   for (size_t k = 0; k < flat[0].size(); ++k) {
-    const CV& t = flat[0][k];
-    const CV& e = flat[1][k];
-    if (sameConstant(t, e)) {
-      merged[k] = t;
+    const CV pair[2] = {flat[0][k], flat[1][k]};
+    auto dt = yieldBranchValues(s, op, pair, yields,
+                                "the paths through this if return " + pair[0].describe() + " and " + pair[1].describe() +
+                                    "; a returned value must have one type");
+    if (!dt) {
+      merged[k] = pair[0];
       continue;
     }
-    if (!(t.isTensor() || t.isNumber()) || !(e.isTensor() || e.isNumber()))
-      fail(s.line, s.col, "the paths through this if return different compile-time values (" + t.describe() + ", " + e.describe() + ")");
-    CV proto = t.isTensor() ? t : e;
-    DType dt = proto.isTensor() ? proto.dtype : computationType(t, e, false, *s.test);
-    std::vector<int64_t> shape = proto.isTensor() ? std::vector<int64_t>(proto.type().shape().begin(), proto.type().shape().end())
-                                                  : std::vector<int64_t>{};
-    for (int i = 0; i < 2; ++i) {
-      const CV& v = flat[i][k];
-      b.setInsertionPoint(&op->regions[i]->block);
-      if (v.isTensor() && !(v.dtype == dt && v.type().shape().size() == shape.size() &&
-                            std::equal(shape.begin(), shape.end(), v.type().shape().begin())))
-        fail(s.line, s.col, "the paths through this if return " + flat[0][k].describe() + " and " + flat[1][k].describe() +
-                                "; a returned value must have one type");
-      yields[i].push_back((v.isTensor() ? v : broadcastTo(cast(v, dt, *s.test), shape, *s.test)).value);
-    }
-    merged[k] = CV::tensor(nullptr, dt);
     resultSlots.push_back(k);
+    resultTypes.push_back(*dt);
   }
-  for (int i = 0; i < 2; ++i) {
-    b.setInsertionPoint(&op->regions[i]->block);
-    setLoc(s.line, s.col);
-    b.create(Opcode::Yield, yields[i], {});
-  }
-  b.setInsertionPoint(parent);
-  for (size_t r = 0; r < resultSlots.size(); ++r) merged[resultSlots[r]].value = appendResult(op, yields[0][r]->type);
+  std::vector<ir::Value*> results = closeIf(s, op, parent, yields);
+  for (size_t r = 0; r < resultSlots.size(); ++r) merged[resultSlots[r]] = CV::tensor(results[r], resultTypes[r]);
   // Rebuild the returned value's shape (a tuple stays a tuple).
   size_t next = 0;
   std::function<CV(const CV&)> rebuild = [&](const CV& shapeOf) -> CV {
@@ -294,39 +311,20 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
   std::vector<DType> dtypes;
   std::vector<ir::Value*> yields[2];
   for (const std::string& name : names) {
-    const CV& t = branchEnv[0].at(name);
-    const CV& e = branchEnv[1].at(name);
-    if (sameConstant(t, e)) {
-      env[name] = t;
+    const CV pair[2] = {branchEnv[0].at(name), branchEnv[1].at(name)};
+    auto dt = yieldBranchValues(s, op, pair, yields,
+                                "'" + name + "' has type " + pair[0].describe() + " in one branch of the if and " +
+                                    pair[1].describe() + " in the other",
+                                "'" + name + "' is assigned different compile-time values in the branches of a runtime if");
+    if (!dt) {
+      env[name] = pair[0];
       continue;
     }
-    if (!(t.isTensor() || t.isNumber()) || !(e.isTensor() || e.isNumber()))
-      fail(s.line, s.col, "'" + name + "' is assigned different compile-time values in the branches of a runtime if");
-    // Pick the merged type: a tensor side wins; two numbers take their promoted dtype.
-    CV proto = t.isTensor() ? t : e.isTensor() ? e : CV();
-    DType dt = proto.isTensor() ? proto.dtype : computationType(t, e, false, *s.test);
-    std::vector<int64_t> shape = proto.isTensor() ? std::vector<int64_t>(proto.type().shape().begin(), proto.type().shape().end())
-                                                  : std::vector<int64_t>{};
-    for (int i = 0; i < 2; ++i) {
-      const CV& v = branchEnv[i].at(name);
-      b.setInsertionPoint(&op->regions[i]->block);
-      if (v.isTensor() && !(v.dtype == dt && v.type().shape().size() == shape.size() &&
-                            std::equal(shape.begin(), shape.end(), v.type().shape().begin())))
-        fail(s.line, s.col, "'" + name + "' has type " + v.describe() + " in one branch of the if and " +
-                                (i ? t : e).describe() + " in the other");
-      CV m = v.isTensor() ? v : broadcastTo(cast(v, dt, *s.test), shape, *s.test);
-      yields[i].push_back(m.value);
-    }
     merged.push_back(name);
-    dtypes.push_back(dt);
+    dtypes.push_back(*dt);
   }
-  for (int i = 0; i < 2; ++i) {
-    b.setInsertionPoint(&op->regions[i]->block);
-    setLoc(s.line, s.col);
-    b.create(Opcode::Yield, yields[i], {});
-  }
-  b.setInsertionPoint(parent);
-  for (size_t k = 0; k < merged.size(); ++k) env[merged[k]] = CV::tensor(appendResult(op, yields[0][k]->type), dtypes[k]);
+  std::vector<ir::Value*> results = closeIf(s, op, parent, yields);
+  for (size_t k = 0; k < merged.size(); ++k) env[merged[k]] = CV::tensor(results[k], dtypes[k]);
   return {};
 }
 

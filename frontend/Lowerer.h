@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -132,6 +133,14 @@ class Lowerer {
   /// that does not return, so the `if` ends the function (Triton allows this; IR v1 has no
   /// early exit). Yields the return value, if any, as the if's results.
   Flow lowerReturningIf(const Stmt& s, const CV& cond, Env& env);
+  /// A value that differs between the branches of a runtime `if` (v[0] then, v[1] else):
+  /// each branch yields it (numbers materialized there) and its merged dtype is returned;
+  /// nullopt when both are the same compile-time value. The messages name a type mismatch and
+  /// two different compile-time values (defaulting to the first).
+  std::optional<DType> yieldBranchValues(const Stmt& s, ir::Op* op, const CV (&v)[2], std::vector<ir::Value*> (&yields)[2],
+                                         const std::string& typeMismatch, const std::string& constantMismatch = "");
+  /// Ends both regions of `op` with their yields; returns the if's results.
+  std::vector<ir::Value*> closeIf(const Stmt& s, ir::Op* op, ir::Block* parent, std::vector<ir::Value*> (&yields)[2]);
   /// Lowers the code that follows the current statement up to the end of the function.
   Flow runContinuation(Env& env);
   /// The blocks (and positions in them) whose remaining statements follow the current one in

@@ -41,7 +41,8 @@ Result<std::vector<ArgValue>> parseArgs(const std::vector<std::string>& specs, u
   return args;
 }
 
-Result<std::unique_ptr<ir::Module>> loadModule(const std::string& path, SourceManager& sources) {
+Result<std::unique_ptr<ir::Module>> loadModule(const std::string& path, SourceManager& sources,
+                                               std::vector<Diagnostic>* allErrors) {
   auto contents = readFile(path);
   if (!contents) return contents.error();
   Result<std::unique_ptr<ir::Module>> m = Diagnostic{};
@@ -55,9 +56,10 @@ Result<std::unique_ptr<ir::Module>> loadModule(const std::string& path, SourceMa
   if (!m) return m.error();
   auto diags = ir::verify(**m);
   if (!diags.empty()) {
-    Diagnostic d = diags[0];
-    if (d.file.empty()) d.file = path;  // no locations in the module: at least the file
-    return d;
+    for (auto& d : diags)
+      if (d.file.empty()) d.file = path;  // no locations in the module: at least the file
+    if (allErrors) *allErrors = diags;
+    return diags[0];
   }
   return std::move(*m);
 }

@@ -33,8 +33,10 @@ struct LoadedKernel {
 /// reproducible.
 Result<std::vector<ArgValue>> parseArgs(const std::vector<std::string>& specs, uint64_t seed);
 
-/// Reads and verifies a .tile or .tbc module.
-Result<std::unique_ptr<ir::Module>> loadModule(const std::string& path, SourceManager& sources);
+/// Reads and verifies a .tile or .tbc module. When verification fails and `allErrors` is
+/// given, it receives every verifier diagnostic (the result holds the first).
+Result<std::unique_ptr<ir::Module>> loadModule(const std::string& path, SourceManager& sources,
+                                               std::vector<Diagnostic>* allErrors = nullptr);
 
 /// Loads the kernel. For .py files the argument specs give the runtime signature (and
 /// constexprs given as --arg); every file read lands in `sources` for diagnostics.

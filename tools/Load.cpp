@@ -1,6 +1,8 @@
 // Load.cpp - file loading shared by the subcommands.
 #include "tools/Load.h"
 
+#include "runtime/Launch.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -25,28 +27,10 @@ void report(const std::vector<Diagnostic>& diags, const SourceManager& sources) 
 }
 
 std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager& sources) {
-  auto contents = readFile(path);
-  if (!contents) {
-    report({contents.error()}, sources);
-    return nullptr;
-  }
-  Result<std::unique_ptr<ir::Module>> m = Diagnostic{};
-  if (looksLikeBytecode(path, *contents)) {
-    const auto* p = reinterpret_cast<const uint8_t*>(contents->data());
-    m = ir::read(std::span<const uint8_t>(p, contents->size()), path);
-  } else {
-    sources.add(path, *contents);
-    m = ir::parse(*contents, path);
-  }
+  std::vector<Diagnostic> all;
+  auto m = rt::loadModule(path, sources, &all);
   if (!m) {
-    report({m.error()}, sources);
-    return nullptr;
-  }
-  auto diags = ir::verify(**m);
-  if (!diags.empty()) {
-    for (auto& d : diags)
-      if (d.file.empty()) d.file = path;  // no locations in the module: at least the file
-    report(diags, sources);
+    report(all.empty() ? std::vector<Diagnostic>{m.error()} : all, sources);
     return nullptr;
   }
   return std::move(*m);
