@@ -19,15 +19,23 @@ struct Buffer {
   std::string name;
   ir::ScalarKind elem = ir::ScalarKind::F32;
   std::vector<int64_t> shape;
-  std::vector<uint8_t> bytes;  ///< numel * storageBytes(elem)
+  std::vector<uint8_t> bytes;  ///< numel * storageBytes(elem), unless the memory is external
   bool initialized = true;     ///< false for `empty` buffers: reads before writes are reported
+  /// Memory owned by the caller (a NumPy array or torch tensor, used in place: no copy); null
+  /// when the buffer owns `bytes`.
+  uint8_t* external = nullptr;
+  size_t externalBytes = 0;
   int64_t numel() const;
+  uint8_t* data() { return external ? external : bytes.data(); }
+  const uint8_t* data() const { return external ? external : bytes.data(); }
+  size_t byteSize() const { return external ? externalBytes : bytes.size(); }
 };
 
 /// One kernel argument: a buffer (for a pointer parameter) or a scalar.
 struct Arg {
   bool isBuffer = false;
   size_t buffer = 0;  ///< index into the launch's buffers
+  uint64_t byteOffset = 0;  ///< the pointer points this far into the buffer (a view of an array)
   int64_t i = 0;      ///< integer scalars (and i1)
   double f = 0;       ///< float scalars
 };

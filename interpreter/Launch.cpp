@@ -39,7 +39,7 @@ std::vector<Tile> bindArgs(const ir::Kernel& k, std::vector<Buffer>& buffers, co
       if (b.elem != t.elem().pointee)
         throw std::invalid_argument("argument '" + k.paramNames[i] + "' is a buffer of " +
                                     std::string(ir::scalarName(b.elem)) + " but the kernel expects " + t.str());
-      x.as<uint64_t>()[0] = reinterpret_cast<uint64_t>(b.bytes.data());
+      x.as<uint64_t>()[0] = reinterpret_cast<uint64_t>(b.data()) + args[i].byteOffset;
       for (const MemRegion& r : memory.regions())
         if (r.buffer == &b) x.provenance = &r;
     } else {

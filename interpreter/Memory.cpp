@@ -92,8 +92,8 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, c
     r.buffer = &b;
     r.readOnly = !readOnly.empty() && readOnly[size_t(&b - buffers.data())];
     r.elemBytes = storageBytes(b.elem);
-    r.base = reinterpret_cast<uint64_t>(b.bytes.data());
-    r.end = r.base + b.bytes.size();
+    r.base = reinterpret_cast<uint64_t>(b.data());
+    r.end = r.base + b.byteSize();
     size_t n = size_t(b.numel());
     // Zeroed memory (calloc'd pages cost nothing until touched; pooled ones were cleared).
     ShadowPool& pool = ShadowPool::get();

@@ -1,0 +1,23 @@
+"""tilevm: run Triton kernels on a checking CPU interpreter.
+
+`python3 -m tilevm script.py` runs an unmodified Triton script with tilevm's `triton` module
+first on the path; `import tilevm` gives the same launcher to programs that want it directly.
+"""
+from ._tilevm import version as _version
+
+__version__ = _version()
+
+
+class KernelError(RuntimeError):
+    """A launch whose checks found problems (out-of-bounds, races, uninitialized reads, failed
+    device asserts, runaway loops). `report` is the text `tilevm run` prints: each finding with
+    its kernel source line, program id, buffer and element."""
+
+    def __init__(self, report, kernel):
+        super().__init__(f"tilevm found problems in kernel {kernel}:\n{report}")
+        self.report = report
+        self.kernel = kernel
+
+
+# Launch settings, set by `python3 -m tilevm` flags (or by a program, before launching).
+options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "warn": False}

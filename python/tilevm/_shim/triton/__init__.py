@@ -1,0 +1,138 @@
+"""tilevm's stand-in for the `triton` package (`python3 -m tilevm` puts it first on sys.path):
+jit, autotune, heuristics, Config, cdiv, next_power_of_2, language, testing and runtime, with
+kernels launched on tilevm's checking interpreter."""
+import inspect
+import os
+
+from tilevm import launcher as _launcher
+from . import language  # noqa: F401
+from . import testing  # noqa: F401
+from . import runtime  # noqa: F401
+
+__version__ = "3.6.0+tilevm"
+
+
+def cdiv(x, y):
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    n = int(n)
+    return 1 if n <= 1 else 1 << (n - 1).bit_length()
+
+
+class Config:
+    """An autotuning configuration: constexpr values plus launch options (ignored on the CPU)."""
+
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, **rest):
+        self.kwargs = dict(kwargs)
+        self.num_warps, self.num_stages, self.num_ctas, self.maxnreg = num_warps, num_stages, num_ctas, maxnreg
+        self.pre_hook = pre_hook
+        self.all_kwargs = lambda: {**self.kwargs, "num_warps": num_warps, "num_stages": num_stages}
+
+    def __repr__(self):
+        return f"Config({self.kwargs}, num_warps={self.num_warps}, num_stages={self.num_stages})"
+
+
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "grid", "warmup")
+
+
+class JITFunction:
+    """A @triton.jit function: compiled from its own source file by tilevm's frontend."""
+
+    def __init__(self, fn, do_not_specialize=None, debug=None, **options):
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+        self.source_path = os.path.abspath(inspect.getsourcefile(fn))
+        self.include_dirs = []
+        self.arg_names = list(inspect.signature(fn).parameters)
+        self.do_not_specialize = do_not_specialize or []
+
+    def is_constexpr(self, p):
+        a = p.annotation
+        return a is language.constexpr or (isinstance(a, str) and "constexpr" in a)
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    def run(self, *args, grid, **kwargs):
+        # Launch options (num_warps, ...) mean nothing on the CPU, unless the kernel names a
+        # parameter so (Triton's softmax tutorial takes num_stages as a constexpr).
+        meta = {k: v for k, v in kwargs.items() if k not in _LAUNCH_OPTIONS or k in self.arg_names}
+        return _launcher.launch(self, grid, args, meta)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(f"{self.__name__} is a @triton.jit function: launch it as {self.__name__}[grid](...)")
+
+
+def jit(fn=None, **options):
+    if fn is None:
+        return lambda f: JITFunction(f, **options)
+    return JITFunction(fn, **options)
+
+
+class _Wrapper:
+    """A decorator layer over a JITFunction that adds constexprs before launching."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.fn = inner.fn
+        self.__name__ = inner.__name__
+        self.arg_names = inner.arg_names
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    def bound_args(self, args, kwargs):
+        named = dict(zip(self.arg_names, args))
+        named.update(kwargs)
+        return named
+
+
+class Autotuner(_Wrapper):
+    """triton.autotune: the first configuration left after pruning runs (on the CPU the
+    configurations compute the same result; timing them would only measure the interpreter)."""
+
+    def __init__(self, inner, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **rest):
+        super().__init__(inner)
+        self.configs = list(configs) or [Config({})]
+        self.key = key
+        self.prune_configs_by = prune_configs_by or {}
+        self.best_config = None
+
+    def run(self, *args, grid, **kwargs):
+        configs = self.configs
+        prune = self.prune_configs_by.get("early_config_prune")
+        named = self.bound_args(args, kwargs)
+        if prune:
+            configs = prune(configs, named) or configs
+        config = configs[0]
+        self.best_config = config
+        merged = {**kwargs, **config.kwargs}
+        if config.pre_hook:
+            config.pre_hook({**named, **config.kwargs})
+        return self.inner.run(*args, grid=grid, **merged)
+
+
+class Heuristics(_Wrapper):
+    """triton.heuristics: each value computed in Python from the arguments, as Triton does."""
+
+    def __init__(self, inner, values):
+        super().__init__(inner)
+        self.values = values
+
+    def run(self, *args, grid, **kwargs):
+        named = self.bound_args(args, kwargs)
+        for name, fn in self.values.items():
+            kwargs[name] = fn(named)
+            named[name] = kwargs[name]
+        return self.inner.run(*args, grid=grid, **kwargs)
+
+
+def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **rest):
+    return lambda inner: Autotuner(inner, configs, key, prune_configs_by, reset_to_zero, restore_value, **rest)
+
+
+def heuristics(values):
+    return lambda inner: Heuristics(inner, values)

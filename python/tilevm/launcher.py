@@ -1,0 +1,110 @@
+"""Binds a Python call `kernel[grid](*args, **meta)` to tilevm: NumPy arrays and torch CPU tensors
+by pointer (no copies), Python scalars typed as Triton types them, constexprs as compile-time
+values; compiles the kernel's own file with tilevm's frontend (cached) and launches it."""
+import inspect
+
+import tilevm
+from . import _tilevm
+
+_DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": "bf16", "int8": "i8",
+           "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
+           "uint64": "u64", "bool": "i1"}
+
+
+def _array_info(x):
+    """(address, bytes, dtype name, numel) of a NumPy array or torch tensor, or None."""
+    if hasattr(x, "__array_interface__") and hasattr(x, "dtype") and hasattr(x, "nbytes"):
+        base = x
+        while getattr(base, "base", None) is not None and hasattr(base.base, "__array_interface__"):
+            base = base.base
+        start = base.__array_interface__["data"][0]
+        return x.__array_interface__["data"][0], start, base.nbytes, str(x.dtype), x.size
+    if hasattr(x, "data_ptr") and hasattr(x, "element_size"):
+        if getattr(x, "is_cuda", False):
+            raise ValueError("a CUDA tensor: tilevm runs kernels on the CPU here (the GPU engine is not built yet)")
+        storage = x.untyped_storage()
+        start = storage.data_ptr()
+        return x.data_ptr(), start, storage.nbytes(), str(x.dtype).replace("torch.", ""), x.numel()
+    return None
+
+
+def _scalar_type(v):
+    if isinstance(v, bool):
+        return "i1"
+    if isinstance(v, int):
+        if -2**31 <= v < 2**31:
+            return "i32"
+        if -2**63 <= v < 2**63:
+            return "i64"
+        if 0 <= v < 2**64:
+            return "u64"
+        raise ValueError(f"integer argument {v} does not fit 64 bits")
+    if isinstance(v, float):
+        return "fp32"
+    return None
+
+
+def _define_text(v):
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return v
+    name = getattr(v, "name", None) or str(v)  # a dtype
+    return name
+
+
+def launch(jit_fn, grid, args, kwargs):
+    sig = inspect.signature(jit_fn.fn)
+    params = list(sig.parameters.values())
+    meta = dict(kwargs)
+    bound = {}
+    for p, v in zip(params, args):
+        bound[p.name] = v
+    for p in params:
+        if p.name in meta:
+            bound[p.name] = meta[p.name]
+        elif p.name not in bound and p.default is not inspect.Parameter.empty:
+            bound[p.name] = p.default
+    if callable(grid):
+        grid = grid({**bound, **meta})
+    grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
+    defines, signature, launch_args = {}, [], []
+    for p in params:
+        if p.name not in bound:
+            raise TypeError(f"{jit_fn.__name__}() missing argument '{p.name}'")
+        v = bound[p.name]
+        if jit_fn.is_constexpr(p) or v is None or isinstance(v, str) or (not isinstance(v, (int, float, bool)) and _array_info(v) is None):
+            defines[p.name] = _define_text(v)
+            continue
+        info = _array_info(v)
+        if info is not None:
+            addr, start, nbytes, dtype, numel = info
+            if dtype not in _DTYPES:
+                raise TypeError(f"argument '{p.name}': dtype {dtype} is not supported")
+            signature.append(f"{p.name}: *{_DTYPES[dtype]}")
+            # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
+            # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
+            launch_args.append(("buffer", p.name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr))
+            continue
+        t = _scalar_type(v)
+        signature.append(f"{p.name}: {t}")
+        launch_args.append(("float" if t == "fp32" else "int", p.name, v))
+    o = tilevm.options
+    result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, list(jit_fn.include_dirs),
+                            launch_args, grid, o["check"], o["threads"], o["schedule"], o["timeout"])
+    if result["printed"]:
+        print(result["printed"], end="")
+    if result["findings"]:
+        if o["warn"]:
+            import warnings
+            warnings.warn(f"tilevm: kernel {jit_fn.__name__}:\n{result['report']}")
+        else:
+            raise tilevm.KernelError(result["report"], jit_fn.__name__)
+    return result
+
+
+def _itemsize(dtype):
+    return {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2,
+            "int32": 4, "uint32": 4, "int64": 8, "uint64": 8, "bool": 1}[dtype]
