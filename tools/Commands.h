@@ -11,5 +11,6 @@ void addDemoCommand(CLI::App& app, int& rc);  // demo
 void addCompileCommand(CLI::App& app, int& rc);  // compile
 void addRunCommand(CLI::App& app, int& rc);  // run
 void addDiffCommand(CLI::App& app, int& rc);  // diff: two engines (or --self) on one input set
+void addCodegenCommands(CLI::App& app, int& rc);  // ptx, llvm-ir
 
 }  // namespace tilevm::tools

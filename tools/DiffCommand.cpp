@@ -45,6 +45,22 @@ int fail(const std::string& msg) {
   return kExitBadInput;
 }
 
+// Every buffer of `other` against the reference (by argument name), and the findings.
+bool compareRuns(const RunResult& reference, const RunResult& other, const rt::Tolerance& tol, bool compareFindings,
+                 std::string& details) {
+  bool same = true;
+  for (const auto& [name, index] : reference.bound.bufferOf) {
+    rt::BufferDiff d = rt::compareBuffers(reference.bound.buffers[index], other.bound.buffers[other.bound.bufferOf.at(name)], tol);
+    if (d.first || !d.shapeError.empty()) same = false;
+    details += rt::describe(d);
+  }
+  if (compareFindings && other.report.text() != reference.report.text()) {
+    same = false;
+    details += "  findings differ from the reference run\n";
+  }
+  return same;
+}
+
 }  // namespace
 
 int runDiff(const DiffCli& o) {
@@ -74,16 +90,17 @@ int runDiff(const DiffCli& o) {
     return kExitBadInput;
   }
 
-  auto launch = [&](const rt::LoadedKernel& k, const interp::LaunchOptions& opts) -> Result<RunResult> {
+  auto launchOn = [&](rt::Device& dev, const rt::LoadedKernel& k, const interp::LaunchOptions& opts) -> Result<RunResult> {
     auto args = rt::parseArgs(o.args, o.seed);
     if (!args) return args.error();
     auto bound = rt::bindArgs(*k.kernel, *args, !rt::isPython(o.input));
     if (!bound) return bound.error();
-    auto dev = rt::interpreterDevice();
-    auto rep = dev->run(k, *bound, opts);
+    auto rep = dev.run(k, *bound, opts);
     if (!rep) return rep.error();
     return RunResult{std::move(*bound), std::move(*rep)};
   };
+  auto cpu = rt::interpreterDevice();
+  auto launch = [&](const rt::LoadedKernel& k, const interp::LaunchOptions& opts) { return launchOn(*cpu, k, opts); };
 
   if (!o.self) {
     int ordinal = 0;
@@ -95,7 +112,21 @@ int runDiff(const DiffCli& o) {
                 << "\n(use --self to compare the interpreter with itself)\n";
       return kExitEnvironment;
     }
-    return kExitEnvironment;  // unreachable until the GPU engine exists
+    auto reference = launch(*loaded, base);
+    if (!reference) return std::cerr << render(reference.error()), kExitBadInput;
+    auto onGpu = launchOn(**gpu, *loaded, base);
+    if (!onGpu) {
+      report({onGpu.error()}, sources);
+      return onGpu.error().file == "<device>" ? kExitEnvironment : kExitBadInput;
+    }
+    std::cout << "tilevm diff: " << cpu->describe() << " vs " << (*gpu)->describe() << ", " << reference->report.programs
+              << " programs (GPU " << onGpu->report.seconds * 1e3 << " ms)\n";
+    std::string details;
+    bool same = compareRuns(*reference, *onGpu, rt::Tolerance{o.ulps}, false, details);
+    std::cout << details << (same ? "PASS" : "FAIL") << "\n";
+    if (!reference->report.findings.empty())
+      std::cout << "note: the interpreter's checks found " << reference->report.findings.size() << " problems (see tilevm run)\n";
+    return same ? kExitOk : kExitDisagree;
   }
 
   std::cout << "tilevm diff --self: no GPU ran; the interpreter is compared with itself\n";
@@ -136,16 +167,7 @@ int runDiff(const DiffCli& o) {
     auto r = launch(*k, v.options);
     if (!r) return std::cerr << render(r.error()), kExitBadInput;
     std::string details;
-    bool same = true;
-    for (const auto& [name, index] : reference->bound.bufferOf) {
-      rt::BufferDiff d = rt::compareBuffers(reference->bound.buffers[index], r->bound.buffers[r->bound.bufferOf.at(name)], tol);
-      if (d.first || !d.shapeError.empty()) same = false;
-      details += rt::describe(d);
-    }
-    if (r->report.text() != reference->report.text()) {
-      same = false;
-      details += "  findings differ from the reference run\n";
-    }
+    bool same = compareRuns(*reference, *r, tol, true, details);
     std::cout << (same ? "PASS " : "FAIL ") << v.name << "\n";
     if (!same) {
       std::cout << details;

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   int rc = kExitOk;
   addRunCommand(app, rc);
   addDiffCommand(app, rc);
+  addCodegenCommands(app, rc);
   addCompileCommand(app, rc);
   addIrCommands(app, rc);
   addDemoCommand(app, rc);

@@ -1,0 +1,28 @@
+// Codegen.h - the GPU code generator: a verified kernel of the tile IR to LLVM IR (nvptx64) and
+// PTX through LLVM 19's NVPTX backend. The first version lowers the ops of elementwise kernels
+// (vector add and its kin) with one cyclic layout; any other op is a located error naming it.
+#pragma once
+
+#include <string>
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+namespace tilevm::codegen {
+
+/// Target and launch shape.
+struct Options {
+  std::string arch = "sm_90";  ///< sm_80, sm_86, sm_89, sm_90 or sm_90a (validated: LLVM only warns)
+  unsigned numWarps = 4;       ///< threads per program = 32 * numWarps
+};
+
+/// Threads per program for `o`.
+inline unsigned threadsPerProgram(const Options& o) { return 32 * o.numWarps; }
+
+/// The kernel as LLVM IR text (after O3), or a diagnostic naming what cannot be lowered yet.
+Result<std::string> emitLlvmIr(const ir::Module& m, const ir::Kernel& k, const Options& o);
+
+/// The kernel as PTX text.
+Result<std::string> emitPtx(const ir::Module& m, const ir::Kernel& k, const Options& o);
+
+}  // namespace tilevm::codegen

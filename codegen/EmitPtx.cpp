@@ -1,0 +1,105 @@
+// EmitPtx.cpp - LLVM IR to PTX: the NVPTX target machine, LLVM's O3 pipeline, assembly out.
+// The arch is validated here (LLVM only warns on an unknown -mcpu and silently emits older PTX).
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <mutex>
+#include <optional>
+
+#include "codegen/Lowering.h"
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+namespace tilevm::codegen {
+
+namespace {
+
+void initNvptx() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+bool validArch(const std::string& a) {
+  return a == "sm_80" || a == "sm_86" || a == "sm_89" || a == "sm_90" || a == "sm_90a";
+}
+
+Result<std::unique_ptr<llvm::TargetMachine>> targetMachine(const Options& o) {
+  if (!validArch(o.arch)) return Diagnostic{"<command line>", 0, 0, "--arch " + o.arch + ": expected sm_80, sm_86, sm_89, sm_90 or sm_90a"};
+  if (o.numWarps == 0 || o.numWarps > 32 || (o.numWarps & (o.numWarps - 1)))
+    return Diagnostic{"<command line>", 0, 0, "--num-warps must be a power of two from 1 to 32"};
+  initNvptx();
+  std::string err;
+  const llvm::Target* t = llvm::TargetRegistry::lookupTarget("nvptx64-nvidia-cuda", err);
+  if (!t) return Diagnostic{"<codegen>", 0, 0, "no NVPTX target in this LLVM: " + err};
+  llvm::TargetOptions opts;
+  return std::unique_ptr<llvm::TargetMachine>(
+      t->createTargetMachine("nvptx64-nvidia-cuda", o.arch, "+ptx85", opts, std::nullopt, std::nullopt,
+                             llvm::CodeGenOptLevel::Aggressive));
+}
+
+// LLVM's O3 module pipeline.
+void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
+}
+
+Result<std::unique_ptr<llvm::Module>> lowered(const ir::Module& m, const ir::Kernel& k, const Options& o,
+                                              llvm::LLVMContext& ctx, llvm::TargetMachine& tm) {
+  auto mod = lowerToLLVM(m, k, o, ctx);
+  if (!mod) return mod.error();
+  (*mod)->setDataLayout(tm.createDataLayout());
+  optimize(**mod, tm);
+  return std::move(*mod);
+}
+
+}  // namespace
+
+Result<std::string> emitLlvmIr(const ir::Module& m, const ir::Kernel& k, const Options& o) {
+  auto tm = targetMachine(o);
+  if (!tm) return tm.error();
+  llvm::LLVMContext ctx;
+  auto mod = lowered(m, k, o, ctx, **tm);
+  if (!mod) return mod.error();
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  (*mod)->print(os, nullptr);
+  return os.str();
+}
+
+Result<std::string> emitPtx(const ir::Module& m, const ir::Kernel& k, const Options& o) {
+  auto tm = targetMachine(o);
+  if (!tm) return tm.error();
+  llvm::LLVMContext ctx;
+  auto mod = lowered(m, k, o, ctx, **tm);
+  if (!mod) return mod.error();
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager pm;
+  if ((*tm)->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    return Diagnostic{"<codegen>", 0, 0, "internal error: the NVPTX backend cannot emit assembly"};
+  pm.run(**mod);
+  return std::string(ptx.str());
+}
+
+}  // namespace tilevm::codegen

@@ -1,0 +1,18 @@
+// Lowering.h - the tile IR to LLVM IR step of the code generator (LowerToLLVM.cpp).
+#pragma once
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <memory>
+
+#include "codegen/Codegen.h"
+
+namespace tilevm::codegen {
+
+/// The kernel as an LLVM module for nvptx64, verified; a diagnostic at the op that cannot be
+/// lowered yet.
+Result<std::unique_ptr<llvm::Module>> lowerToLLVM(const ir::Module& m, const ir::Kernel& k, const Options& o,
+                                                 llvm::LLVMContext& ctx);
+
+}  // namespace tilevm::codegen

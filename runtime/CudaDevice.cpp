@@ -1,0 +1,196 @@
+// CudaDevice.cpp - the GPU engine: PTX from the code generator, JIT-loaded by the CUDA driver
+// (opened with dlopen, entry points through cuGetProcAddress_v2 at the CUDA 12.0 ABI), buffers
+// copied to the device and back, the launch timed with CUDA events. The driver's JIT log is
+// shown when a module does not load.
+#include "runtime/CudaDevice.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+#include "codegen/Codegen.h"
+
+namespace tilevm::rt {
+
+namespace {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using Handle = void*;
+
+struct Driver {
+  CUresult (*init)(unsigned) = nullptr;
+  CUresult (*deviceGet)(CUdevice*, int) = nullptr;
+  CUresult (*primaryCtxRetain)(Handle*, CUdevice) = nullptr;
+  CUresult (*ctxSetCurrent)(Handle) = nullptr;
+  CUresult (*moduleLoadDataEx)(Handle*, const void*, unsigned, int*, void**) = nullptr;
+  CUresult (*moduleGetFunction)(Handle*, Handle, const char*) = nullptr;
+  CUresult (*moduleUnload)(Handle) = nullptr;
+  CUresult (*memAlloc)(CUdeviceptr*, size_t) = nullptr;
+  CUresult (*memFree)(CUdeviceptr) = nullptr;
+  CUresult (*memcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;
+  CUresult (*memcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;
+  CUresult (*launchKernel)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, Handle, void**,
+                           void**) = nullptr;
+  CUresult (*ctxSynchronize)() = nullptr;
+  CUresult (*eventCreate)(Handle*, unsigned) = nullptr;
+  CUresult (*eventRecord)(Handle, Handle) = nullptr;
+  CUresult (*eventSynchronize)(Handle) = nullptr;
+  CUresult (*eventElapsedTime)(float*, Handle, Handle) = nullptr;
+  CUresult (*eventDestroy)(Handle) = nullptr;
+  CUresult (*getErrorString)(CUresult, const char**) = nullptr;
+
+  std::string error(const char* what, CUresult r) const {
+    const char* s = nullptr;
+    if (getErrorString) getErrorString(r, &s);
+    return std::string(what) + " failed: CUDA error " + std::to_string(r) + (s ? std::string(" (") + s + ")" : "");
+  }
+};
+
+// Loads the driver's entry points; empty string on success, else why not.
+std::string loadDriver(Driver& d) {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return "no CUDA driver (libcuda.so.1 not found)";
+  using GetProc = CUresult (*)(const char*, void**, int, uint64_t, int*);
+  auto getProc = reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
+  if (!getProc) return "the CUDA driver is too old (no cuGetProcAddress_v2)";
+  bool ok = true;
+  auto load = [&](auto& fn, const char* name) {
+    void* p = nullptr;
+    int status = 0;
+    if (getProc(name, &p, 12000, 0, &status) != 0 || !p) ok = false;
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+  };
+  load(d.init, "cuInit");
+  load(d.deviceGet, "cuDeviceGet");
+  load(d.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  load(d.ctxSetCurrent, "cuCtxSetCurrent");
+  load(d.moduleLoadDataEx, "cuModuleLoadDataEx");
+  load(d.moduleGetFunction, "cuModuleGetFunction");
+  load(d.moduleUnload, "cuModuleUnload");
+  load(d.memAlloc, "cuMemAlloc");
+  load(d.memFree, "cuMemFree");
+  load(d.memcpyHtoD, "cuMemcpyHtoD");
+  load(d.memcpyDtoH, "cuMemcpyDtoH");
+  load(d.launchKernel, "cuLaunchKernel");
+  load(d.ctxSynchronize, "cuCtxSynchronize");
+  load(d.eventCreate, "cuEventCreate");
+  load(d.eventRecord, "cuEventRecord");
+  load(d.eventSynchronize, "cuEventSynchronize");
+  load(d.eventElapsedTime, "cuEventElapsedTime");
+  load(d.eventDestroy, "cuEventDestroy");
+  load(d.getErrorString, "cuGetErrorString");
+  return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
+}
+
+class CudaDevice : public Device {
+ public:
+  CudaDevice(Driver d, Handle ctx, CudaProbe probe) : d_(d), ctx_(ctx), probe_(std::move(probe)) {}
+
+  std::string describe() const override {
+    return "cuda (" + probe_.name + ", sm_" + std::to_string(probe_.major * 10 + probe_.minor) + ")";
+  }
+
+  Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& o) override {
+    auto fail = [](const std::string& m) { return Diagnostic{"<device>", 0, 0, m}; };
+    if (d_.ctxSetCurrent(ctx_) != 0) return fail("cannot make the GPU's context current");
+    codegen::Options copts;
+    copts.arch = probe_.major * 10 + probe_.minor >= 90 ? "sm_90" : "sm_80";
+    auto ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
+    if (!ptx) return ptx.error();
+    // JIT: the error log comes back in a buffer (option values are written into the slots).
+    char errorLog[8192] = {0};
+    int opts[2] = {5 /*CU_JIT_ERROR_LOG_BUFFER*/, 6 /*CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES*/};
+    void* vals[2] = {errorLog, reinterpret_cast<void*>(uintptr_t(sizeof errorLog))};
+    Handle module = nullptr, fn = nullptr;
+    if (CUresult r = d_.moduleLoadDataEx(&module, ptx->c_str(), 2, opts, vals); r != 0)
+      return fail(d_.error("loading the PTX", r) + "; the JIT said: " + errorLog);
+    struct Unload {
+      const Driver& d;
+      Handle m;
+      ~Unload() { d.moduleUnload(m); }
+    } unload{d_, module};
+    if (CUresult r = d_.moduleGetFunction(&fn, module, k.kernel->name.c_str()); r != 0) return fail(d_.error("cuModuleGetFunction", r));
+
+    std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
+    struct Free {
+      const Driver& d;
+      std::vector<CUdeviceptr>& p;
+      ~Free() {
+        for (CUdeviceptr x : p)
+          if (x) d.memFree(x);
+      }
+    } freeAll{d_, dev};
+    for (size_t i = 0; i < bound.buffers.size(); ++i) {
+      interp::Buffer& b = bound.buffers[i];
+      size_t bytes = std::max<size_t>(b.byteSize(), 1);
+      if (CUresult r = d_.memAlloc(&dev[i], bytes); r != 0) return fail(d_.error("cuMemAlloc", r));
+      if (b.byteSize() && d_.memcpyHtoD(dev[i], b.data(), b.byteSize()) != 0) return fail("copying " + b.name + " to the GPU failed");
+    }
+    // Kernel parameters: device pointers, and scalars in the parameter's own width.
+    std::vector<std::array<uint8_t, 8>> storage(k.kernel->params().size());
+    std::vector<void*> params(storage.size());
+    for (size_t i = 0; i < storage.size(); ++i) {
+      const ir::Type& t = k.kernel->params()[i]->type;
+      const interp::Arg& a = bound.args[i];
+      auto put = [&](auto v) { std::memcpy(storage[i].data(), &v, sizeof v); };
+      if (t.isPtr()) put(CUdeviceptr(dev[a.buffer] + a.byteOffset));
+      else switch (t.elem().kind) {
+          case ir::ScalarKind::I1: case ir::ScalarKind::I8: put(int8_t(a.i)); break;
+          case ir::ScalarKind::I16: put(int16_t(a.i)); break;
+          case ir::ScalarKind::I32: put(int32_t(a.i)); break;
+          case ir::ScalarKind::I64: put(int64_t(a.i)); break;
+          case ir::ScalarKind::F32: put(float(a.f)); break;
+          case ir::ScalarKind::F64: put(double(a.f)); break;
+          default: return fail("a scalar parameter of type " + t.str() + " cannot be passed to the GPU yet");
+        }
+      params[i] = storage[i].data();
+    }
+    Handle start = nullptr, stop = nullptr;
+    d_.eventCreate(&start, 0);
+    d_.eventCreate(&stop, 0);
+    d_.eventRecord(start, nullptr);
+    CUresult r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]),
+                                 codegen::threadsPerProgram(copts), 1, 1, 0, nullptr, params.data(), nullptr);
+    d_.eventRecord(stop, nullptr);
+    if (r == 0) r = d_.ctxSynchronize();
+    float ms = 0;
+    d_.eventSynchronize(stop);
+    d_.eventElapsedTime(&ms, start, stop);
+    d_.eventDestroy(start);
+    d_.eventDestroy(stop);
+    if (r != 0) return fail(d_.error("the kernel launch", r));
+    for (size_t i = 0; i < bound.buffers.size(); ++i) {
+      interp::Buffer& b = bound.buffers[i];
+      if (b.byteSize() && d_.memcpyDtoH(b.data(), dev[i], b.byteSize()) != 0) return fail("copying " + b.name + " back failed");
+    }
+    interp::Report rep;
+    rep.programs = size_t(o.grid[0] * o.grid[1] * o.grid[2]);
+    rep.seconds = ms / 1e3;
+    return rep;
+  }
+
+ private:
+  Driver d_;
+  Handle ctx_;
+  CudaProbe probe_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Device>> openCuda(int ordinal) {
+  CudaProbe probe = probeCuda(ordinal);
+  if (!probe.usable) return Diagnostic{"<device>", 0, 0, probe.reason};
+  if (probe.major < 8) return Diagnostic{"<device>", 0, 0, "sm_" + std::to_string(probe.major * 10 + probe.minor) + " is older than sm_80, the oldest target"};
+  Driver d;
+  if (std::string why = loadDriver(d); !why.empty()) return Diagnostic{"<device>", 0, 0, why};
+  d.init(0);
+  CUdevice dev = 0;
+  Handle ctx = nullptr;
+  if (d.deviceGet(&dev, ordinal) != 0 || d.primaryCtxRetain(&ctx, dev) != 0)
+    return Diagnostic{"<device>", 0, 0, "cannot open a context on cuda:" + std::to_string(ordinal)};
+  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe));
+}
+
+}  // namespace tilevm::rt

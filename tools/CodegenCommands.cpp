@@ -1,0 +1,73 @@
+// CodegenCommands.cpp - `tilevm ptx` and `tilevm llvm-ir`: a kernel (.py with its --arg specs,
+// .tile or .tbc) through the GPU code generator.
+#include <iostream>
+
+#include "runtime/Launch.h"
+#include "tools/Commands.h"
+#include "tools/ExitCodes.h"
+#include "tools/Load.h"
+
+#ifdef TILEVM_HAVE_CODEGEN
+#include "codegen/Codegen.h"
+#endif
+
+namespace tilevm::tools {
+
+namespace {
+
+struct CodegenCli {
+  std::string input, kernel, output, arch = "sm_90";
+  std::vector<std::string> args, defines, includeDirs;
+  unsigned numWarps = 4;
+  bool llvmIr = false;
+};
+
+int runCodegen(const CodegenCli& o) {
+#ifndef TILEVM_HAVE_CODEGEN
+  (void)o;
+  std::cerr << "tilevm: error: this build has no GPU code generator (LLVM 19 was not found when it was built)\n";
+  return kExitEnvironment;
+#else
+  SourceManager sources;
+  auto args = rt::parseArgs(o.args, 0);
+  if (!args) return std::cerr << render(args.error()), kExitBadInput;
+  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs}, *args, sources);
+  if (!loaded) {
+    report({loaded.error()}, sources);
+    return kExitBadInput;
+  }
+  codegen::Options copts{o.arch, o.numWarps};
+  auto text = o.llvmIr ? codegen::emitLlvmIr(*loaded->module, *loaded->kernel, copts)
+                       : codegen::emitPtx(*loaded->module, *loaded->kernel, copts);
+  if (!text) {
+    report({text.error()}, sources);
+    return kExitBadInput;
+  }
+  if (o.output.empty() || o.output == "-") return writeStdout(*text) ? kExitOk : kExitBadInput;
+  return writeFile(o.output, text->data(), text->size()) ? kExitOk : kExitBadInput;
+#endif
+}
+
+void addOne(CLI::App& app, int& rc, const char* name, const char* help, bool llvmIr) {
+  auto o = std::make_shared<CodegenCli>();
+  o->llvmIr = llvmIr;
+  CLI::App* c = app.add_subcommand(name, help);
+  c->add_option("input", o->input, "kernel file: .py (with --arg specs for its signature), .tile or .tbc")->required();
+  c->add_option("-k,--kernel", o->kernel, "kernel name (optional when the module has one)");
+  c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run (for .py: gives the signature)");
+  c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
+  c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
+  c->add_option("--arch", o->arch, "sm_80, sm_86, sm_89, sm_90 or sm_90a")->capture_default_str();
+  c->add_option("--num-warps", o->numWarps, "warps per program")->capture_default_str();
+  c->add_option("-o,--output", o->output, "output file (default: stdout)");
+  c->callback([o, &rc] { rc = runCodegen(*o); });
+}
+
+}  // namespace
+
+void addCodegenCommands(CLI::App& app, int& rc) {
+  addOne(app, rc, "ptx", "Compile a kernel to PTX through LLVM's NVPTX backend", false);
+  addOne(app, rc, "llvm-ir", "Compile a kernel to LLVM IR for nvptx64 (after O3)", true);
+}
+
+}  // namespace tilevm::tools
