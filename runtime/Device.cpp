@@ -2,10 +2,6 @@
 // points through cuGetProcAddress_v2 pinned to the CUDA 12.0 ABI, as TOOLCHAIN.md records).
 #include "runtime/Device.h"
 
-#ifdef TILEVM_HAVE_CODEGEN
-#include "runtime/CudaDevice.h"
-#endif
-
 #include <dlfcn.h>
 
 #include <thread>
@@ -99,16 +95,22 @@ CudaProbe probeCuda(int ordinal) {
   return p;
 }
 
+namespace {
+CudaFactory& cudaFactory() {
+  static CudaFactory f = nullptr;
+  return f;
+}
+}  // namespace
+
+void setCudaFactory(CudaFactory f) { cudaFactory() = f; }
+
 Result<std::unique_ptr<Device>> cudaDevice(int ordinal) {
-#ifdef TILEVM_HAVE_CODEGEN
-  return openCuda(ordinal);
-#else
+  if (cudaFactory()) return cudaFactory()(ordinal);
   CudaProbe p = probeCuda(ordinal);
   if (!p.usable) return Diagnostic{"<device>", 0, 0, p.reason};
   return Diagnostic{"<device>", 0, 0,
                     "cuda:" + std::to_string(ordinal) + " (" + p.name + ", sm_" + std::to_string(p.major * 10 + p.minor) +
-                        ") is present, but this build has no GPU code generator (LLVM 19 was not found)"};
-#endif
+                        ") is present, but this program was built without the GPU code generator"};
 }
 
 }  // namespace tilevm::rt

@@ -36,7 +36,12 @@ struct CudaProbe {
 CudaProbe probeCuda(int ordinal);
 
 /// The GPU engine on device `ordinal`; an error (an environment problem, exit 2) when no
-/// driver or GPU is usable, or while the code generator is not part of this build.
+/// driver or GPU is usable, or when this program has no code generator.
 Result<std::unique_ptr<Device>> cudaDevice(int ordinal);
+
+/// Programs linked with the GPU engine (runtime/gpu: the code generator and LLVM) register it
+/// here; the runtime itself stays free of LLVM, so the Python extension and tests link fast.
+using CudaFactory = Result<std::unique_ptr<Device>> (*)(int ordinal);
+void setCudaFactory(CudaFactory f);
 
 }  // namespace tilevm::rt

@@ -6,6 +6,10 @@
 #include <stdexcept>
 
 #include "tools/Commands.h"
+
+#ifdef TILEVM_HAVE_CODEGEN
+#include "runtime/CudaDevice.h"
+#endif
 #include "tools/ExitCodes.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +18,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("tilevm ") + TILEVM_VERSION);
   int rc = kExitOk;
+#ifdef TILEVM_HAVE_CODEGEN
+  tilevm::rt::setCudaFactory(&tilevm::rt::openCuda);
+#endif
   addRunCommand(app, rc);
   addDiffCommand(app, rc);
   addCodegenCommands(app, rc);

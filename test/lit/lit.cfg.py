@@ -18,3 +18,14 @@ config.substitutions.append(("%tilevm", tilevm))
 config.substitutions.append(("%repo", os.path.abspath(os.path.join(config.test_source_root, "..", ".."))))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.substitutions.append(("%python", "python3"))
+# The GPU code generator is optional (LLVM 19); ptxas (the CUDA toolkit's) proves its PTX.
+import shutil
+import subprocess
+if subprocess.run([tilevm, "ptx", "--help"], capture_output=True).returncode == 0 and \
+        "no GPU code generator" not in subprocess.run([tilevm, "ptx", os.path.join(config.test_source_root, "..", "..", "examples", "vadd.tile")],
+                                                       capture_output=True, text=True).stderr:
+    config.available_features.add("codegen")
+ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
