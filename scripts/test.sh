@@ -31,7 +31,7 @@ if [ "$quick" = 0 ]; then
   # instrumented, and linking them twice more would cost minutes of the suite's budget.
   run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DTILEVM_SANITIZE=ON -DTILEVM_CODEGEN=OFF
   echo "== fuzz"
-  if scripts/fuzz.sh 40; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if scripts/fuzz.sh 30; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 fi
 echo
 echo "tests: $passed passed, $failed failed"
