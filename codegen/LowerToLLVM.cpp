@@ -10,6 +10,7 @@
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Verifier.h>
 
+#include <cmath>
 #include <map>
 
 #include "codegen/Layout.h"
@@ -149,6 +150,28 @@ class Lowering {
         if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       }
+      case Opcode::MaximumF:
+      case Opcode::MinimumF:
+      case Opcode::MaxNumF:
+      case Opcode::MinNumF: {
+        // maximum/minimum propagate NaN; maxnum/minnum return the other operand (IEEE 754-2008).
+        llvm::Intrinsic::ID id = op.code == Opcode::MaximumF   ? llvm::Intrinsic::maximum
+                                 : op.code == Opcode::MinimumF ? llvm::Intrinsic::minimum
+                                 : op.code == Opcode::MaxNumF  ? llvm::Intrinsic::maxnum
+                                                               : llvm::Intrinsic::minnum;
+        elementwise(op, [&](unsigned k) {
+          llvm::Value* a = slot(op.operands[0], k);
+          return b_.CreateBinaryIntrinsic(id, a, slot(op.operands[1], k));
+        });
+        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+        return;
+      }
+      case Opcode::Exp:
+        if (op.result()->type.elem().kind != ScalarKind::F32) fail(op, "codegen: exp is lowered for f32 only yet");
+        elementwise(op, [&](unsigned k) { return expF32(slot(op.operands[0], k)); });
+        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+        return;
+      case Opcode::Reduce: return reduce(op);
       case Opcode::Select:
         elementwise(op, [&](unsigned k) {
           return b_.CreateSelect(slot(op.operands[0], k), slot(op.operands[1], k), slot(op.operands[2], k));
@@ -174,6 +197,82 @@ class Lowering {
                      "' is not lowered to the GPU yet (version one covers elementwise kernels; docs/codegen.md)");
     }
   }
+
+  // exp(x) for f32 within a few ulp over the whole range: x = n ln2 + r with n = rint(x log2 e)
+  // and ln2 split in two (FMA), e^r = 2^(r log2 e) by ex2.approx on |r log2 e| <= 1/2, times 2^n
+  // (ex2.approx of an integer is exact). Infinities and NaN are passed through.
+  llvm::Value* expF32(llvm::Value* x) {
+    llvm::Type* f = b_.getFloatTy();
+    auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
+    llvm::Value* n = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, b_.CreateFMul(x, c(1.4426950408889634)));
+    llvm::Value* negN = b_.CreateFNeg(n);
+    llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(0.693145751953125), x});
+    r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(1.428606765330187e-06), r});
+    llvm::Value* er = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {b_.CreateFMul(r, c(1.4426950408889634))});
+    // 2^n in two halves, so that n near the ends of the range neither overflows nor flushes early.
+    llvm::Value* half = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, b_.CreateFMul(n, c(0.5)));
+    llvm::Value* p1 = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {half});
+    llvm::Value* p2 = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {b_.CreateFSub(n, half)});
+    llvm::Value* y = b_.CreateFMul(b_.CreateFMul(er, p1), p2);
+    llvm::Value* isInf = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), c(INFINITY));
+    llvm::Value* inf = b_.CreateSelect(b_.CreateFCmpOGT(x, c(0)), c(INFINITY), c(0));
+    return b_.CreateSelect(isInf, inf, y);
+  }
+
+  // The values a reduce's combiner region gives for (a, b): its ops lowered inline.
+  llvm::Value* combine(const ir::Region& region, llvm::Value* a, llvm::Value* b) {
+    const ir::Block& blk = region.block;
+    values_[blk.args[0].get()] = {a};
+    values_[blk.args[1].get()] = {b};
+    for (size_t i = 0; i + 1 < blk.ops.size(); ++i) lowerOp(*blk.ops[i]);
+    return slot(blk.ops.back()->operands[0], 0);
+  }
+
+  // A reduce of a 1-D tile to a scalar, in a fixed order: each thread combines its slots in
+  // element order, then thread 0 combines the threads' partial values (from shared memory) in
+  // thread order, and every thread reads the result back. Any combiner works (no identity needed).
+  void reduce(const ir::Op& op) {
+    const ir::Value* in = op.operands[0];
+    if (op.operands.size() != 1 || in->type.rank() != 1 || !op.result()->type.isScalar())
+      fail(op, "codegen: only reductions of one 1-D tile to a scalar are lowered yet");
+    Layout l = layoutOf(in);
+    llvm::Type* ty = scalarType(in->type.elem());
+    // In-thread: acc over the valid slots (threads below min(numel, T) all hold slot 0).
+    llvm::Value* acc = slot(in, 0);
+    for (unsigned k = 1; k < l.slots(); ++k) {
+      llvm::Value* combined = combine(*op.regions[0], acc, slot(in, k));
+      acc = b_.CreateSelect(inTile(l, k), combined, acc);
+    }
+    // Across threads, through shared memory.
+    auto* arrTy = llvm::ArrayType::get(ty, threads_);
+    auto* vals = new llvm::GlobalVariable(*mod_, arrTy, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(arrTy),
+                                          "reduce_vals", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    auto* result = new llvm::GlobalVariable(*mod_, ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
+                                            "reduce_out", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    vals->setAlignment(llvm::Align(16));  // the serial phase's loads are vectorized by O3
+    result->setAlignment(llvm::Align(16));
+    b_.CreateStore(acc, b_.CreateGEP(arrTy, vals, {b_.getInt32(0), tid_}));
+    barrier();
+    auto* serial = llvm::BasicBlock::Create(ctx_, "reduce_serial", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "reduce_done", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(tid_, b_.getInt32(0)), serial, done);
+    b_.SetInsertPoint(serial);
+    // Thread 0 combines the partial values of the threads that hold elements, in thread order.
+    llvm::Value* total = b_.CreateLoad(ty, b_.CreateGEP(arrTy, vals, {b_.getInt32(0), b_.getInt32(0)}));
+    unsigned used = unsigned(std::min<int64_t>(l.numel, threads_));
+    for (unsigned t = 1; t < used; ++t) {
+      llvm::Value* v = b_.CreateLoad(ty, b_.CreateGEP(arrTy, vals, {b_.getInt32(0), b_.getInt32(t)}));
+      total = combine(*op.regions[0], total, v);
+    }
+    b_.CreateStore(total, result);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    barrier();
+    values_[op.result()] = {b_.CreateLoad(ty, result)};
+    // The next reduce reuses nothing: each has its own shared arrays.
+  }
+
+  void barrier() { b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
 
   void binary(const ir::Op& op, llvm::Instruction::BinaryOps code) {
     elementwise(op, [&](unsigned k) { return b_.CreateBinOp(code, slot(op.operands[0], k), slot(op.operands[1], k)); });
