@@ -36,6 +36,7 @@ struct Report {
   std::string printed;   ///< device_print output, grouped and ordered by program id
   std::string trace;     ///< --trace output
   double seconds = 0;
+  double compileSeconds = 0;   ///< set by runtime devices: source-independent IR to a loaded kernel
   size_t programs = 0;
   size_t arenaBytes = 0; ///< peak arena bytes over all workers
   size_t droppedFindings = 0;  ///< distinct findings past kMaxFindings, not listed

@@ -4,6 +4,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <chrono>
 #include <thread>
 
 namespace tilevm::rt {
@@ -15,9 +17,21 @@ class InterpreterDevice : public Device {
   std::string describe() const override {
     return "cpu interpreter (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " hardware threads)";
   }
-  Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options) override {
+  Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options,
+                             unsigned launches) override {
     try {
-      return interp::run(*k.module, *k.kernel, bound.buffers, bound.args, options);
+      auto t0 = std::chrono::steady_clock::now();
+      interp::PreparedKernel prepared = interp::prepare(*k.module, *k.kernel, options.symbolic);
+      double compile = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      interp::Report rep;
+      std::vector<double> times;
+      for (unsigned r = 0; r < std::max(1u, launches); ++r) {
+        rep = interp::run(prepared, bound.buffers, bound.args, options);
+        if (r > 0 || launches <= 1) times.push_back(rep.seconds);
+      }
+      rep.seconds = medianSeconds(times);
+      rep.compileSeconds = compile;
+      return rep;
     } catch (const std::invalid_argument& e) {
       return Diagnostic{"<command line>", 0, 0, e.what()};
     }
@@ -37,6 +51,24 @@ constexpr int kStubLibrary = 34;             // CUDA_ERROR_STUB_LIBRARY
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
 
 }  // namespace
+
+bool parseCudaDevice(const std::string& spec, int& ordinal) {
+  if (spec == "cuda") {
+    ordinal = 0;
+    return true;
+  }
+  if (spec.rfind("cuda:", 0) != 0 || spec.size() == 5 || spec.size() > 8) return false;
+  for (size_t i = 5; i < spec.size(); ++i)
+    if (spec[i] < '0' || spec[i] > '9') return false;
+  ordinal = std::stoi(spec.substr(5));
+  return true;
+}
+
+double medianSeconds(std::vector<double> times) {
+  if (times.empty()) return 0;
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
 
 std::unique_ptr<Device> interpreterDevice() { return std::make_unique<InterpreterDevice>(); }
 

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "interpreter/Interpreter.h"
 #include "ir/Diagnostics.h"
@@ -17,8 +18,18 @@ class Device {
   virtual ~Device() = default;
   /// "cpu interpreter (16 threads)", "cuda:0 NVIDIA H200 (sm_90)", ...
   virtual std::string describe() const = 0;
-  virtual Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options) = 0;
+  /// Launches the kernel `launches` times on the same inputs (outputs are overwritten; compiled
+  /// and copied once). Report::seconds is the median launch time, the first (cold) launch left
+  /// out when there are several; compileSeconds is the time to a loaded kernel.
+  virtual Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options,
+                                     unsigned launches) = 0;
 };
+
+/// Parses "cuda" (device 0) or "cuda:N"; false for anything else.
+bool parseCudaDevice(const std::string& spec, int& ordinal);
+
+/// The median of launch times (0 for none).
+double medianSeconds(std::vector<double> times);
 
 /// The interpreter.
 std::unique_ptr<Device> interpreterDevice();

@@ -95,7 +95,7 @@ int runDiff(const DiffCli& o) {
     if (!args) return args.error();
     auto bound = rt::bindArgs(*k.kernel, *args, !rt::isPython(o.input));
     if (!bound) return bound.error();
-    auto rep = dev.run(k, *bound, opts);
+    auto rep = dev.run(k, *bound, opts, 1);
     if (!rep) return rep.error();
     return RunResult{std::move(*bound), std::move(*rep)};
   };
@@ -104,8 +104,7 @@ int runDiff(const DiffCli& o) {
 
   if (!o.self) {
     int ordinal = 0;
-    if (o.device.rfind("cuda", 0) != 0) return fail("--device " + o.device + ": expected cuda or cuda:N");
-    if (o.device.size() > 5) ordinal = std::atoi(o.device.c_str() + 5);
+    if (!rt::parseCudaDevice(o.device, ordinal)) return fail("--device " + o.device + ": expected cuda or cuda:N");
     auto gpu = rt::cudaDevice(ordinal);
     if (!gpu) {
       std::cerr << "tilevm diff: cannot run on the GPU: " << gpu.error().message

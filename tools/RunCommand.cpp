@@ -6,6 +6,7 @@
 #include <map>
 
 #include "interpreter/Interpreter.h"
+#include "runtime/Device.h"
 #include "runtime/Launch.h"
 #include "runtime/Npy.h"
 #include "tools/Commands.h"
@@ -19,7 +20,7 @@ using namespace rt;
 namespace {
 
 struct RunCli {
-  std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid;
+  std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid, device = "cpu";
   std::vector<std::string> args, defines, saves, includeDirs;
   unsigned threads = 0, repeat = 1;
   double timeout = 300;
@@ -107,6 +108,11 @@ int runKernel(const RunCli& o) {
   if (o.fuel == 0) return fail("--fuel must be positive");
   opts.fuel = o.fuel;
 
+  int ordinal = 0;
+  bool onGpu = o.device != "cpu";
+  if (onGpu && !parseCudaDevice(o.device, ordinal)) return fail("--device " + o.device + ": expected cpu, cuda or cuda:N");
+  if (onGpu && (opts.onlyPid || opts.trace)) return fail("--pid and --trace need the interpreter (--device cpu)");
+
   // Arguments first: for .py files they give the signature.
   auto parsed = parseArgs(o.args, o.seed);
   if (!parsed) {
@@ -121,7 +127,6 @@ int runKernel(const RunCli& o) {
     report({loaded.error()}, sources);
     return kExitBadInput;
   }
-  const ir::Module* module = loaded->module.get();
   const ir::Kernel* kernel = loaded->kernel;
   auto boundArgs = bindArgs(*kernel, args, !isPython(o.input));
   if (!boundArgs) {
@@ -129,7 +134,6 @@ int runKernel(const RunCli& o) {
     return kExitBadInput;
   }
   std::vector<interp::Buffer>& buffers = boundArgs->buffers;
-  std::vector<interp::Arg>& launchArgs = boundArgs->args;
   std::map<std::string, size_t>& bufferOf = boundArgs->bufferOf;
   std::map<std::string, bool>& bufferUnsigned = boundArgs->bufferUnsigned;
   for (const auto& s : o.saves) {
@@ -137,26 +141,31 @@ int runKernel(const RunCli& o) {
     if (eq == std::string::npos || !bufferOf.count(s.substr(0, eq))) return fail("--save " + s + ": expected BUFFER=FILE.npy naming an array argument");
   }
 
-  interp::Report rep;
-  std::vector<double> times;
-  try {
-    // --repeat: warm launches (compiled once; same inputs; outputs are overwritten); the median
-    // time is shown.
-    interp::PreparedKernel prepared = interp::prepare(*module, *kernel, opts.symbolic);
-    for (unsigned r = 0; r < std::max(1u, o.repeat); ++r) {
-      rep = interp::run(prepared, buffers, launchArgs, opts);
-      if (r > 0 || o.repeat <= 1) times.push_back(rep.seconds);  // the first launch is cold
+  std::unique_ptr<Device> device;
+  if (!onGpu) {
+    device = interpreterDevice();
+  } else {
+    auto gpu = cudaDevice(ordinal);
+    if (!gpu) {
+      std::cerr << "tilevm run: " << gpu.error().message << "\n";
+      return kExitEnvironment;
     }
-  } catch (const std::invalid_argument& e) {
-    return fail(e.what());
+    device = std::move(*gpu);
   }
-  std::sort(times.begin(), times.end());
-  rep.seconds = times[times.size() / 2];
+  LoadedKernel& k = *loaded;
+  auto ran = device->run(k, *boundArgs, opts, std::max(1u, o.repeat));
+  if (!ran) {
+    std::cerr << render(ran.error());
+    return ran.error().file == "<device>" ? kExitEnvironment : kExitBadInput;
+  }
+  interp::Report& rep = *ran;
   if (!writeStdout(rep.printed + rep.trace)) return kExitBadInput;
   std::cerr << rep.text();
   if (!o.quiet)
     std::cerr << "tilevm run: @" << kernel->name << ", " << rep.programs << " programs, " << rep.findings.size()
-              << (rep.findings.size() == 1 ? " finding" : " findings") << ", " << rep.seconds * 1e3 << " ms\n";
+              << (rep.findings.size() == 1 ? " finding" : " findings") << ", " << rep.seconds * 1e3 << " ms"
+              << (o.repeat > 1 ? " (median of " + std::to_string(o.repeat - 1) + " warm launches)" : "") << " on "
+              << device->describe() << ", compiled in " << rep.compileSeconds * 1e3 << " ms\n";
   if (!o.json.empty()) {
     std::string json = rep.json();
     if (!writeFile(o.json, json.data(), json.size())) return kExitBadInput;
@@ -173,7 +182,7 @@ int runKernel(const RunCli& o) {
 
 void addRunCommand(CLI::App& app, int& rc) {
   auto o = std::make_shared<RunCli>();
-  CLI::App* c = app.add_subcommand("run", "Run a kernel (.py, .tile or .tbc) on the CPU interpreter, checking every access");
+  CLI::App* c = app.add_subcommand("run", "Run a kernel (.py, .tile or .tbc) on the CPU interpreter, checking every access, or on the GPU");
   c->add_option("input", o->input, "kernel file: .py (compiled on the fly), .tile or .tbc")->required();
   c->add_option("-k,--kernel", o->kernel, "kernel name (optional when the module has one)");
   c->add_option("--grid", o->grid, "grid X[,Y[,Z]]")->capture_default_str();
@@ -192,6 +201,8 @@ void addRunCommand(CLI::App& app, int& rc) {
       ->capture_default_str();
   c->add_option("--fuel", o->fuel, "loop iterations a program may run before it is stopped")->capture_default_str();
   c->add_option("--repeat", o->repeat, "launch N times (warm) and report the median time")->capture_default_str();
+  c->add_option("--device", o->device, "where it runs: cpu (the checking interpreter) or cuda[:N] (the GPU engine; no checks)")
+      ->capture_default_str();
   c->add_flag("-q,--quiet", o->quiet, "no summary line");
   c->callback([o, &rc] { rc = runKernel(*o); });
 }
