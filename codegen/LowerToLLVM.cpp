@@ -35,6 +35,10 @@ class Lowering {
     auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), params, false);
     fn_ = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, k_.name, mod.get());
     fn_->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    // The launch's exact block size (.reqntid): ptxas may budget registers for it.
+    llvm::Metadata* reqntid[] = {llvm::ValueAsMetadata::get(fn_), llvm::MDString::get(ctx_, "reqntidx"),
+                                 llvm::ValueAsMetadata::get(b_.getInt32(threads_))};
+    mod->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(ctx_, reqntid));
     mod_ = mod.get();
     auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
     b_.SetInsertPoint(entry);
@@ -171,6 +175,63 @@ class Lowering {
         elementwise(op, [&](unsigned k) { return expF32(slot(op.operands[0], k)); });
         if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
+      case Opcode::Exp2:
+        if (op.result()->type.elem().kind != ScalarKind::F32) fail(op, "codegen: exp2 is lowered for f32 only yet");
+        elementwise(op, [&](unsigned k) { return exp2F32(slot(op.operands[0], k)); });
+        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+        return;
+      case Opcode::Sqrt:
+      case Opcode::PreciseSqrt:  // sqrt.rn: correctly rounded, as the interpreter
+        return unaryIntrinsic(op, llvm::Intrinsic::sqrt);
+      case Opcode::AbsF: return unaryIntrinsic(op, llvm::Intrinsic::fabs);
+      case Opcode::Floor: return unaryIntrinsic(op, llvm::Intrinsic::floor);
+      case Opcode::Ceil: return unaryIntrinsic(op, llvm::Intrinsic::ceil);
+      case Opcode::Rsqrt: {  // 1 / sqrt(x), both correctly rounded, as the interpreter computes it
+        llvm::Type* ty = scalarType(op.result()->type.elem());
+        elementwise(op, [&](unsigned k) {
+          return b_.CreateFDiv(llvm::ConstantFP::get(ty, 1.0), b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, slot(op.operands[0], k)));
+        });
+        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+        return;
+      }
+      case Opcode::NegF:
+        elementwise(op, [&](unsigned k) { return b_.CreateFNeg(slot(op.operands[0], k)); });
+        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+        return;
+      case Opcode::PreciseDiv: return binary(op, llvm::Instruction::FDiv);
+      case Opcode::Fma: {
+        llvm::Type* ty = scalarType(op.result()->type.elem());
+        elementwise(op, [&](unsigned k) {
+          return b_.CreateIntrinsic(llvm::Intrinsic::fma, {ty}, {slot(op.operands[0], k), slot(op.operands[1], k), slot(op.operands[2], k)});
+        });
+        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+        return;
+      }
+      case Opcode::MinSI: return binaryIntrinsic(op, llvm::Intrinsic::smin);
+      case Opcode::MaxSI: return binaryIntrinsic(op, llvm::Intrinsic::smax);
+      case Opcode::MinUI: return binaryIntrinsic(op, llvm::Intrinsic::umin);
+      case Opcode::MaxUI: return binaryIntrinsic(op, llvm::Intrinsic::umax);
+      case Opcode::CmpF: {
+        static const std::map<std::string, llvm::CmpInst::Predicate> preds = {
+            {"oeq", llvm::CmpInst::FCMP_OEQ}, {"one", llvm::CmpInst::FCMP_ONE}, {"olt", llvm::CmpInst::FCMP_OLT},
+            {"ole", llvm::CmpInst::FCMP_OLE}, {"ogt", llvm::CmpInst::FCMP_OGT}, {"oge", llvm::CmpInst::FCMP_OGE},
+            {"ueq", llvm::CmpInst::FCMP_UEQ}, {"une", llvm::CmpInst::FCMP_UNE}, {"ult", llvm::CmpInst::FCMP_ULT},
+            {"ule", llvm::CmpInst::FCMP_ULE}, {"ugt", llvm::CmpInst::FCMP_UGT}, {"uge", llvm::CmpInst::FCMP_UGE},
+            {"ord", llvm::CmpInst::FCMP_ORD}, {"uno", llvm::CmpInst::FCMP_UNO}};
+        auto pred = preds.at(*op.strAttr("pred"));
+        elementwise(op, [&](unsigned k) { return b_.CreateFCmp(pred, slot(op.operands[0], k), slot(op.operands[1], k)); });
+        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+        return;
+      }
+      // Casts whose result is defined for every input (float-to-int is not lowered yet: PTX
+      // saturates where the interpreter's rule differs).
+      case Opcode::ExtF: return cast(op, llvm::Instruction::FPExt);
+      case Opcode::TruncF: return cast(op, llvm::Instruction::FPTrunc);
+      case Opcode::ExtSI: return cast(op, llvm::Instruction::SExt);
+      case Opcode::ExtUI: return cast(op, llvm::Instruction::ZExt);
+      case Opcode::TruncI: return cast(op, llvm::Instruction::Trunc);
+      case Opcode::SIToFP: return cast(op, llvm::Instruction::SIToFP);
+      case Opcode::UIToFP: return cast(op, llvm::Instruction::UIToFP);
       case Opcode::Reduce: return reduce(op);
       case Opcode::Select:
         elementwise(op, [&](unsigned k) {
@@ -196,6 +257,27 @@ class Lowering {
         fail(op, "codegen: '" + std::string(op.mnemonic()) +
                      "' is not lowered to the GPU yet (version one covers elementwise kernels; docs/codegen.md)");
     }
+  }
+
+  void unaryIntrinsic(const ir::Op& op, llvm::Intrinsic::ID id) {
+    elementwise(op, [&](unsigned k) { return b_.CreateUnaryIntrinsic(id, slot(op.operands[0], k)); });
+    if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+  }
+
+  void binaryIntrinsic(const ir::Op& op, llvm::Intrinsic::ID id) {
+    elementwise(op, [&](unsigned k) { return b_.CreateBinaryIntrinsic(id, slot(op.operands[0], k), slot(op.operands[1], k)); });
+    if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+  }
+
+  void cast(const ir::Op& op, llvm::Instruction::CastOps how) {
+    llvm::Type* to = scalarType(op.result()->type.elem());
+    elementwise(op, [&](unsigned k) { return b_.CreateCast(how, slot(op.operands[0], k), to); });
+    if (op.result()->type.isScalar()) values_[op.result()].resize(1);
+  }
+
+  // 2^x for f32: ex2.approx (Triton's choice for tl.exp2; within 2 ulp on its full range).
+  llvm::Value* exp2F32(llvm::Value* x) {
+    return b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {x});
   }
 
   // exp(x) for f32 within a few ulp over the whole range: x = n ln2 + r with n = rint(x log2 e)

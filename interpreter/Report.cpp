@@ -129,7 +129,7 @@ std::string Report::text() const {
 
 std::string Report::json() const {
   std::ostringstream o;
-  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"dropped_findings\": "
+  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"compile_seconds\": " << compileSeconds << ",\n  \"dropped_findings\": "
     << droppedFindings << ",\n  \"findings\": [";
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];

@@ -33,6 +33,7 @@ struct Driver {
   CUresult (*memFree)(CUdeviceptr) = nullptr;
   CUresult (*memcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;
   CUresult (*memcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;
+  CUresult (*memsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
   CUresult (*launchKernel)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, Handle, void**,
                            void**) = nullptr;
   CUresult (*ctxSynchronize)() = nullptr;
@@ -75,6 +76,7 @@ std::string loadDriver(Driver& d) {
   load(d.memFree, "cuMemFree");
   load(d.memcpyHtoD, "cuMemcpyHtoD");
   load(d.memcpyDtoH, "cuMemcpyDtoH");
+  load(d.memsetD8, "cuMemsetD8");
   load(d.launchKernel, "cuLaunchKernel");
   load(d.ctxSynchronize, "cuCtxSynchronize");
   load(d.eventCreate, "cuEventCreate");
@@ -88,7 +90,11 @@ std::string loadDriver(Driver& d) {
 
 class CudaDevice : public Device {
  public:
-  CudaDevice(Driver d, Handle ctx, CudaProbe probe) : d_(d), ctx_(ctx), probe_(std::move(probe)) {}
+  CudaDevice(Driver d, Handle ctx, CudaProbe probe, GpuOptions options)
+      : d_(d), ctx_(ctx), probe_(std::move(probe)), options_(options) {}
+  ~CudaDevice() override {
+    if (flush_) d_.memFree(flush_);
+  }
 
   std::string describe() const override {
     return "cuda (" + probe_.name + ", sm_" + std::to_string(probe_.major * 10 + probe_.minor) + ")";
@@ -101,6 +107,7 @@ class CudaDevice : public Device {
     auto compileStart = std::chrono::steady_clock::now();
     codegen::Options copts;
     copts.arch = probe_.major * 10 + probe_.minor >= 90 ? "sm_90" : "sm_80";
+    copts.numWarps = options_.numWarps;
     auto ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
     if (!ptx) return ptx.error();
     // JIT: the error log comes back in a buffer (option values are written into the slots).
@@ -159,7 +166,10 @@ class CudaDevice : public Device {
     d_.eventCreate(&stop, 0);
     std::vector<double> times;
     CUresult r = 0;
+    constexpr size_t kFlushBytes = size_t(256) << 20;
+    if (options_.coldL2 && launches > 1 && !flush_ && d_.memAlloc(&flush_, kFlushBytes) != 0) flush_ = 0;
     for (unsigned i = 0; i < std::max(1u, launches) && r == 0; ++i) {
+      if (flush_) d_.memsetD8(flush_, 0, kFlushBytes);
       d_.eventRecord(start, nullptr);
       r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), codegen::threadsPerProgram(copts), 1,
                           1, 0, nullptr, params.data(), nullptr);
@@ -188,11 +198,13 @@ class CudaDevice : public Device {
   Driver d_;
   Handle ctx_;
   CudaProbe probe_;
+  GpuOptions options_;
+  CUdeviceptr flush_ = 0;   // the L2-clearing buffer, allocated at the first timed launch
 };
 
 }  // namespace
 
-Result<std::unique_ptr<Device>> openCuda(int ordinal) {
+Result<std::unique_ptr<Device>> openCuda(int ordinal, const GpuOptions& options) {
   CudaProbe probe = probeCuda(ordinal);
   if (!probe.usable) return Diagnostic{"<device>", 0, 0, probe.reason};
   if (probe.major < 8) return Diagnostic{"<device>", 0, 0, "sm_" + std::to_string(probe.major * 10 + probe.minor) + " is older than sm_80, the oldest target"};
@@ -203,7 +215,7 @@ Result<std::unique_ptr<Device>> openCuda(int ordinal) {
   Handle ctx = nullptr;
   if (d.deviceGet(&dev, ordinal) != 0 || d.primaryCtxRetain(&ctx, dev) != 0)
     return Diagnostic{"<device>", 0, 0, "cannot open a context on cuda:" + std::to_string(ordinal)};
-  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe));
+  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe, options));
 }
 
 }  // namespace tilevm::rt

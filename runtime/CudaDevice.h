@@ -6,6 +6,6 @@
 namespace tilevm::rt {
 
 /// The GPU engine on device `ordinal`.
-Result<std::unique_ptr<Device>> openCuda(int ordinal);
+Result<std::unique_ptr<Device>> openCuda(int ordinal, const GpuOptions& options);
 
 }  // namespace tilevm::rt

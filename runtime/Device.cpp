@@ -136,8 +136,8 @@ CudaFactory& cudaFactory() {
 
 void setCudaFactory(CudaFactory f) { cudaFactory() = f; }
 
-Result<std::unique_ptr<Device>> cudaDevice(int ordinal) {
-  if (cudaFactory()) return cudaFactory()(ordinal);
+Result<std::unique_ptr<Device>> cudaDevice(int ordinal, const GpuOptions& options) {
+  if (cudaFactory()) return cudaFactory()(ordinal, options);
   CudaProbe p = probeCuda(ordinal);
   if (!p.usable) return Diagnostic{"<device>", 0, 0, p.reason};
   return Diagnostic{"<device>", 0, 0,

@@ -46,13 +46,19 @@ struct CudaProbe {
 /// Loads libcuda.so.1 with dlopen and asks for device `ordinal`.
 CudaProbe probeCuda(int ordinal);
 
+/// How the GPU engine compiles and times kernels.
+struct GpuOptions {
+  unsigned numWarps = 4;   ///< threads per program = 32 * numWarps (Triton's num_warps)
+  bool coldL2 = true;      ///< clear L2 (a 256 MiB write) before each timed launch, as triton.testing.do_bench does
+};
+
 /// The GPU engine on device `ordinal`; an error (an environment problem, exit 2) when no
 /// driver or GPU is usable, or when this program has no code generator.
-Result<std::unique_ptr<Device>> cudaDevice(int ordinal);
+Result<std::unique_ptr<Device>> cudaDevice(int ordinal, const GpuOptions& options = {});
 
 /// Programs linked with the GPU engine (runtime/gpu: the code generator and LLVM) register it
 /// here; the runtime itself stays free of LLVM, so the Python extension and tests link fast.
-using CudaFactory = Result<std::unique_ptr<Device>> (*)(int ordinal);
+using CudaFactory = Result<std::unique_ptr<Device>> (*)(int ordinal, const GpuOptions& options);
 void setCudaFactory(CudaFactory f);
 
 }  // namespace tilevm::rt

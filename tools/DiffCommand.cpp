@@ -23,6 +23,7 @@ struct DiffCli {
   std::vector<std::string> args, defines, includeDirs;
   uint64_t seed = 0;
   uint64_t ulps = 0;
+  unsigned numWarps = 4;
   bool self = false;
 };
 
@@ -105,7 +106,9 @@ int runDiff(const DiffCli& o) {
   if (!o.self) {
     int ordinal = 0;
     if (!rt::parseCudaDevice(o.device, ordinal)) return fail("--device " + o.device + ": expected cuda or cuda:N");
-    auto gpu = rt::cudaDevice(ordinal);
+    rt::GpuOptions gpuOptions;
+    gpuOptions.numWarps = o.numWarps;
+    auto gpu = rt::cudaDevice(ordinal, gpuOptions);
     if (!gpu) {
       std::cerr << "tilevm diff: cannot run on the GPU: " << gpu.error().message
                 << "\n(use --self to compare the interpreter with itself)\n";
@@ -194,6 +197,7 @@ void addDiffCommand(CLI::App& app, int& rc) {
   c->add_option("--seed", o->seed, "seed of generated inputs")->capture_default_str();
   c->add_option("--device", o->device, "the GPU: cuda or cuda:N")->capture_default_str();
   c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place")->capture_default_str();
+  c->add_option("--num-warps", o->numWarps, "warps per program on the GPU (Triton's num_warps)")->capture_default_str();
   c->add_flag("--self", o->self, "no GPU: compare the interpreter with itself (threads, schedules, dense path, bytecode round trip)");
   c->callback([o, &rc] { rc = runDiff(*o); });
 }

@@ -22,7 +22,7 @@ namespace {
 struct RunCli {
   std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid, device = "cpu";
   std::vector<std::string> args, defines, saves, includeDirs;
-  unsigned threads = 0, repeat = 1;
+  unsigned threads = 0, repeat = 1, numWarps = 4;
   double timeout = 300;
   uint64_t seed = 0, fuel = uint64_t(1) << 24;
   bool trace = false, quiet = false;
@@ -145,7 +145,9 @@ int runKernel(const RunCli& o) {
   if (!onGpu) {
     device = interpreterDevice();
   } else {
-    auto gpu = cudaDevice(ordinal);
+    GpuOptions gpuOptions;
+    gpuOptions.numWarps = o.numWarps;
+    auto gpu = cudaDevice(ordinal, gpuOptions);
     if (!gpu) {
       std::cerr << "tilevm run: " << gpu.error().message << "\n";
       return kExitEnvironment;
@@ -203,6 +205,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--repeat", o->repeat, "launch N times (warm) and report the median time")->capture_default_str();
   c->add_option("--device", o->device, "where it runs: cpu (the checking interpreter) or cuda[:N] (the GPU engine; no checks)")
       ->capture_default_str();
+  c->add_option("--num-warps", o->numWarps, "with --device cuda: warps per program (Triton's num_warps)")->capture_default_str();
   c->add_flag("-q,--quiet", o->quiet, "no summary line");
   c->callback([o, &rc] { rc = runKernel(*o); });
 }
