@@ -325,6 +325,12 @@ class Lowering {
       llvm::Value* combined = combine(*op.regions[0], acc, slot(in, k));
       acc = b_.CreateSelect(inTile(l, k), combined, acc);
     }
+    unsigned used = unsigned(std::min<int64_t>(l.numel, threads_));
+    bool shuffles = used == threads_ && (ty->isFloatTy() || ty->isIntegerTy(32));
+    if (shuffles) {
+      values_[op.result()] = {reduceByShuffles(op, ty, acc)};
+      return;
+    }
     // Across threads, through shared memory.
     auto* arrTy = llvm::ArrayType::get(ty, threads_);
     auto* vals = new llvm::GlobalVariable(*mod_, arrTy, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(arrTy),
@@ -341,7 +347,6 @@ class Lowering {
     b_.SetInsertPoint(serial);
     // Thread 0 combines the partial values of the threads that hold elements, in thread order.
     llvm::Value* total = b_.CreateLoad(ty, b_.CreateGEP(arrTy, vals, {b_.getInt32(0), b_.getInt32(0)}));
-    unsigned used = unsigned(std::min<int64_t>(l.numel, threads_));
     for (unsigned t = 1; t < used; ++t) {
       llvm::Value* v = b_.CreateLoad(ty, b_.CreateGEP(arrTy, vals, {b_.getInt32(0), b_.getInt32(t)}));
       total = combine(*op.regions[0], total, v);
@@ -352,6 +357,39 @@ class Lowering {
     barrier();
     values_[op.result()] = {b_.CreateLoad(ty, result)};
     // The next reduce reuses nothing: each has its own shared arrays.
+  }
+
+  // Every thread holds a partial value (32-bit): a butterfly of warp shuffles combines a warp's
+  // 32 in 5 steps, leaving the warp's total in every lane; lane 0 of each warp writes it to
+  // shared memory, and every thread combines the warps' totals in warp order. The order of
+  // combination differs from the interpreter's (diff holds reductions to relative error).
+  llvm::Value* reduceByShuffles(const ir::Op& op, llvm::Type* ty, llvm::Value* acc) {
+    auto shuffle = ty->isFloatTy() ? llvm::Intrinsic::nvvm_shfl_sync_bfly_f32 : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+    for (int offset = 16; offset >= 1; offset /= 2) {
+      llvm::Value* other = b_.CreateIntrinsic(shuffle, {}, {b_.getInt32(-1), acc, b_.getInt32(offset), b_.getInt32(0x1f)});
+      acc = combine(*op.regions[0], acc, other);
+    }
+    unsigned warps = threads_ / 32;
+    if (warps == 1) return acc;
+    auto* arrTy = llvm::ArrayType::get(ty, warps);
+    auto* totals = new llvm::GlobalVariable(*mod_, arrTy, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(arrTy),
+                                            "reduce_warps", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    totals->setAlignment(llvm::Align(16));
+    llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
+    llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+    auto* write = llvm::BasicBlock::Create(ctx_, "reduce_write", fn_);
+    auto* written = llvm::BasicBlock::Create(ctx_, "reduce_written", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(lane, b_.getInt32(0)), write, written);
+    b_.SetInsertPoint(write);
+    b_.CreateStore(acc, b_.CreateGEP(arrTy, totals, {b_.getInt32(0), warp}));
+    b_.CreateBr(written);
+    b_.SetInsertPoint(written);
+    barrier();
+    llvm::Value* total = b_.CreateLoad(ty, b_.CreateGEP(arrTy, totals, {b_.getInt32(0), b_.getInt32(0)}));
+    for (unsigned w = 1; w < warps; ++w)
+      total = combine(*op.regions[0], total, b_.CreateLoad(ty, b_.CreateGEP(arrTy, totals, {b_.getInt32(0), b_.getInt32(w)})));
+    barrier();  // the array is free again (a reduce in a loop writes it next iteration)
+    return total;
   }
 
   void barrier() { b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }

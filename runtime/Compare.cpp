@@ -65,6 +65,23 @@ uint64_t ulpDistance(uint64_t a, uint64_t b, ir::ScalarKind kind) {
   return x > y ? uint64_t(x - y) : uint64_t(y - x);
 }
 
+std::pair<double, double> defaultRelativeTolerance(ir::ScalarKind kind) {
+  switch (kind) {
+    case ir::ScalarKind::F16: return {1e-3, 1e-5};
+    case ir::ScalarKind::BF16: return {1.6e-2, 1e-5};
+    case ir::ScalarKind::F64: return {1e-7, 1e-7};
+    default: return {1.3e-6, 1e-5};
+  }
+}
+
+bool reducesInAnyOrder(const ir::Kernel& k) {
+  bool found = false;
+  ir::walk(k.body.block, [&](const ir::Op& op) {
+    found = found || op.code == ir::Opcode::Reduce || op.code == ir::Opcode::Scan || op.code == ir::Opcode::Dot;
+  });
+  return found;
+}
+
 BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& actual, const Tolerance& tol) {
   BufferDiff d;
   d.buffer = expected.name;
@@ -84,6 +101,13 @@ BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& 
     if (a == b) continue;
     uint64_t ulps = isFloat ? ulpDistance(a, b, expected.elem) : 1;
     if (isFloat && ulps <= tol.maxUlps) continue;
+    if (isFloat && tol.relative && ulps != UINT64_MAX) {
+      auto [rtol, atol] = defaultRelativeTolerance(expected.elem);
+      if (tol.rtol >= 0) rtol = tol.rtol;
+      if (tol.atol >= 0) atol = tol.atol;
+      double x = interp::elementAsDouble(te, i), y = interp::elementAsDouble(ta, i);
+      if (std::fabs(y - x) <= atol + rtol * std::fabs(x) || (std::isinf(x) && x == y)) continue;
+    }
     ++d.mismatches;
     d.maxUlps = std::max(d.maxUlps, ulps);
     double err = isFloat ? std::fabs(interp::elementAsDouble(te, i) - interp::elementAsDouble(ta, i))

@@ -13,9 +13,23 @@
 namespace tilevm::rt {
 
 /// How far apart two float elements may be.
+/// A float element passes when it is within maxUlps of the expected one, or (when `relative`)
+/// when |actual - expected| <= atol + rtol * |expected|, torch.testing.assert_close's rule. NaN
+/// positions must match either way.
 struct Tolerance {
   uint64_t maxUlps = 0;  ///< 0: bit-identical (NaNs of any payload are equal)
+  bool relative = false;
+  double rtol = 0, atol = 0;  ///< used when `relative`; negative: the dtype's default
 };
+
+/// torch.testing.assert_close's default (rtol, atol) for a float dtype: f16 (1e-3, 1e-5), bf16
+/// (1.6e-2, 1e-5), f32 (1.3e-6, 1e-5), f64 (1e-7, 1e-7): what results of reductions and dot,
+/// summed in another order, are held to.
+std::pair<double, double> defaultRelativeTolerance(ir::ScalarKind kind);
+
+/// Whether `k` reduces, scans or multiplies matrices: ops whose float results depend on the order
+/// of summation, which engines choose differently (diff compares them by relative error).
+bool reducesInAnyOrder(const ir::Kernel& k);
 
 /// The outcome of comparing one buffer.
 struct BufferDiff {

@@ -23,6 +23,8 @@ struct DiffCli {
   std::vector<std::string> args, defines, includeDirs;
   uint64_t seed = 0;
   uint64_t ulps = 0;
+  double rtol = -1, atol = -1;
+  bool exact = false;
   unsigned numWarps = 4;
   bool self = false;
 };
@@ -123,8 +125,18 @@ int runDiff(const DiffCli& o) {
     }
     std::cout << "tilevm diff: " << cpu->describe() << " vs " << (*gpu)->describe() << ", " << reference->report.programs
               << " programs (GPU " << onGpu->report.seconds * 1e3 << " ms)\n";
+    // Kernels that reduce are held to relative error (the engines sum in different orders);
+    // elementwise ones to --ulps.
+    rt::Tolerance tol{o.ulps};
+    tol.relative = !o.exact && (o.rtol >= 0 || o.atol >= 0 || rt::reducesInAnyOrder(*loaded->kernel));
+    tol.rtol = o.rtol;
+    tol.atol = o.atol;
+    if (tol.relative)
+      std::cout << "tolerance: |gpu - cpu| <= atol + rtol * |cpu| ("
+                << (o.rtol >= 0 || o.atol >= 0 ? "as given" : "the kernel reduces: torch.testing.assert_close's defaults per dtype")
+                << ")" << (o.ulps ? ", or within " + std::to_string(o.ulps) + " ulp" : "") << "\n";
     std::string details;
-    bool same = compareRuns(*reference, *onGpu, rt::Tolerance{o.ulps}, false, details);
+    bool same = compareRuns(*reference, *onGpu, tol, false, details);
     std::cout << details << (same ? "PASS" : "FAIL") << "\n";
     if (!reference->report.findings.empty())
       std::cout << "note: the interpreter's checks found " << reference->report.findings.size() << " problems (see tilevm run)\n";
@@ -197,6 +209,9 @@ void addDiffCommand(CLI::App& app, int& rc) {
   c->add_option("--seed", o->seed, "seed of generated inputs")->capture_default_str();
   c->add_option("--device", o->device, "the GPU: cuda or cuda:N")->capture_default_str();
   c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place")->capture_default_str();
+  c->add_option("--rtol", o->rtol, "relative tolerance for floats (with --atol: torch.testing.assert_close's rule); default per dtype for kernels that reduce");
+  c->add_option("--atol", o->atol, "absolute tolerance for floats (see --rtol)");
+  c->add_flag("--exact", o->exact, "hold kernels that reduce to --ulps too (no relative tolerance)");
   c->add_option("--num-warps", o->numWarps, "warps per program on the GPU (Triton's num_warps)")->capture_default_str();
   c->add_flag("--self", o->self, "no GPU: compare the interpreter with itself (threads, schedules, dense path, bytecode round trip)");
   c->callback([o, &rc] { rc = runDiff(*o); });

@@ -1,0 +1,89 @@
+// CompareTest.cpp - tilevm diff's comparison rules: exact integers, ULP distance for floats,
+// NaN positions, torch.testing.assert_close's relative rule for kernels that reduce, and which
+// kernels those are.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+
+#include "TestKernels.h"
+#include "frontend/Compile.h"
+#include "runtime/Compare.h"
+
+using namespace tilevm;
+
+namespace {
+
+interp::Buffer floats(std::vector<float> v) {
+  interp::Buffer b;
+  b.name = "out";
+  b.elem = ir::ScalarKind::F32;
+  b.shape = {int64_t(v.size())};
+  b.bytes.resize(v.size() * 4);
+  std::memcpy(b.bytes.data(), v.data(), b.bytes.size());
+  return b;
+}
+
+uint64_t bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+}  // namespace
+
+TEST_CASE("ulpDistance counts representable floats between two values, across zero and for NaN") {
+  CHECK(rt::ulpDistance(bits(1.0f), bits(std::nextafter(1.0f, 2.0f)), ir::ScalarKind::F32) == 1);
+  CHECK(rt::ulpDistance(bits(-0.0f), bits(0.0f), ir::ScalarKind::F32) == 0);
+  CHECK(rt::ulpDistance(bits(-1e-45f), bits(1e-45f), ir::ScalarKind::F32) == 2);
+  CHECK(rt::ulpDistance(bits(NAN), bits(NAN), ir::ScalarKind::F32) == 0);
+  CHECK(rt::ulpDistance(bits(NAN), bits(1.0f), ir::ScalarKind::F32) == UINT64_MAX);
+  CHECK(rt::ulpDistance(0x3c00, 0x3c01, ir::ScalarKind::F16) == 1);  // 1.0 and the next half
+}
+
+TEST_CASE("exact comparison locates the first divergence; --ulps admits near values") {
+  float next = std::nextafter(2.0f, 3.0f);
+  auto expected = floats({1, 2, 3, 4}), actual = floats({1, next, 3, 5});
+  rt::BufferDiff d = rt::compareBuffers(expected, actual, rt::Tolerance{});
+  CHECK(d.mismatches == 2);
+  REQUIRE(d.first);
+  CHECK(d.first->flat == 1);
+  CHECK(d.first->ulps == 1);
+  CHECK(d.maxAbsError == 1.0);
+  rt::Tolerance oneUlp{1};
+  CHECK(rt::compareBuffers(expected, actual, oneUlp).mismatches == 1);
+}
+
+TEST_CASE("relative tolerance follows assert_close: atol + rtol * |expected|; NaN positions still must match") {
+  // 6.08115079e-05 against a value 17 ulp away: what a reduction summed in another order gives.
+  float x = 6.08115079e-05f, y = x;
+  for (int i = 0; i < 17; ++i) y = std::nextafter(y, 1.0f);
+  auto expected = floats({x, 1000.0f, NAN}), actual = floats({y, 1000.01f, NAN});
+  CHECK(rt::compareBuffers(expected, actual, rt::Tolerance{16}).mismatches == 2);
+  rt::Tolerance rel{0, true, -1, -1};  // f32 defaults: rtol 1.3e-6, atol 1e-5
+  rt::BufferDiff d = rt::compareBuffers(expected, actual, rel);
+  CHECK(d.mismatches == 1);  // 1000 vs 1000.01: 1e-5 relative, past 1.3e-6
+  REQUIRE(d.first);
+  CHECK(d.first->flat == 1);
+  rt::Tolerance loose{0, true, 1e-4, 0};
+  CHECK(rt::compareBuffers(expected, actual, loose).mismatches == 0);
+  rt::Tolerance strict{0, true, 1e-7, 0};  // atol 0: the small element fails too
+  CHECK(rt::compareBuffers(expected, actual, strict).mismatches == 2);
+  auto nanOnOneSide = floats({x, 1000.0f, 1.0f});
+  CHECK(rt::compareBuffers(expected, nanOnOneSide, rel).mismatches == 1);
+  auto [rtol16, atol16] = rt::defaultRelativeTolerance(ir::ScalarKind::F16);
+  CHECK(rtol16 == 1e-3);
+  CHECK(atol16 == 1e-5);
+}
+
+TEST_CASE("kernels that reduce are recognised; elementwise ones are not") {
+  auto vadd = test::buildVadd();
+  CHECK_FALSE(rt::reducesInAnyOrder(*vadd->kernels[0]));
+  frontend::CompileOptions o;
+  o.kernel = "softmax_k";
+  o.defines["BLOCK"] = "128";
+  o.signature = "out: *fp32, inp: *fp32, in_stride: i32, out_stride: i32, n_cols: i32";
+  auto softmax = frontend::compileKernel(test::readRepoFile("bench/anchors/triton_gpu_kernels.py"), "anchors.py", o);
+  REQUIRE(softmax.ok());
+  CHECK(rt::reducesInAnyOrder(*(*softmax)->kernels[0]));
+}
