@@ -1,4 +1,4 @@
-// Layout.cpp - the cyclic layout (see Layout.h).
+// Layout.cpp - the blocked layout (see Layout.h).
 #include "codegen/Layout.h"
 
 namespace tilevm::codegen {
@@ -8,6 +8,8 @@ Layout Layout::of(const ir::Type& t, unsigned threads) {
   l.threads = threads;
   l.scalar = t.isScalar();
   l.numel = t.numElements();
+  if (!l.scalar)
+    while (l.vec < kMaxVec && l.numel % (int64_t(l.vec) * 2 * threads) == 0) l.vec *= 2;
   return l;
 }
 

@@ -6,6 +6,7 @@
 #include "codegen/Lowering.h"
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Verifier.h>
@@ -74,7 +75,11 @@ class Lowering {
   Layout layoutOf(const ir::Value* v) const { return Layout::of(v->type, threads_); }
 
   // The element index a thread's slot k holds.
-  llvm::Value* elementIndex(unsigned k) { return b_.CreateAdd(tid_, b_.getInt32(k * threads_)); }
+  llvm::Value* elementIndex(const Layout& l, unsigned k) {
+    unsigned run = k / l.vec, lane = k % l.vec;
+    llvm::Value* first = l.vec == 1 ? tid_ : b_.CreateMul(tid_, b_.getInt32(l.vec));
+    return b_.CreateAdd(first, b_.getInt32(run * l.vec * threads_ + lane));
+  }
 
   // Slot k of v (a scalar gives its single value to every slot).
   llvm::Value* slot(const ir::Value* v, unsigned k) {
@@ -84,8 +89,8 @@ class Lowering {
 
   // Whether slot k of a tile of `numel` elements holds a real element in this thread.
   llvm::Value* inTile(const Layout& l, unsigned k) {
-    if (l.scalar || int64_t(k + 1) * threads_ <= l.numel) return b_.getTrue();
-    return b_.CreateICmpSLT(elementIndex(k), b_.getInt32(int32_t(l.numel)));
+    if (l.full() || (l.vec == 1 && int64_t(k + 1) * threads_ <= l.numel)) return b_.getTrue();
+    return b_.CreateICmpSLT(elementIndex(l, k), b_.getInt32(int32_t(l.numel)));
   }
 
   template <typename F>
@@ -130,7 +135,8 @@ class Lowering {
         return;
       case Opcode::Arange: {
         int64_t start = *op.intAttr("start");
-        elementwise(op, [&](unsigned k) { return b_.CreateAdd(elementIndex(k), b_.getInt32(int32_t(start))); });
+        Layout l = layoutOf(op.result());
+        elementwise(op, [&](unsigned k) { return b_.CreateAdd(elementIndex(l, k), b_.getInt32(int32_t(start))); });
         return;
       }
       case Opcode::AddI: return binary(op, llvm::Instruction::Add);
@@ -407,27 +413,160 @@ class Lowering {
     return p;
   }
 
+  // Loads and stores go a run of `vec` slots at a time when the layout gives a thread runs
+  // (Layout.h): if, at run time, the run's addresses are consecutive and aligned to the run's
+  // width and its mask is the same in every lane, one vector access (ld/st.global.v2/v4) serves
+  // it; otherwise each slot is accessed alone. The check costs a few integer ops per run (no
+  // axis analysis is needed to be correct; where O3 can prove the run contiguous it folds away).
+  bool vectorizable(const Layout& l, llvm::Type* ty) const {
+    unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
+    return !l.scalar && l.vec > 1 && (ty->isFloatingPointTy() || ty->isIntegerTy()) && (bits == 16 || bits == 32 || bits == 64);
+  }
+
+  // Whether the run of slots k..k+vec-1 of op's pointers (operand 0) may be one vector access:
+  // consecutive, aligned, one mask value (operand maskIndex, when present).
+  llvm::Value* runIsVector(const ir::Op& op, const Layout& l, unsigned k, unsigned bytes, size_t maskIndex) {
+    llvm::Value* base = b_.CreatePtrToInt(slot(op.operands[0], k), b_.getInt64Ty());
+    llvm::Value* ok = b_.CreateICmpEQ(b_.CreateAnd(base, b_.getInt64(uint64_t(l.vec) * bytes - 1)), b_.getInt64(0));
+    for (unsigned i = 1; i < l.vec; ++i) {
+      llvm::Value* p = b_.CreatePtrToInt(slot(op.operands[0], k + i), b_.getInt64Ty());
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(p, b_.CreateAdd(base, b_.getInt64(uint64_t(i) * bytes))));
+    }
+    if (op.operands.size() > maskIndex)
+      for (unsigned i = 1; i < l.vec; ++i)
+        ok = b_.CreateAnd(ok, b_.CreateICmpEQ(slot(op.operands[maskIndex], k + i), slot(op.operands[maskIndex], k)));
+    return ok;
+  }
+
+  // A vector access is inline PTX (`ld/st.global.v2/v4.bN`), as Triton emits it: LLVM's own
+  // vector loads get split again by O3's CFG merging of the vector and per-slot paths. At most
+  // 16 bytes per instruction; a run wider than that takes several. The asm is marked as having
+  // side effects, so LLVM never moves it across other memory accesses.
+  struct AccessWidth {
+    unsigned bits;
+    char constraint;
+    llvm::Type* reg;
+  };
+  AccessWidth widthOf(llvm::Type* ty) {
+    unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
+    if (bits == 16) return {16, 'h', b_.getInt16Ty()};
+    if (bits == 32) return {32, 'r', b_.getInt32Ty()};
+    return {64, 'l', b_.getInt64Ty()};
+  }
+
+  std::vector<llvm::Value*> vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n) {
+    AccessWidth w = widthOf(ty);
+    unsigned per = std::min(n, 128 / w.bits);
+    std::vector<llvm::Value*> lanes;
+    for (unsigned first = 0; first < n; first += per) {
+      std::string text = "ld.global.v" + std::to_string(per) + ".b" + std::to_string(w.bits) + " {", cons;
+      for (unsigned i = 0; i < per; ++i) {
+        text += (i ? ", $" : "$") + std::to_string(i);
+        cons += std::string("=") + w.constraint + ",";
+      }
+      text += "}, [$" + std::to_string(per) + "];";
+      cons += "l";
+      std::vector<llvm::Type*> regs(per, w.reg);
+      auto* fnTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, regs), {b_.getInt64Ty()}, false);
+      llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
+      if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * w.bits / 8));
+      llvm::Value* r = b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), {addr});
+      for (unsigned i = 0; i < per; ++i) lanes.push_back(b_.CreateBitCast(b_.CreateExtractValue(r, i), ty));
+    }
+    return lanes;
+  }
+
+  void vectorStore(llvm::Value* ptr, const std::vector<llvm::Value*>& lanes, llvm::Type* ty) {
+    AccessWidth w = widthOf(ty);
+    unsigned n = unsigned(lanes.size()), per = std::min(n, 128 / w.bits);
+    for (unsigned first = 0; first < n; first += per) {
+      std::string text = "st.global.v" + std::to_string(per) + ".b" + std::to_string(w.bits) + " [$0], {", cons = "l";
+      std::vector<llvm::Type*> types{b_.getInt64Ty()};
+      llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
+      if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * w.bits / 8));
+      std::vector<llvm::Value*> args{addr};
+      for (unsigned i = 0; i < per; ++i) {
+        text += (i ? ", $" : "$") + std::to_string(i + 1);
+        cons += std::string(",") + w.constraint;
+        types.push_back(w.reg);
+        args.push_back(b_.CreateBitCast(lanes[first + i], w.reg));
+      }
+      text += "};";
+      cons += ",~{memory}";
+      auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), types, false);
+      b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), args);
+    }
+  }
+
+  // One slot's predicated load; leaves the builder in the join block.
+  llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty) {
+    llvm::Value* pred = predicate(op, l, k, 1);
+    llvm::Value* other = op.operands.size() > 2 ? slot(op.operands[2], k) : llvm::Constant::getNullValue(ty);
+    auto* doLoad = llvm::BasicBlock::Create(ctx_, "load", fn_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "loaded", fn_);
+    llvm::BasicBlock* from = b_.GetInsertBlock();
+    b_.CreateCondBr(pred, doLoad, join);
+    b_.SetInsertPoint(doLoad);
+    llvm::Value* v = b_.CreateLoad(ty, slot(op.operands[0], k));
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    auto* phi = b_.CreatePHI(ty, 2);
+    phi->addIncoming(v, doLoad);
+    phi->addIncoming(other, from);
+    return phi;
+  }
+
   void load(const ir::Op& op) {
     Layout l = layoutOf(op.result());
     llvm::Type* ty = scalarType(op.result()->type.elem());
     std::vector<llvm::Value*> out;
-    for (unsigned k = 0; k < l.slots(); ++k) {
-      llvm::Value* pred = predicate(op, l, k, 1);
-      llvm::Value* other = op.operands.size() > 2 ? slot(op.operands[2], k) : llvm::Constant::getNullValue(ty);
-      auto* doLoad = llvm::BasicBlock::Create(ctx_, "load", fn_);
-      auto* join = llvm::BasicBlock::Create(ctx_, "loaded", fn_);
-      llvm::BasicBlock* from = b_.GetInsertBlock();
-      b_.CreateCondBr(pred, doLoad, join);
-      b_.SetInsertPoint(doLoad);
-      llvm::Value* v = b_.CreateLoad(ty, slot(op.operands[0], k));
+    if (!vectorizable(l, ty)) {
+      for (unsigned k = 0; k < l.slots(); ++k) out.push_back(scalarLoad(op, l, k, ty));
+      values_[op.result()] = out;
+      return;
+    }
+    unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8);
+    bool masked = op.operands.size() > 1;
+    for (unsigned k = 0; k < l.slots(); k += l.vec) {
+      auto* check = llvm::BasicBlock::Create(ctx_, "run_mask", fn_);
+      auto* vector = llvm::BasicBlock::Create(ctx_, "run_load", fn_);
+      auto* scalar = llvm::BasicBlock::Create(ctx_, "run_scalar", fn_);
+      auto* join = llvm::BasicBlock::Create(ctx_, "run_loaded", fn_);
+      b_.CreateCondBr(runIsVector(op, l, k, bytes, 1), check, scalar);
+      b_.SetInsertPoint(check);
+      if (masked) b_.CreateCondBr(slot(op.operands[1], k), vector, join);  // masked off: `other`, no access
+      else b_.CreateBr(vector);
+      b_.SetInsertPoint(vector);
+      std::vector<llvm::Value*> lanes = vectorLoad(slot(op.operands[0], k), ty, l.vec);
+      b_.CreateBr(join);
+      b_.SetInsertPoint(scalar);
+      std::vector<llvm::Value*> single;
+      for (unsigned i = 0; i < l.vec; ++i) single.push_back(scalarLoad(op, l, k + i, ty));
+      llvm::BasicBlock* scalarEnd = b_.GetInsertBlock();
       b_.CreateBr(join);
       b_.SetInsertPoint(join);
-      auto* phi = b_.CreatePHI(ty, 2);
-      phi->addIncoming(v, doLoad);
-      phi->addIncoming(other, from);
-      out.push_back(phi);
+      for (unsigned i = 0; i < l.vec; ++i) {
+        auto* phi = b_.CreatePHI(ty, 3);
+        phi->addIncoming(lanes[i], vector);
+        phi->addIncoming(single[i], scalarEnd);
+        if (masked)
+          phi->addIncoming(op.operands.size() > 2 ? slot(op.operands[2], k + i) : llvm::Constant::getNullValue(ty), check);
+        out.push_back(phi);
+      }
     }
     values_[op.result()] = out;
+  }
+
+  // One slot's predicated store; leaves the builder in the join block.
+  void scalarStore(const ir::Op& op, const Layout& l, unsigned k) {
+    llvm::Value* pred = predicate(op, l, k, 2);
+    auto* doStore = llvm::BasicBlock::Create(ctx_, "store", fn_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "stored", fn_);
+    b_.CreateCondBr(pred, doStore, join);
+    b_.SetInsertPoint(doStore);
+    b_.CreateStore(slot(op.operands[1], k), slot(op.operands[0], k));
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
   }
 
   void store(const ir::Op& op) {
@@ -445,13 +584,29 @@ class Lowering {
       b_.SetInsertPoint(join);
       return;
     }
-    for (unsigned k = 0; k < l.slots(); ++k) {
-      llvm::Value* pred = predicate(op, l, k, 2);
-      auto* doStore = llvm::BasicBlock::Create(ctx_, "store", fn_);
-      auto* join = llvm::BasicBlock::Create(ctx_, "stored", fn_);
-      b_.CreateCondBr(pred, doStore, join);
-      b_.SetInsertPoint(doStore);
-      b_.CreateStore(slot(op.operands[1], k), slot(op.operands[0], k));
+    llvm::Type* ty = scalarType(op.operands[1]->type.elem());
+    if (!vectorizable(l, ty)) {
+      for (unsigned k = 0; k < l.slots(); ++k) scalarStore(op, l, k);
+      return;
+    }
+    unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8);
+    bool masked = op.operands.size() > 2;
+    for (unsigned k = 0; k < l.slots(); k += l.vec) {
+      auto* check = llvm::BasicBlock::Create(ctx_, "run_mask", fn_);
+      auto* vector = llvm::BasicBlock::Create(ctx_, "run_store", fn_);
+      auto* scalar = llvm::BasicBlock::Create(ctx_, "run_scalar", fn_);
+      auto* join = llvm::BasicBlock::Create(ctx_, "run_stored", fn_);
+      b_.CreateCondBr(runIsVector(op, l, k, bytes, 2), check, scalar);
+      b_.SetInsertPoint(check);
+      if (masked) b_.CreateCondBr(slot(op.operands[2], k), vector, join);
+      else b_.CreateBr(vector);
+      b_.SetInsertPoint(vector);
+      std::vector<llvm::Value*> lanes;
+      for (unsigned i = 0; i < l.vec; ++i) lanes.push_back(slot(op.operands[1], k + i));
+      vectorStore(slot(op.operands[0], k), lanes, ty);
+      b_.CreateBr(join);
+      b_.SetInsertPoint(scalar);
+      for (unsigned i = 0; i < l.vec; ++i) scalarStore(op, l, k + i);
       b_.CreateBr(join);
       b_.SetInsertPoint(join);
     }
