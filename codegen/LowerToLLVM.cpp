@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 
+#include "codegen/Contiguity.h"
 #include "codegen/Layout.h"
 
 namespace tilevm::codegen {
@@ -45,6 +46,7 @@ class Lowering {
     b_.SetInsertPoint(entry);
     tid_ = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
     for (size_t i = 0; i < k_.params().size(); ++i) values_[k_.params()[i].get()] = {fn_->getArg(unsigned(i))};
+    runs_ = analyzeRuns(k_);
     lowerBlock(k_.body.block);
     return mod;
   }
@@ -425,17 +427,37 @@ class Lowering {
 
   // Whether the run of slots k..k+vec-1 of op's pointers (operand 0) may be one vector access:
   // consecutive, aligned, one mask value (operand maskIndex, when present).
+  // What the analysis (Contiguity.h) proved spares run-time checks: a contiguous pointer tile
+  // leaves only the alignment of the run's first address; a uniform mask needs no check, a
+  // monotone one only its two ends.
   llvm::Value* runIsVector(const ir::Op& op, const Layout& l, unsigned k, unsigned bytes, size_t maskIndex) {
     llvm::Value* base = b_.CreatePtrToInt(slot(op.operands[0], k), b_.getInt64Ty());
     llvm::Value* ok = b_.CreateICmpEQ(b_.CreateAnd(base, b_.getInt64(uint64_t(l.vec) * bytes - 1)), b_.getInt64(0));
-    for (unsigned i = 1; i < l.vec; ++i) {
-      llvm::Value* p = b_.CreatePtrToInt(slot(op.operands[0], k + i), b_.getInt64Ty());
-      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(p, b_.CreateAdd(base, b_.getInt64(uint64_t(i) * bytes))));
-    }
-    if (op.operands.size() > maskIndex)
+    if (runShape(op.operands[0]) != RunShape::Contiguous)
+      for (unsigned i = 1; i < l.vec; ++i) {
+        llvm::Value* p = b_.CreatePtrToInt(slot(op.operands[0], k + i), b_.getInt64Ty());
+        ok = b_.CreateAnd(ok, b_.CreateICmpEQ(p, b_.CreateAdd(base, b_.getInt64(uint64_t(i) * bytes))));
+      }
+    if (op.operands.size() > maskIndex) {
+      const ir::Value* mask = op.operands[maskIndex];
+      RunShape ms = runShape(mask);
       for (unsigned i = 1; i < l.vec; ++i)
-        ok = b_.CreateAnd(ok, b_.CreateICmpEQ(slot(op.operands[maskIndex], k + i), slot(op.operands[maskIndex], k)));
+        if (ms == RunShape::Unknown || (ms == RunShape::Monotone && i == l.vec - 1))
+          ok = b_.CreateAnd(ok, b_.CreateICmpEQ(slot(mask, k + i), slot(mask, k)));
+    }
     return ok;
+  }
+
+  RunShape runShape(const ir::Value* v) const {
+    auto it = runs_.find(v);
+    return it == runs_.end() ? RunShape::Unknown : it->second;
+  }
+
+  // The address of slot k + i of op's pointer operand: derived from slot k when the tile is known
+  // contiguous (so the other slots' addresses need not be computed at all).
+  llvm::Value* lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm::Type* elem) {
+    if (i == 0 || runShape(op.operands[0]) != RunShape::Contiguous) return slot(op.operands[0], k + i);
+    return b_.CreateGEP(elem, slot(op.operands[0], k), b_.getInt64(i));
   }
 
   // A vector access is inline PTX (`ld/st.global.v2/v4.bN`), as Triton emits it: LLVM's own
@@ -499,7 +521,7 @@ class Lowering {
   }
 
   // One slot's predicated load; leaves the builder in the join block.
-  llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty) {
+  llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr = nullptr) {
     llvm::Value* pred = predicate(op, l, k, 1);
     llvm::Value* other = op.operands.size() > 2 ? slot(op.operands[2], k) : llvm::Constant::getNullValue(ty);
     auto* doLoad = llvm::BasicBlock::Create(ctx_, "load", fn_);
@@ -507,7 +529,7 @@ class Lowering {
     llvm::BasicBlock* from = b_.GetInsertBlock();
     b_.CreateCondBr(pred, doLoad, join);
     b_.SetInsertPoint(doLoad);
-    llvm::Value* v = b_.CreateLoad(ty, slot(op.operands[0], k));
+    llvm::Value* v = b_.CreateLoad(ty, ptr ? ptr : slot(op.operands[0], k));
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
     auto* phi = b_.CreatePHI(ty, 2);
@@ -541,7 +563,7 @@ class Lowering {
       b_.CreateBr(join);
       b_.SetInsertPoint(scalar);
       std::vector<llvm::Value*> single;
-      for (unsigned i = 0; i < l.vec; ++i) single.push_back(scalarLoad(op, l, k + i, ty));
+      for (unsigned i = 0; i < l.vec; ++i) single.push_back(scalarLoad(op, l, k + i, ty, lanePointer(op, k, i, ty)));
       llvm::BasicBlock* scalarEnd = b_.GetInsertBlock();
       b_.CreateBr(join);
       b_.SetInsertPoint(join);
@@ -558,13 +580,13 @@ class Lowering {
   }
 
   // One slot's predicated store; leaves the builder in the join block.
-  void scalarStore(const ir::Op& op, const Layout& l, unsigned k) {
+  void scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Value* ptr = nullptr) {
     llvm::Value* pred = predicate(op, l, k, 2);
     auto* doStore = llvm::BasicBlock::Create(ctx_, "store", fn_);
     auto* join = llvm::BasicBlock::Create(ctx_, "stored", fn_);
     b_.CreateCondBr(pred, doStore, join);
     b_.SetInsertPoint(doStore);
-    b_.CreateStore(slot(op.operands[1], k), slot(op.operands[0], k));
+    b_.CreateStore(slot(op.operands[1], k), ptr ? ptr : slot(op.operands[0], k));
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
   }
@@ -606,7 +628,7 @@ class Lowering {
       vectorStore(slot(op.operands[0], k), lanes, ty);
       b_.CreateBr(join);
       b_.SetInsertPoint(scalar);
-      for (unsigned i = 0; i < l.vec; ++i) scalarStore(op, l, k + i);
+      for (unsigned i = 0; i < l.vec; ++i) scalarStore(op, l, k + i, lanePointer(op, k, i, ty));
       b_.CreateBr(join);
       b_.SetInsertPoint(join);
     }
@@ -622,6 +644,7 @@ class Lowering {
   llvm::Module* mod_ = nullptr;
   llvm::Value* tid_ = nullptr;
   std::map<const ir::Value*, std::vector<llvm::Value*>> values_;
+  std::map<const ir::Value*, RunShape> runs_;
 };
 
 }  // namespace
