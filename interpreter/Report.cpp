@@ -129,8 +129,9 @@ std::string Report::text() const {
 
 std::string Report::json() const {
   std::ostringstream o;
-  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"compile_seconds\": " << compileSeconds << ",\n  \"dropped_findings\": "
-    << droppedFindings << ",\n  \"findings\": [";
+  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"compile_seconds\": " << compileSeconds;
+  if (!kernelStats.empty()) o << ",\n  \"kernel_stats\": " << jsonString(kernelStats);
+  o << ",\n  \"dropped_findings\": " << droppedFindings << ",\n  \"findings\": [";
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
     o << (i ? "," : "") << "\n    {\"kind\": " << jsonString(kindName(f.kind)) << ", \"loc\": " << jsonString(f.loc)

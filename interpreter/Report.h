@@ -37,6 +37,7 @@ struct Report {
   std::string trace;     ///< --trace output
   double seconds = 0;
   double compileSeconds = 0;   ///< set by runtime devices: source-independent IR to a loaded kernel
+  std::string kernelStats;     ///< set by the GPU engine: registers, shared and local (spill) memory per thread/block
   size_t programs = 0;
   size_t arenaBytes = 0; ///< peak arena bytes over all workers
   size_t droppedFindings = 0;  ///< distinct findings past kMaxFindings, not listed

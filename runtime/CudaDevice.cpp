@@ -43,6 +43,7 @@ struct Driver {
   CUresult (*eventElapsedTime)(float*, Handle, Handle) = nullptr;
   CUresult (*eventDestroy)(Handle) = nullptr;
   CUresult (*getErrorString)(CUresult, const char**) = nullptr;
+  CUresult (*funcGetAttribute)(int*, int, Handle) = nullptr;
 
   std::string error(const char* what, CUresult r) const {
     const char* s = nullptr;
@@ -85,6 +86,7 @@ std::string loadDriver(Driver& d) {
   load(d.eventElapsedTime, "cuEventElapsedTime");
   load(d.eventDestroy, "cuEventDestroy");
   load(d.getErrorString, "cuGetErrorString");
+  load(d.funcGetAttribute, "cuFuncGetAttribute");
   return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
 }
 
@@ -124,6 +126,15 @@ class CudaDevice : public Device {
     } unload{d_, module};
     if (CUresult r = d_.moduleGetFunction(&fn, module, k.kernel->name.c_str()); r != 0) return fail(d_.error("cuModuleGetFunction", r));
     double compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
+    // What the driver's JIT made of it (CU_FUNC_ATTRIBUTE_NUM_REGS, _SHARED_SIZE_BYTES,
+    // _LOCAL_SIZE_BYTES: local memory per thread is where spills go).
+    int regs = -1, shared = -1, local = -1;
+    d_.funcGetAttribute(&regs, 4, fn);
+    d_.funcGetAttribute(&shared, 1, fn);
+    d_.funcGetAttribute(&local, 3, fn);
+    std::string stats = "registers " + std::to_string(regs) + " per thread, shared memory " + std::to_string(shared) +
+                        " bytes per block, local memory (spills) " + std::to_string(local) + " bytes per thread, " +
+                        std::to_string(codegen::threadsPerProgram(copts)) + " threads per block";
 
     std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
     struct Free {
@@ -191,6 +202,7 @@ class CudaDevice : public Device {
     rep.programs = size_t(o.grid[0] * o.grid[1] * o.grid[2]);
     rep.seconds = medianSeconds(times);
     rep.compileSeconds = compileSeconds;
+    rep.kernelStats = stats;
     return rep;
   }
 

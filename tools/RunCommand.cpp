@@ -25,7 +25,7 @@ struct RunCli {
   unsigned threads = 0, repeat = 1, numWarps = 4;
   double timeout = 300;
   uint64_t seed = 0, fuel = uint64_t(1) << 24;
-  bool trace = false, quiet = false;
+  bool trace = false, quiet = false, stats = false;
 };
 
 /// More worker threads than this is a typo, not a machine (docs/limits.md).
@@ -162,6 +162,7 @@ int runKernel(const RunCli& o) {
   }
   interp::Report& rep = *ran;
   if (!writeStdout(rep.printed + rep.trace)) return kExitBadInput;
+  if (o.stats) std::cerr << "tilevm run: @" << kernel->name << ": " << (rep.kernelStats.empty() ? "no GPU statistics (the interpreter ran)" : rep.kernelStats) << "\n";
   std::cerr << rep.text();
   if (!o.quiet)
     std::cerr << "tilevm run: @" << kernel->name << ", " << rep.programs << " programs, " << rep.findings.size()
@@ -206,6 +207,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--device", o->device, "where it runs: cpu (the checking interpreter) or cuda[:N] (the GPU engine; no checks)")
       ->capture_default_str();
   c->add_option("--num-warps", o->numWarps, "with --device cuda: warps per program (Triton's num_warps)")->capture_default_str();
+  c->add_flag("--stats", o->stats, "with --device cuda: registers, shared memory and spills of the loaded kernel");
   c->add_flag("-q,--quiet", o->quiet, "no summary line");
   c->callback([o, &rc] { rc = runKernel(*o); });
 }
