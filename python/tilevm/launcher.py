@@ -22,9 +22,13 @@ def _array_info(x):
     if hasattr(x, "data_ptr") and hasattr(x, "element_size"):
         if getattr(x, "is_cuda", False):
             raise ValueError("a CUDA tensor: tilevm runs kernels on the CPU here (the GPU engine is not built yet)")
-        storage = x.untyped_storage()
-        start = storage.data_ptr()
-        return x.data_ptr(), start, storage.nbytes(), str(x.dtype).replace("torch.", ""), x.numel()
+        if hasattr(x, "untyped_storage"):  # torch 2
+            storage = x.untyped_storage()
+            start, nbytes = storage.data_ptr(), storage.nbytes()
+        else:  # torch 1.x (Debian 12's 1.13): a typed storage
+            storage = x.storage()
+            start, nbytes = storage.data_ptr(), storage.size() * storage.element_size()
+        return x.data_ptr(), start, nbytes, str(x.dtype).replace("torch.", ""), x.numel()
     return None
 
 
