@@ -74,6 +74,18 @@ std::pair<double, double> defaultRelativeTolerance(ir::ScalarKind kind) {
   }
 }
 
+uint64_t defaultUlps(const ir::Kernel& k) {
+  bool approximate = false;
+  ir::walk(k.body.block, [&](const ir::Op& op) {
+    switch (op.code) {
+      case ir::Opcode::Exp: case ir::Opcode::Exp2: case ir::Opcode::Log: case ir::Opcode::Log2: case ir::Opcode::Sin:
+      case ir::Opcode::Cos: case ir::Opcode::Tanh: case ir::Opcode::Erf: case ir::Opcode::Pow: approximate = true; break;
+      default: break;
+    }
+  });
+  return approximate ? kApproxMathUlps : 0;
+}
+
 bool reducesInAnyOrder(const ir::Kernel& k) {
   bool found = false;
   ir::walk(k.body.block, [&](const ir::Op& op) {

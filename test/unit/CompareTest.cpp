@@ -76,9 +76,10 @@ TEST_CASE("relative tolerance follows assert_close: atol + rtol * |expected|; Na
   CHECK(atol16 == 1e-5);
 }
 
-TEST_CASE("kernels that reduce are recognised; elementwise ones are not") {
+TEST_CASE("kernels that reduce or use approximate math are recognised; exact elementwise ones are not") {
   auto vadd = test::buildVadd();
   CHECK_FALSE(rt::reducesInAnyOrder(*vadd->kernels[0]));
+  CHECK(rt::defaultUlps(*vadd->kernels[0]) == 0);  // every op correctly rounded on both engines
   frontend::CompileOptions o;
   o.kernel = "softmax_k";
   o.defines["BLOCK"] = "128";
@@ -86,4 +87,5 @@ TEST_CASE("kernels that reduce are recognised; elementwise ones are not") {
   auto softmax = frontend::compileKernel(test::readRepoFile("bench/anchors/triton_gpu_kernels.py"), "anchors.py", o);
   REQUIRE(softmax.ok());
   CHECK(rt::reducesInAnyOrder(*(*softmax)->kernels[0]));
+  CHECK(rt::defaultUlps(*(*softmax)->kernels[0]) == rt::kApproxMathUlps);  // tl.exp
 }

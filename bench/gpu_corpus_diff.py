@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""gpu_corpus_diff.py TILEVM [FILE...] - on the GPU machine: every case of the kernel corpus
+(test/corpus, headers as in run_corpus.py) through `tilevm diff` (interpreter vs GPU), to measure
+how much of the corpus the GPU engine lowers and whether what it lowers agrees. Prints one line
+per case (PASS, FAIL, NOT LOWERED with the op, ERROR) and a summary count."""
+import collections
+import glob
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "corpus"))
+import run_corpus  # noqa: E402  (the corpus's header reader and input generator)
+
+
+def main():
+    tilevm = sys.argv[1]
+    files = sys.argv[2:] or sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "corpus", "*.py")))
+    counts = collections.Counter()
+    rng = np.random.default_rng(int(os.environ.get("CORPUS_SEED", "1")))
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            if os.path.basename(path) == "run_corpus.py":
+                continue
+            for case in run_corpus.cases(path):
+                d = os.path.dirname(os.path.abspath(path))
+                run = shlex.split(case["run"].replace("{dir}", d))
+                for opt in ("--schedule", "--threads", "--check"):  # the interpreter's own options
+                    while opt in run:
+                        i = run.index(opt)
+                        del run[i:i + 2]
+                cmd = [tilevm, "diff", path] + run
+                for a in case["args"]:
+                    name, spec = a.split("=", 1)
+                    arr = run_corpus.make_input(spec, rng)
+                    if arr is not None:
+                        f = os.path.join(tmp, name + ".npy")
+                        np.save(f, arr)
+                        cmd += ["--arg", f"{name}=@{f}"]
+                    else:
+                        cmd += ["--arg", a]
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                out = r.stdout + r.stderr
+                kernel = case["run"].split("-k", 1)[1].split()[0] if "-k" in case["run"] else "?"
+                if r.returncode == 0:
+                    verdict = "PASS"
+                elif r.returncode == 4:
+                    verdict = "FAIL " + " ".join(l.strip() for l in out.splitlines() if "FAIL:" in l)[:300]
+                else:
+                    m = re.search(r"codegen: '([a-z_0-9]+)' is not lowered|codegen: ([^\n]*)", out)
+                    verdict = ("NOT LOWERED " + (m.group(1) or m.group(2))) if m else f"ERROR exit {r.returncode}: {out.strip()[-300:]}"
+                counts[verdict.split(" ")[0] + (" " + verdict.split(" ")[1] if verdict.startswith("NOT") else "")] += 1
+                print(f"{os.path.basename(path)} {kernel}: {verdict}", flush=True)
+    print("\nsummary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
