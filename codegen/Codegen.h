@@ -1,6 +1,7 @@
 // Codegen.h - the GPU code generator: a verified kernel of the tile IR to LLVM IR (nvptx64) and
-// PTX through LLVM 19's NVPTX backend. The first version lowers the ops of elementwise kernels
-// (vector add and its kin) with one cyclic layout; any other op is a located error naming it.
+// PTX through LLVM 19's NVPTX backend. It lowers elementwise kernels, casts, math, 1-D reductions
+// and masked loads/stores with one blocked layout (Layout.h); any other op is a located error
+// naming it (docs/codegen.md).
 #pragma once
 
 #include <string>

@@ -31,11 +31,10 @@ std::map<const ir::Value*, RunShape> analyzeRuns(const ir::Kernel& k) {
       case Opcode::NumPrograms: s = RunShape::Uniform; break;
       case Opcode::Arange: s = RunShape::Contiguous; break;
       case Opcode::AddI:
-      case Opcode::AddPtr:
+      case Opcode::AddPtr:  // pointer + offset: contiguous when either side is and the other uniform
         if (a(0) == RunShape::Uniform && a(1) == RunShape::Uniform) s = RunShape::Uniform;
         else if ((a(0) == RunShape::Contiguous && a(1) == RunShape::Uniform) ||
-                 (op.code == Opcode::AddI && a(0) == RunShape::Uniform && a(1) == RunShape::Contiguous) ||
-                 (op.code == Opcode::AddPtr && a(0) == RunShape::Uniform && a(1) == RunShape::Contiguous))
+                 (a(0) == RunShape::Uniform && a(1) == RunShape::Contiguous))
           s = RunShape::Contiguous;
         break;
       case Opcode::SubI:
@@ -57,8 +56,6 @@ std::map<const ir::Value*, RunShape> analyzeRuns(const ir::Kernel& k) {
         if (!op.operands.empty() && op.regions.empty() && ir::hasTrait(op.code, ir::Pure) && allUniform(op)) s = RunShape::Uniform;
         break;
     }
-    // An AddPtr of a contiguous pointer tile and a uniform offset stays contiguous.
-    if (op.code == Opcode::AddPtr && a(0) == RunShape::Contiguous && a(1) == RunShape::Uniform) s = RunShape::Contiguous;
     if (s != RunShape::Unknown) shape[r] = s;
   });
   return shape;

@@ -1,8 +1,9 @@
 // LowerToLLVM.cpp - tile IR to LLVM IR for the NVPTX target. A program is one CTA of
-// 32 * numWarps threads; each tile value lives in the cyclic layout (Layout.h) as one LLVM value
-// per register slot; lanes past the tile's end compute on harmless values and are masked off at
-// every load and store. Version one lowers the ops of elementwise kernels; any other op is a
-// located error naming it (docs/codegen.md).
+// 32 * numWarps threads; each tile value lives in the blocked layout (Layout.h) as one LLVM value
+// per register slot (a scalar, or a result of elementwise ops on scalars, as one value); lanes
+// past a tile's end compute on harmless values and are masked off at every load and store.
+// Elementwise ops, casts, math, 1-D reductions and masked loads/stores are lowered; any other op
+// is a located error naming it (docs/codegen.md).
 #include "codegen/Lowering.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -83,7 +84,8 @@ class Lowering {
     return b_.CreateAdd(first, b_.getInt32(run * l.vec * threads_ + lane));
   }
 
-  // Slot k of v (a scalar gives its single value to every slot).
+  // Slot k of v (a scalar gives its single value to every slot; elementwise ops on scalars have
+  // a scalar layout, one slot, so they stay single values too).
   llvm::Value* slot(const ir::Value* v, unsigned k) {
     const auto& s = values_.at(v);
     return s.size() == 1 ? s[0] : s[k];
@@ -159,7 +161,6 @@ class Lowering {
             {"uge", llvm::CmpInst::ICMP_UGE}};
         auto pred = preds.at(*op.strAttr("pred"));
         elementwise(op, [&](unsigned k) { return b_.CreateICmp(pred, slot(op.operands[0], k), slot(op.operands[1], k)); });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       }
       case Opcode::MaximumF:
@@ -175,18 +176,15 @@ class Lowering {
           llvm::Value* a = slot(op.operands[0], k);
           return b_.CreateBinaryIntrinsic(id, a, slot(op.operands[1], k));
         });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       }
       case Opcode::Exp:
         if (op.result()->type.elem().kind != ScalarKind::F32) fail(op, "codegen: exp is lowered for f32 only yet");
         elementwise(op, [&](unsigned k) { return expF32(slot(op.operands[0], k)); });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       case Opcode::Exp2:
         if (op.result()->type.elem().kind != ScalarKind::F32) fail(op, "codegen: exp2 is lowered for f32 only yet");
         elementwise(op, [&](unsigned k) { return exp2F32(slot(op.operands[0], k)); });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       case Opcode::Sqrt:
       case Opcode::PreciseSqrt:  // sqrt.rn: correctly rounded, as the interpreter
@@ -199,12 +197,10 @@ class Lowering {
         elementwise(op, [&](unsigned k) {
           return b_.CreateFDiv(llvm::ConstantFP::get(ty, 1.0), b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, slot(op.operands[0], k)));
         });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       }
       case Opcode::NegF:
         elementwise(op, [&](unsigned k) { return b_.CreateFNeg(slot(op.operands[0], k)); });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       case Opcode::PreciseDiv: return binary(op, llvm::Instruction::FDiv);
       case Opcode::Fma: {
@@ -212,7 +208,6 @@ class Lowering {
         elementwise(op, [&](unsigned k) {
           return b_.CreateIntrinsic(llvm::Intrinsic::fma, {ty}, {slot(op.operands[0], k), slot(op.operands[1], k), slot(op.operands[2], k)});
         });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       }
       case Opcode::MinSI: return binaryIntrinsic(op, llvm::Intrinsic::smin);
@@ -228,7 +223,6 @@ class Lowering {
             {"ord", llvm::CmpInst::FCMP_ORD}, {"uno", llvm::CmpInst::FCMP_UNO}};
         auto pred = preds.at(*op.strAttr("pred"));
         elementwise(op, [&](unsigned k) { return b_.CreateFCmp(pred, slot(op.operands[0], k), slot(op.operands[1], k)); });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       }
       // Casts whose result is defined for every input (float-to-int is not lowered yet: PTX
@@ -253,7 +247,6 @@ class Lowering {
           if (off->getType()->getIntegerBitWidth() < 64) off = b_.CreateSExt(off, b_.getInt64Ty());
           return b_.CreateGEP(elem, slot(op.operands[0], k), off);
         });
-        if (op.result()->type.isScalar()) values_[op.result()].resize(1);
         return;
       }
       case Opcode::Load: return load(op);
@@ -263,24 +256,21 @@ class Lowering {
         return;
       default:
         fail(op, "codegen: '" + std::string(op.mnemonic()) +
-                     "' is not lowered to the GPU yet (version one covers elementwise kernels; docs/codegen.md)");
+                     "' is not lowered to the GPU yet (docs/codegen.md lists what is)");
     }
   }
 
   void unaryIntrinsic(const ir::Op& op, llvm::Intrinsic::ID id) {
     elementwise(op, [&](unsigned k) { return b_.CreateUnaryIntrinsic(id, slot(op.operands[0], k)); });
-    if (op.result()->type.isScalar()) values_[op.result()].resize(1);
   }
 
   void binaryIntrinsic(const ir::Op& op, llvm::Intrinsic::ID id) {
     elementwise(op, [&](unsigned k) { return b_.CreateBinaryIntrinsic(id, slot(op.operands[0], k), slot(op.operands[1], k)); });
-    if (op.result()->type.isScalar()) values_[op.result()].resize(1);
   }
 
   void cast(const ir::Op& op, llvm::Instruction::CastOps how) {
     llvm::Type* to = scalarType(op.result()->type.elem());
     elementwise(op, [&](unsigned k) { return b_.CreateCast(how, slot(op.operands[0], k), to); });
-    if (op.result()->type.isScalar()) values_[op.result()].resize(1);
   }
 
   // 2^x for f32: ex2.approx (Triton's choice for tl.exp2; within 2 ulp on its full range).
@@ -318,9 +308,10 @@ class Lowering {
     return slot(blk.ops.back()->operands[0], 0);
   }
 
-  // A reduce of a 1-D tile to a scalar, in a fixed order: each thread combines its slots in
-  // element order, then thread 0 combines the threads' partial values (from shared memory) in
-  // thread order, and every thread reads the result back. Any combiner works (no identity needed).
+  // A reduce of a 1-D tile to a scalar: each thread combines its slots in element order, then the
+  // threads' partial values are combined by warp shuffles (reduceByShuffles) or, for tiles
+  // smaller than the program and other widths, by thread 0 from shared memory in thread order;
+  // every thread gets the result. Any combiner works (no identity needed).
   void reduce(const ir::Op& op) {
     const ir::Value* in = op.operands[0];
     if (op.operands.size() != 1 || in->type.rank() != 1 || !op.result()->type.isScalar())
@@ -404,7 +395,6 @@ class Lowering {
 
   void binary(const ir::Op& op, llvm::Instruction::BinaryOps code) {
     elementwise(op, [&](unsigned k) { return b_.CreateBinOp(code, slot(op.operands[0], k), slot(op.operands[1], k)); });
-    if (op.result()->type.isScalar()) values_[op.result()].resize(1);
   }
 
   // Slot-wise predicated access: the lane runs the access only when its element is in the tile

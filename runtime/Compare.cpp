@@ -108,15 +108,15 @@ BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& 
                                    const_cast<uint8_t*>(expected.bytes.data()));
   interp::Tile ta = interp::tileAt(ir::Type(ir::ElemType{actual.elem, ir::ScalarKind::I32}, std::vector<int64_t>{d.elements}),
                                    const_cast<uint8_t*>(actual.bytes.data()));
+  auto [rtol, atol] = defaultRelativeTolerance(expected.elem);  // used when tol.relative
+  if (tol.rtol >= 0) rtol = tol.rtol;
+  if (tol.atol >= 0) atol = tol.atol;
   for (int64_t i = 0; i < d.elements; ++i) {
     uint64_t a = rawBits(expected, i), b = rawBits(actual, i);
     if (a == b) continue;
     uint64_t ulps = isFloat ? ulpDistance(a, b, expected.elem) : 1;
     if (isFloat && ulps <= tol.maxUlps) continue;
     if (isFloat && tol.relative && ulps != UINT64_MAX) {
-      auto [rtol, atol] = defaultRelativeTolerance(expected.elem);
-      if (tol.rtol >= 0) rtol = tol.rtol;
-      if (tol.atol >= 0) atol = tol.atol;
       double x = interp::elementAsDouble(te, i), y = interp::elementAsDouble(ta, i);
       if (std::fabs(y - x) <= atol + rtol * std::fabs(x) || (std::isinf(x) && x == y)) continue;
     }
