@@ -51,6 +51,20 @@ void requireBlock(Lowerer& L, const CV& v, const char* kind, const Expr& at, con
                    ", got " + v.describe());
 }
 
+// A block pointer or tensor descriptor value: base, then shape (i64) and strides (i64) per
+// dimension; callers append what their kind adds (a block pointer's offsets).
+CV blockValue(Lowerer& L, const char* kind, const CV& base, const std::vector<int64_t>& block, const std::vector<CV>& shape,
+              const std::vector<CV>& strides, const Expr& shapeAt, const Expr& stridesAt) {
+  CV v;
+  v.kind = CV::K::BlockPtr;
+  v.s = kind;
+  v.ints = block;
+  v.elts.push_back(base);
+  for (const CV& x : shape) v.elts.push_back(scalarOf(L, x, ScalarKind::I64, shapeAt, "shape"));
+  for (const CV& x : strides) v.elts.push_back(scalarOf(L, x, ScalarKind::I64, stridesAt, "strides"));
+  return v;
+}
+
 }  // namespace
 
 // A descriptor's block at `offsets`, every dimension checked (TMA's rule).
@@ -115,13 +129,7 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
       std::vector<CV> order = listOf(L, a.get(5), a.at(5), "order");  // a layout hint; only checked
       if (order.size() != r) L.fail(a.at(5), "make_block_ptr(): order must have one entry per dimension");
     }
-    CV bp;
-    bp.kind = CV::K::BlockPtr;
-    bp.s = "block_ptr";
-    bp.ints = block;
-    bp.elts.push_back(base);
-    for (const CV& v : shape) bp.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(1), "shape"));
-    for (const CV& v : strides) bp.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(2), "strides"));
+    CV bp = blockValue(L, "block_ptr", base, block, shape, strides, a.at(1), a.at(2));
     for (const CV& v : offsets) bp.elts.push_back(scalarOf(L, v, ScalarKind::I32, a.at(3), "offsets"));
     return bp;
   };
@@ -150,13 +158,7 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
       L.fail(a.site(), "make_tensor_descriptor(): shape, strides and block_shape must have the same length");
     std::string padding = a.strOr(4, "zero");
     if (padding != "zero" && padding != "nan") L.fail(a.at(4), "padding_option must be 'zero' or 'nan', got '" + padding + "'");
-    CV d;
-    d.kind = CV::K::BlockPtr;
-    d.s = "tensor_descriptor";
-    d.ints = block;
-    d.elts.push_back(base);
-    for (const CV& v : shape) d.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(1), "shape"));
-    for (const CV& v : strides) d.elts.push_back(scalarOf(L, v, ScalarKind::I64, a.at(2), "strides"));
+    CV d = blockValue(L, "tensor_descriptor", base, block, shape, strides, a.at(1), a.at(2));
     d.f = padding == "nan" ? 1 : 0;
     return d;
   };
