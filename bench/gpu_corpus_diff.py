@@ -2,7 +2,9 @@
 """gpu_corpus_diff.py TILEVM [FILE...] - on the GPU machine: every case of the kernel corpus
 (test/corpus, headers as in run_corpus.py) through `tilevm diff` (interpreter vs GPU), to measure
 how much of the corpus the GPU engine lowers and whether what it lowers agrees. Prints one line
-per case (PASS, FAIL, NOT LOWERED with the op, ERROR) and a summary count."""
+per case (PASS, FAIL, NOT LOWERED with the op, ERROR) and a summary count.
+With PTXAS=/path/to/ptxas in the environment (no GPU needed): each case's PTX through
+`ptxas -arch=sm_90` instead of diff (PASS means the PTX assembles)."""
 import collections
 import glob
 import os
@@ -34,7 +36,12 @@ def main():
                     while opt in run:
                         i = run.index(opt)
                         del run[i:i + 2]
-                cmd = [tilevm, "diff", path] + run
+                ptxas = os.environ.get("PTXAS")
+                if ptxas and "--grid" in run:  # ptx takes the kernel's arguments, not its grid
+                    i = run.index("--grid")
+                    del run[i:i + 2]
+                ptx = os.path.join(tmp, "kernel.ptx")
+                cmd = [tilevm, "ptx" if ptxas else "diff", path] + run + (["-o", ptx] if ptxas else [])
                 for a in case["args"]:
                     name, spec = a.split("=", 1)
                     arr = run_corpus.make_input(spec, rng)
@@ -45,6 +52,10 @@ def main():
                     else:
                         cmd += ["--arg", a]
                 r = subprocess.run(cmd, capture_output=True, text=True)
+                if ptxas and r.returncode == 0:
+                    r = subprocess.run([ptxas, "-arch=sm_90", ptx, "-o", os.path.join(tmp, "kernel.cubin")], capture_output=True, text=True)
+                    r.returncode = 4 if r.returncode else 0
+                    r.stdout = "FAIL: ptxas " + r.stderr.replace("\n", " ") if r.returncode else ""
                 out = r.stdout + r.stderr
                 kernel = case["run"].split("-k", 1)[1].split()[0] if "-k" in case["run"] else "?"
                 if r.returncode == 0:

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 
+#include "codegen/Libdevice.h"
 #include "codegen/Lowering.h"
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
@@ -69,6 +70,7 @@ Result<std::unique_ptr<llvm::Module>> lowered(const ir::Module& m, const ir::Ker
   auto mod = lowerToLLVM(m, k, o, ctx);
   if (!mod) return mod.error();
   (*mod)->setDataLayout(tm.createDataLayout());
+  if (auto err = linkLibdevice(**mod)) return *err;
   optimize(**mod, tm);
   return std::move(*mod);
 }

@@ -151,6 +151,12 @@ class CudaDevice : public Device {
       if (CUresult r = d_.memAlloc(&dev[i], bytes); r != 0) return fail(d_.error("cuMemAlloc", r));
       if (b.byteSize() && d_.memcpyHtoD(dev[i], b.data(), b.byteSize()) != 0) return fail("copying " + b.name + " to the GPU failed");
     }
+    // Pointer tables hold the device's addresses on the device (the host copy keeps the host's).
+    for (const auto& [table, targets] : bound.addressTables) {
+      std::vector<uint64_t> addresses;
+      for (size_t t : targets) addresses.push_back(dev[t]);
+      if (d_.memcpyHtoD(dev[table], addresses.data(), addresses.size() * 8) != 0) return fail("copying a pointer table to the GPU failed");
+    }
     // Kernel parameters: device pointers, and scalars in the parameter's own width.
     std::vector<std::array<uint8_t, 8>> storage(k.kernel->params().size());
     std::vector<void*> params(storage.size());
@@ -196,6 +202,9 @@ class CudaDevice : public Device {
     if (r != 0) return fail(d_.error("the kernel launch", r));
     for (size_t i = 0; i < bound.buffers.size(); ++i) {
       interp::Buffer& b = bound.buffers[i];
+      bool table = false;
+      for (const auto& t : bound.addressTables) table = table || t.first == i;
+      if (table) continue;  // device addresses: the host's copy stays
       if (b.byteSize() && d_.memcpyDtoH(b.data(), dev[i], b.byteSize()) != 0) return fail("copying " + b.name + " back failed");
     }
     interp::Report rep;

@@ -205,13 +205,17 @@ Result<BoundArgs> bindArgs(const ir::Kernel& k, std::vector<ArgValue>& args, boo
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].refs.empty() || args[i].isDescriptor || !bufferOf.count(args[i].name)) continue;
     std::vector<uint64_t> addresses;
+    std::vector<size_t> referenced;
     for (const std::string& r : args[i].refs) {
       auto ref = byName.find(r);
       if (ref == byName.end() || !(args[ref->second].isBuffer || bufferOf.count(r)) || !args[ref->second].refs.empty())
         return commandLine("--arg " + args[i].name + "=" + args[i].spec + ": '" + r + "' is not an array argument");
       used[ref->second] = true;
-      addresses.push_back(reinterpret_cast<uint64_t>(buffers[bufferIndex(args[ref->second])].bytes.data()));
+      size_t target = bufferIndex(args[ref->second]);
+      referenced.push_back(target);
+      addresses.push_back(reinterpret_cast<uint64_t>(buffers[target].bytes.data()));
     }
+    bound.addressTables.push_back({bufferOf.at(args[i].name), referenced});
     std::memcpy(buffers[bufferOf.at(args[i].name)].bytes.data(), addresses.data(), addresses.size() * 8);
   }
   if (!materializeError.empty()) return commandLine(materializeError);

@@ -48,6 +48,9 @@ struct BoundArgs {
   std::vector<interp::Arg> args;               ///< one per kernel parameter
   std::map<std::string, size_t> bufferOf;      ///< argument name -> buffer index
   std::map<std::string, bool> bufferUnsigned;  ///< argument name -> unsigned dtype (.npy)
+  /// Pointer tables (`ptrs:A,B`): the table's buffer index and the buffers whose addresses it
+  /// holds, in order (a device other than the CPU writes its own addresses there).
+  std::vector<std::pair<size_t, std::vector<size_t>>> addressTables;
 };
 
 /// Binds arguments to the kernel's parameters by name; arrays are allocated as they join.

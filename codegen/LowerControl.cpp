@@ -1,0 +1,171 @@
+// LowerControl.cpp - structured control flow and device asserts. for, if and while become LLVM
+// loops and branches whose carried values are phis, one per register slot of each value (a
+// value held once is repeated into every slot). Every condition is a scalar, the same in all
+// threads of a program, so barriers inside bodies stay uniform.
+#include <llvm/IR/Intrinsics.h>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+Lowerer::Values Lowerer::allSlotsOf(const ir::Value* v, const ir::Value* like) {
+  Values out;
+  for (unsigned k = 0; k < layoutOf(like).slots(); ++k) out.push_back(slot(v, k));
+  return out;
+}
+
+std::vector<Lowerer::Values> Lowerer::yielded(const ir::Block& block, size_t first) {
+  std::vector<Values> out;
+  const ir::Op* t = block.ops.back().get();
+  for (size_t i = first; i < t->operands.size(); ++i) out.push_back(allSlots(t->operands[i]));
+  return out;
+}
+
+std::vector<std::vector<llvm::PHINode*>> Lowerer::phisFor(const std::vector<Values>& init, llvm::BasicBlock* from) {
+  std::vector<std::vector<llvm::PHINode*>> phis;
+  for (const Values& v : init) {
+    std::vector<llvm::PHINode*> p;
+    for (llvm::Value* x : v) {
+      auto* phi = b_.CreatePHI(x->getType(), 2);
+      phi->addIncoming(x, from);
+      p.push_back(phi);
+    }
+    phis.push_back(p);
+  }
+  return phis;
+}
+
+namespace {
+
+Lowerer::Values asValues(const std::vector<llvm::PHINode*>& p) { return Lowerer::Values(p.begin(), p.end()); }
+
+}  // namespace
+
+// for iv in [lb, ub) by step: the counter runs in 64 bits (as the interpreter's) and the body
+// sees it in the induction variable's type; a zero step runs no iteration.
+void Lowerer::lowerFor(const ir::Op& op) {
+  const ir::Block& body = op.regions[0]->block;
+  auto wide = [&](const ir::Value* v) { return b_.CreateSExtOrTrunc(slot(v, 0), b_.getInt64Ty()); };
+  llvm::Value* lb = wide(op.operands[0]);
+  llvm::Value* ub = wide(op.operands[1]);
+  llvm::Value* step = wide(op.operands[2]);
+  std::vector<Values> init;
+  for (size_t i = 3; i < op.operands.size(); ++i) init.push_back(allSlots(op.operands[i]));
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  auto* header = llvm::BasicBlock::Create(ctx_, "for", fn_);
+  auto* bodyBlock = llvm::BasicBlock::Create(ctx_, "for_body", fn_);
+  auto* exit = llvm::BasicBlock::Create(ctx_, "for_exit", fn_);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  auto* iv = b_.CreatePHI(b_.getInt64Ty(), 2);
+  iv->addIncoming(lb, pre);
+  auto phis = phisFor(init, pre);
+  llvm::Value* zero = b_.getInt64(0);
+  llvm::Value* go = b_.CreateSelect(b_.CreateICmpSGT(step, zero), b_.CreateICmpSLT(iv, ub),
+                                    b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(iv, ub)));
+  b_.CreateCondBr(go, bodyBlock, exit);
+  b_.SetInsertPoint(bodyBlock);
+  values_[body.args[0].get()] = {b_.CreateTrunc(iv, scalarType(body.args[0]->type.elem()))};
+  for (size_t i = 0; i < phis.size(); ++i) values_[body.args[i + 1].get()] = asValues(phis[i]);
+  lowerBlock(body);
+  std::vector<Values> next = yielded(body);
+  llvm::BasicBlock* latch = b_.GetInsertBlock();
+  iv->addIncoming(b_.CreateAdd(iv, step), latch);
+  for (size_t i = 0; i < phis.size(); ++i)
+    for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(exit);
+  for (size_t i = 0; i < phis.size(); ++i) values_[op.result(unsigned(i))] = asValues(phis[i]);
+}
+
+void Lowerer::lowerIf(const ir::Op& op) {
+  auto* thenBlock = llvm::BasicBlock::Create(ctx_, "then", fn_);
+  auto* elseBlock = llvm::BasicBlock::Create(ctx_, "else", fn_);
+  auto* merge = llvm::BasicBlock::Create(ctx_, "endif", fn_);
+  b_.CreateCondBr(slot(op.operands[0], 0), thenBlock, elseBlock);
+  std::vector<Values> yields[2];
+  llvm::BasicBlock* ends[2];
+  llvm::BasicBlock* starts[2] = {thenBlock, elseBlock};
+  for (int side = 0; side < 2; ++side) {
+    b_.SetInsertPoint(starts[side]);
+    const ir::Block& blk = op.regions[side]->block;
+    lowerBlock(blk);
+    yields[side] = yielded(blk);
+    ends[side] = b_.GetInsertBlock();
+    b_.CreateBr(merge);
+  }
+  b_.SetInsertPoint(merge);
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    Values out;
+    for (size_t k = 0; k < yields[0][i].size(); ++k) {
+      auto* phi = b_.CreatePHI(yields[0][i][k]->getType(), 2);
+      phi->addIncoming(yields[0][i][k], ends[0]);
+      phi->addIncoming(yields[1][i][k], ends[1]);
+      out.push_back(phi);
+    }
+    values_[op.result(unsigned(i))] = out;
+  }
+}
+
+// while: the before-region computes the condition and the values it passes on (to the
+// after-region, or out as the results); the after-region yields the next inits.
+void Lowerer::lowerWhile(const ir::Op& op) {
+  const ir::Block& before = op.regions[0]->block;
+  const ir::Block& after = op.regions[1]->block;
+  std::vector<Values> init;
+  for (const ir::Value* v : op.operands) init.push_back(allSlots(v));
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  auto* header = llvm::BasicBlock::Create(ctx_, "while", fn_);
+  auto* afterBlock = llvm::BasicBlock::Create(ctx_, "while_body", fn_);
+  auto* exit = llvm::BasicBlock::Create(ctx_, "while_exit", fn_);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  auto phis = phisFor(init, pre);
+  for (size_t i = 0; i < phis.size(); ++i) values_[before.args[i].get()] = asValues(phis[i]);
+  lowerBlock(before);
+  const ir::Op* cond = before.ops.back().get();
+  std::vector<Values> passed;
+  for (size_t i = 1; i < cond->operands.size(); ++i) passed.push_back(allSlotsOf(cond->operands[i], after.args[i - 1].get()));
+  b_.CreateCondBr(slot(cond->operands[0], 0), afterBlock, exit);
+  b_.SetInsertPoint(afterBlock);
+  for (size_t i = 0; i < passed.size(); ++i) values_[after.args[i].get()] = passed[i];
+  lowerBlock(after);
+  std::vector<Values> next = yielded(after);
+  llvm::BasicBlock* latch = b_.GetInsertBlock();
+  for (size_t i = 0; i < phis.size(); ++i)
+    for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(exit);
+  for (size_t i = 0; i < passed.size(); ++i) values_[op.result(unsigned(i))] = passed[i];
+}
+
+// device_assert: a lane whose element is false calls __assertfail (the CUDA device runtime's
+// system call, as Triton does), which prints the message with the kernel's source position and
+// stops the kernel; the launch then fails with the driver's assert error.
+void Lowerer::lowerAssert(const ir::Op& op) {
+  const ir::Value* c = op.operands[0];
+  Layout l = layoutOf(c);
+  llvm::Value* failed = b_.getFalse();
+  for (unsigned k = 0; k < l.slots(); ++k)
+    failed = b_.CreateOr(failed, b_.CreateAnd(inTile(l, k), b_.CreateNot(slot(c, k))));
+  auto* fire = llvm::BasicBlock::Create(ctx_, "assert_failed", fn_);
+  auto* ok = llvm::BasicBlock::Create(ctx_, "assert_ok", fn_);
+  b_.CreateCondBr(failed, fire, ok);
+  b_.SetInsertPoint(fire);
+  auto text = [&](const std::string& s) {
+    llvm::Constant* data = llvm::ConstantDataArray::getString(ctx_, s);
+    auto* g = new llvm::GlobalVariable(*mod_, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data, "assert_text",
+                                       nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+    return b_.CreateAddrSpaceCast(g, llvm::PointerType::get(ctx_, 0));
+  };
+  const std::string* msg = op.strAttr("message");
+  std::string file = op.loc.file < m_.files.size() ? m_.files[op.loc.file] : "";
+  llvm::Type* generic = llvm::PointerType::get(ctx_, 0);
+  auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), {generic, generic, b_.getInt32Ty(), generic, b_.getInt64Ty()}, false);
+  llvm::FunctionCallee assertFail = mod_->getOrInsertFunction("__assertfail", fnTy);
+  b_.CreateCall(assertFail, {text(msg ? *msg : "device_assert"), text(file), b_.getInt32(int32_t(op.loc.line)), text(k_.name), b_.getInt64(1)});
+  b_.CreateBr(ok);
+  b_.SetInsertPoint(ok);
+}
+
+}  // namespace tilevm::codegen

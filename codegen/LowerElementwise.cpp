@@ -1,0 +1,240 @@
+// LowerElementwise.cpp - ops with the Elementwise trait: integer and float arithmetic with the
+// IR's defined results at every input (division by zero, shifts past the width, float-to-int
+// saturation, as the interpreter computes them), comparisons, casts, pointers, and math (exp and
+// exp2 inline, the rest from NVIDIA's libdevice; f16/bf16 math in f32). Accuracy of each choice:
+// docs/codegen.md.
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cmath>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+void Lowerer::elementwise(const ir::Op& op) {
+  bool once = true, uniform = true;
+  for (const ir::Value* v : op.operands) {
+    once = once && values_.at(v).size() == 1;
+    uniform = uniform && isUniform(v);
+  }
+  if (uniform) uniform_.insert(op.result());
+  Layout l = layoutOf(op.result());
+  unsigned n = once ? 1 : l.slots();
+  Values out;
+  for (unsigned k = 0; k < n; ++k) {
+    Values args;
+    for (const ir::Value* v : op.operands) args.push_back(slot(v, k));
+    out.push_back(elementOp(op, args));
+  }
+  values_[op.result()] = out;
+}
+
+llvm::Value* Lowerer::elementOp(const ir::Op& op, std::span<llvm::Value* const> a) {
+  llvm::Type* ty = scalarType(op.result()->type.elem());
+  auto bin = [&](llvm::Instruction::BinaryOps code) { return b_.CreateBinOp(code, a[0], a[1]); };
+  auto intr2 = [&](llvm::Intrinsic::ID id) { return b_.CreateBinaryIntrinsic(id, a[0], a[1]); };
+  switch (op.code) {
+    case Opcode::AddI: return bin(llvm::Instruction::Add);
+    case Opcode::SubI: return bin(llvm::Instruction::Sub);
+    case Opcode::MulI: return bin(llvm::Instruction::Mul);
+    case Opcode::AndI: return bin(llvm::Instruction::And);
+    case Opcode::OrI: return bin(llvm::Instruction::Or);
+    case Opcode::XorI: return bin(llvm::Instruction::Xor);
+    case Opcode::DivSI:
+    case Opcode::DivUI:
+    case Opcode::RemSI:
+    case Opcode::RemUI: return intDivRem(op.code, a[0], a[1]);
+    case Opcode::ShlI:
+    case Opcode::ShrSI:
+    case Opcode::ShrUI: return shift(op.code, a[0], a[1]);
+    case Opcode::MinSI: return intr2(llvm::Intrinsic::smin);
+    case Opcode::MaxSI: return intr2(llvm::Intrinsic::smax);
+    case Opcode::MinUI: return intr2(llvm::Intrinsic::umin);
+    case Opcode::MaxUI: return intr2(llvm::Intrinsic::umax);
+    case Opcode::MulHiSI:
+    case Opcode::MulHiUI: {
+      unsigned bits = ty->getIntegerBitWidth();
+      llvm::Type* wide = b_.getIntNTy(bits * 2);
+      bool s = op.code == Opcode::MulHiSI;
+      llvm::Value* x = s ? b_.CreateSExt(a[0], wide) : b_.CreateZExt(a[0], wide);
+      llvm::Value* y = s ? b_.CreateSExt(a[1], wide) : b_.CreateZExt(a[1], wide);
+      return b_.CreateTrunc(b_.CreateLShr(b_.CreateMul(x, y), bits), ty);
+    }
+    case Opcode::AbsI:  // wrapping: abs(INT_MIN) = INT_MIN
+      return b_.CreateSelect(b_.CreateICmpSLT(a[0], llvm::Constant::getNullValue(ty)), b_.CreateNeg(a[0]), a[0]);
+    case Opcode::CmpI: {
+      static const std::map<std::string, llvm::CmpInst::Predicate> preds = {
+          {"eq", llvm::CmpInst::ICMP_EQ},   {"ne", llvm::CmpInst::ICMP_NE},   {"slt", llvm::CmpInst::ICMP_SLT},
+          {"sle", llvm::CmpInst::ICMP_SLE}, {"sgt", llvm::CmpInst::ICMP_SGT}, {"sge", llvm::CmpInst::ICMP_SGE},
+          {"ult", llvm::CmpInst::ICMP_ULT}, {"ule", llvm::CmpInst::ICMP_ULE}, {"ugt", llvm::CmpInst::ICMP_UGT},
+          {"uge", llvm::CmpInst::ICMP_UGE}};
+      return b_.CreateICmp(preds.at(*op.strAttr("pred")), a[0], a[1]);
+    }
+    case Opcode::CmpF: {
+      static const std::map<std::string, llvm::CmpInst::Predicate> preds = {
+          {"oeq", llvm::CmpInst::FCMP_OEQ}, {"one", llvm::CmpInst::FCMP_ONE}, {"olt", llvm::CmpInst::FCMP_OLT},
+          {"ole", llvm::CmpInst::FCMP_OLE}, {"ogt", llvm::CmpInst::FCMP_OGT}, {"oge", llvm::CmpInst::FCMP_OGE},
+          {"ueq", llvm::CmpInst::FCMP_UEQ}, {"une", llvm::CmpInst::FCMP_UNE}, {"ult", llvm::CmpInst::FCMP_ULT},
+          {"ule", llvm::CmpInst::FCMP_ULE}, {"ugt", llvm::CmpInst::FCMP_UGT}, {"uge", llvm::CmpInst::FCMP_UGE},
+          {"ord", llvm::CmpInst::FCMP_ORD}, {"uno", llvm::CmpInst::FCMP_UNO}};
+      return b_.CreateFCmp(preds.at(*op.strAttr("pred")), a[0], a[1]);
+    }
+    // f16/bf16 +, -, *, / round once to the narrow type: the same result as computing in f32
+    // and rounding (f32 holds more than twice their significand bits).
+    case Opcode::AddF: return bin(llvm::Instruction::FAdd);
+    case Opcode::SubF: return bin(llvm::Instruction::FSub);
+    case Opcode::MulF: return bin(llvm::Instruction::FMul);
+    case Opcode::DivF:
+    case Opcode::PreciseDiv: return bin(llvm::Instruction::FDiv);
+    case Opcode::NegF: return b_.CreateFNeg(a[0]);
+    // maximum/minimum propagate NaN; maxnum/minnum return the other operand (IEEE 754-2008).
+    case Opcode::MaximumF: return intr2(llvm::Intrinsic::maximum);
+    case Opcode::MinimumF: return intr2(llvm::Intrinsic::minimum);
+    case Opcode::MaxNumF: return intr2(llvm::Intrinsic::maxnum);
+    case Opcode::MinNumF: return intr2(llvm::Intrinsic::minnum);
+    case Opcode::Fma: return b_.CreateIntrinsic(llvm::Intrinsic::fma, {ty}, {a[0], a[1], a[2]});
+    case Opcode::Select: return b_.CreateSelect(a[0], a[1], a[2]);
+    case Opcode::AddPtr: {
+      llvm::Type* elem = scalarType(ir::ElemType{op.result()->type.elem().pointee, ScalarKind::I32});
+      llvm::Value* off = a[1];
+      if (off->getType()->getIntegerBitWidth() < 64) off = b_.CreateSExt(off, b_.getInt64Ty());
+      return b_.CreateGEP(elem, a[0], off);
+    }
+    case Opcode::PtrToInt: return b_.CreatePtrToInt(a[0], ty);
+    case Opcode::IntToPtr: return b_.CreateIntToPtr(a[0], ty);
+    case Opcode::Bitcast: return b_.CreateBitCast(a[0], ty);
+    case Opcode::ExtF: return b_.CreateFPExt(a[0], ty);
+    case Opcode::TruncF: {
+      const std::string* r = op.strAttr("rounding");
+      if (r && *r == "rtz") fail(op, "codegen: truncf with rounding rtz is not lowered to the GPU yet");
+      return b_.CreateFPTrunc(a[0], ty);
+    }
+    case Opcode::ExtSI: return b_.CreateSExt(a[0], ty);
+    case Opcode::ExtUI: return b_.CreateZExt(a[0], ty);
+    case Opcode::TruncI: return b_.CreateTrunc(a[0], ty);
+    case Opcode::SIToFP: return b_.CreateSIToFP(a[0], ty);
+    case Opcode::UIToFP: return b_.CreateUIToFP(a[0], ty);
+    case Opcode::FPToSI:
+    case Opcode::FPToUI: return floatToInt(op, a[0]);
+    default: return mathOp(op, a);
+  }
+}
+
+// Division and remainder with the IR's results where C leaves them undefined: x / 0 = -1
+// (all ones), x % 0 = x, INT_MIN / -1 = INT_MIN, x % -1 = 0. The divisor is replaced by 1
+// before dividing, so no lane traps, and the defined value is selected afterwards.
+llvm::Value* Lowerer::intDivRem(Opcode code, llvm::Value* x, llvm::Value* y) {
+  llvm::Type* ty = x->getType();
+  llvm::Value* zero = llvm::Constant::getNullValue(ty);
+  llvm::Value* one = llvm::ConstantInt::get(ty, 1);
+  llvm::Value* allOnes = llvm::Constant::getAllOnesValue(ty);
+  llvm::Value* byZero = b_.CreateICmpEQ(y, zero);
+  bool isSigned = code == Opcode::DivSI || code == Opcode::RemSI;
+  llvm::Value* byMinusOne = isSigned ? b_.CreateICmpEQ(y, allOnes) : b_.getFalse();
+  llvm::Value* safe = b_.CreateSelect(b_.CreateOr(byZero, byMinusOne), one, y);
+  switch (code) {
+    case Opcode::DivSI:  // x / -1 = -x (wrapping: INT_MIN stays)
+      return b_.CreateSelect(byZero, allOnes, b_.CreateSelect(byMinusOne, b_.CreateNeg(x), b_.CreateSDiv(x, safe)));
+    case Opcode::DivUI: return b_.CreateSelect(byZero, allOnes, b_.CreateUDiv(x, safe));
+    case Opcode::RemSI: return b_.CreateSelect(byZero, x, b_.CreateSelect(byMinusOne, zero, b_.CreateSRem(x, safe)));
+    default: return b_.CreateSelect(byZero, x, b_.CreateURem(x, safe));
+  }
+}
+
+// Shifts by the width or more give 0 (or the sign for an arithmetic right shift), as the IR
+// defines them; LLVM would give poison.
+llvm::Value* Lowerer::shift(Opcode code, llvm::Value* x, llvm::Value* y) {
+  llvm::Type* ty = x->getType();
+  unsigned bits = ty->getIntegerBitWidth();
+  llvm::Value* width = llvm::ConstantInt::get(ty, bits);
+  llvm::Value* past = b_.CreateICmpUGE(y, width);
+  llvm::Value* safe = b_.CreateSelect(past, llvm::Constant::getNullValue(ty), y);
+  switch (code) {
+    case Opcode::ShlI: return b_.CreateSelect(past, llvm::Constant::getNullValue(ty), b_.CreateShl(x, safe));
+    case Opcode::ShrUI: return b_.CreateSelect(past, llvm::Constant::getNullValue(ty), b_.CreateLShr(x, safe));
+    default: return b_.CreateAShr(x, b_.CreateSelect(past, llvm::ConstantInt::get(ty, bits - 1), y));
+  }
+}
+
+// Toward zero, saturating at the type's range, NaN to 0: LLVM's fpto[su]i.sat is exactly the
+// interpreter's rule (and PTX cvt.rzi's). To i1: whether the value is nonzero.
+llvm::Value* Lowerer::floatToInt(const ir::Op& op, llvm::Value* x) {
+  llvm::Type* ty = scalarType(op.result()->type.elem());
+  if (ty->isIntegerTy(1)) return b_.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0));
+  auto id = op.code == Opcode::FPToSI ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+  return b_.CreateIntrinsic(id, {ty, x->getType()}, {x});
+}
+
+// Math: sqrt correctly rounded (sqrt.rn, as the interpreter); rsqrt as 1/sqrt, both correctly
+// rounded; exp and exp2 inline (ex2.approx); log, log2, sin, cos, erf, tanh, pow and fmod from
+// libdevice (within 2 ulp of the correctly rounded result; docs/codegen.md). f16/bf16 inputs are
+// computed in f32 and rounded once, as the interpreter does.
+llvm::Value* Lowerer::mathOp(const ir::Op& op, std::span<llvm::Value* const> args) {
+  llvm::Type* ty = scalarType(op.result()->type.elem());
+  bool narrow = ty->isHalfTy() || ty->isBFloatTy();
+  Values a(args.begin(), args.end());
+  if (narrow)
+    for (auto& v : a) v = b_.CreateFPExt(v, b_.getFloatTy());
+  llvm::Type* cty = narrow ? b_.getFloatTy() : ty;
+  bool f64 = cty->isDoubleTy();
+  auto lib = [&](const char* f32name, const char* f64name) { return libdevice(f64 ? f64name : f32name, cty, a); };
+  llvm::Value* r = nullptr;
+  switch (op.code) {
+    case Opcode::Sqrt:
+    case Opcode::PreciseSqrt: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, a[0]); break;
+    case Opcode::Rsqrt:
+      r = b_.CreateFDiv(llvm::ConstantFP::get(cty, 1.0), b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, a[0]));
+      break;
+    case Opcode::AbsF: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a[0]); break;
+    case Opcode::Floor: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, a[0]); break;
+    case Opcode::Ceil: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, a[0]); break;
+    case Opcode::Exp: r = f64 ? lib("", "__nv_exp") : expF32(a[0]); break;
+    case Opcode::Exp2:  // ex2.approx: Triton's choice for tl.exp2 (within 2 ulp on its full range)
+      r = f64 ? lib("", "__nv_exp2") : b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {a[0]});
+      break;
+    case Opcode::Log: r = lib("__nv_logf", "__nv_log"); break;
+    case Opcode::Log2: r = lib("__nv_log2f", "__nv_log2"); break;
+    case Opcode::Sin: r = lib("__nv_sinf", "__nv_sin"); break;
+    case Opcode::Cos: r = lib("__nv_cosf", "__nv_cos"); break;
+    case Opcode::Erf: r = lib("__nv_erff", "__nv_erf"); break;
+    case Opcode::Tanh: r = lib("__nv_tanhf", "__nv_tanh"); break;
+    case Opcode::Pow: r = lib("__nv_powf", "__nv_pow"); break;
+    case Opcode::RemF: r = lib("__nv_fmodf", "__nv_fmod"); break;
+    default: fail(op, "codegen: '" + std::string(op.mnemonic()) + "' is not lowered to the GPU yet (docs/codegen.md lists what is)");
+  }
+  return narrow ? b_.CreateFPTrunc(r, ty) : r;
+}
+
+// A call of a libdevice function (linked into the module after lowering, EmitPtx.cpp).
+llvm::Value* Lowerer::libdevice(const char* name, llvm::Type* ty, std::span<llvm::Value* const> args) {
+  std::vector<llvm::Type*> params(args.size(), ty);
+  llvm::FunctionCallee f = mod_->getOrInsertFunction(name, llvm::FunctionType::get(ty, params, false));
+  return b_.CreateCall(f, std::vector<llvm::Value*>(args.begin(), args.end()));
+}
+
+// exp(x) for f32 within a few ulp over the whole range: x = n ln2 + r with n = rint(x log2 e)
+// and ln2 split in two (FMA), e^r = 2^(r log2 e) by ex2.approx on |r log2 e| <= 1/2, times 2^n
+// (ex2.approx of an integer is exact). Infinities and NaN are passed through.
+llvm::Value* Lowerer::expF32(llvm::Value* x) {
+  llvm::Type* f = b_.getFloatTy();
+  auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
+  llvm::Value* n = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, b_.CreateFMul(x, c(1.4426950408889634)));
+  llvm::Value* negN = b_.CreateFNeg(n);
+  llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(0.693145751953125), x});
+  r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(1.428606765330187e-06), r});
+  llvm::Value* er = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {b_.CreateFMul(r, c(1.4426950408889634))});
+  // 2^n in two halves, so that n near the ends of the range neither overflows nor flushes early.
+  llvm::Value* half = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, b_.CreateFMul(n, c(0.5)));
+  llvm::Value* p1 = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {half});
+  llvm::Value* p2 = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {b_.CreateFSub(n, half)});
+  llvm::Value* y = b_.CreateFMul(b_.CreateFMul(er, p1), p2);
+  llvm::Value* isInf = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), c(INFINITY));
+  llvm::Value* inf = b_.CreateSelect(b_.CreateFCmpOGT(x, c(0)), c(INFINITY), c(0));
+  return b_.CreateSelect(isInf, inf, y);
+}
+
+}  // namespace tilevm::codegen

@@ -1,0 +1,333 @@
+// LowerMemory.cpp - loads, stores and atomics. Each slot's access is predicated on its element
+// being in the tile and its mask; runs of consecutive slots (Layout.h) become one vector access
+// when their addresses are consecutive and aligned and their mask is one value (checked at run
+// time where the run-shape analysis, Contiguity.h, could not prove it).
+#include <llvm/IR/InlineAsm.h>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+namespace {
+
+// A vector access is inline PTX (`ld/st.global.v2/v4.bN`), as Triton emits it: LLVM's own
+// vector loads get split again by O3's CFG merging of the vector and per-slot paths. At most
+// 16 bytes per instruction; a run wider than that takes several. The asm is marked as having
+// side effects, so LLVM never moves it across other memory accesses.
+struct AccessWidth {
+  unsigned bits;
+  char constraint;
+  llvm::Type* reg;
+};
+
+AccessWidth widthOf(llvm::IRBuilder<>& b, llvm::Type* ty) {
+  unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
+  if (bits == 16) return {16, 'h', b.getInt16Ty()};
+  if (bits == 32) return {32, 'r', b.getInt32Ty()};
+  return {64, 'l', b.getInt64Ty()};
+}
+
+}  // namespace
+
+// Slot-wise predicated access: the lane runs the access only when its element is in the tile
+// and, if there is a mask, the mask is set.
+llvm::Value* Lowerer::predicate(const ir::Op& op, const Layout& l, unsigned k, size_t maskIndex) {
+  llvm::Value* p = inTile(l, k);
+  if (op.operands.size() > maskIndex) p = b_.CreateAnd(p, slot(op.operands[maskIndex], k));
+  return p;
+}
+
+// Loads and stores go a run of `vec` slots at a time when the layout gives a thread runs
+// (Layout.h): if, at run time, the run's addresses are consecutive and aligned to the run's
+// width and its mask is the same in every lane, one vector access (ld/st.global.v2/v4) serves
+// it; otherwise each slot is accessed alone. The check costs a few integer ops per run (no
+// axis analysis is needed to be correct; where O3 can prove the run contiguous it folds away).
+bool Lowerer::vectorizable(const Layout& l, llvm::Type* ty) const {
+  unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
+  return !l.scalar && l.vec > 1 && (ty->isFloatingPointTy() || ty->isIntegerTy()) && (bits == 16 || bits == 32 || bits == 64);
+}
+
+// Whether the run of slots k..k+vec-1 of op's pointers (operand 0) may be one vector access:
+// consecutive, aligned, one mask value (operand maskIndex, when present).
+// What the analysis (Contiguity.h) proved spares run-time checks: a contiguous pointer tile
+// leaves only the alignment of the run's first address; a uniform mask needs no check, a
+// monotone one only its two ends.
+llvm::Value* Lowerer::runIsVector(const ir::Op& op, const Layout& l, unsigned k, unsigned bytes, size_t maskIndex) {
+  llvm::Value* base = b_.CreatePtrToInt(slot(op.operands[0], k), b_.getInt64Ty());
+  llvm::Value* ok = b_.CreateICmpEQ(b_.CreateAnd(base, b_.getInt64(uint64_t(l.vec) * bytes - 1)), b_.getInt64(0));
+  if (runShape(op.operands[0]) != RunShape::Contiguous)
+    for (unsigned i = 1; i < l.vec; ++i) {
+      llvm::Value* p = b_.CreatePtrToInt(slot(op.operands[0], k + i), b_.getInt64Ty());
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(p, b_.CreateAdd(base, b_.getInt64(uint64_t(i) * bytes))));
+    }
+  if (op.operands.size() > maskIndex) {
+    const ir::Value* mask = op.operands[maskIndex];
+    RunShape ms = runShape(mask);
+    for (unsigned i = 1; i < l.vec; ++i)
+      if (ms == RunShape::Unknown || (ms == RunShape::Monotone && i == l.vec - 1))
+        ok = b_.CreateAnd(ok, b_.CreateICmpEQ(slot(mask, k + i), slot(mask, k)));
+  }
+  return ok;
+}
+
+// The address of slot k + i of op's pointer operand: derived from slot k when the tile is known
+// contiguous (so the other slots' addresses need not be computed at all).
+llvm::Value* Lowerer::lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm::Type* elem) {
+  if (i == 0 || runShape(op.operands[0]) != RunShape::Contiguous) return slot(op.operands[0], k + i);
+  return b_.CreateGEP(elem, slot(op.operands[0], k), b_.getInt64(i));
+}
+
+// A vector access is inline PTX (`ld/st.global.v2/v4.bN`), as Triton emits it: LLVM's own
+// vector loads get split again by O3's CFG merging of the vector and per-slot paths. At most
+// 16 bytes per instruction; a run wider than that takes several. The asm is marked as having
+// side effects, so LLVM never moves it across other memory accesses.
+Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n) {
+  AccessWidth w = widthOf(b_, ty);
+  unsigned per = std::min(n, 128 / w.bits);
+  std::vector<llvm::Value*> lanes;
+  for (unsigned first = 0; first < n; first += per) {
+    std::string text = "ld.global.v" + std::to_string(per) + ".b" + std::to_string(w.bits) + " {", cons;
+    for (unsigned i = 0; i < per; ++i) {
+      text += (i ? ", $" : "$") + std::to_string(i);
+      cons += std::string("=") + w.constraint + ",";
+    }
+    text += "}, [$" + std::to_string(per) + "];";
+    cons += "l";
+    std::vector<llvm::Type*> regs(per, w.reg);
+    auto* fnTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, regs), {b_.getInt64Ty()}, false);
+    llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
+    if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * w.bits / 8));
+    llvm::Value* r = b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), {addr});
+    for (unsigned i = 0; i < per; ++i) lanes.push_back(b_.CreateBitCast(b_.CreateExtractValue(r, i), ty));
+  }
+  return lanes;
+}
+
+void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty) {
+  AccessWidth w = widthOf(b_, ty);
+  unsigned n = unsigned(lanes.size()), per = std::min(n, 128 / w.bits);
+  for (unsigned first = 0; first < n; first += per) {
+    std::string text = "st.global.v" + std::to_string(per) + ".b" + std::to_string(w.bits) + " [$0], {", cons = "l";
+    std::vector<llvm::Type*> types{b_.getInt64Ty()};
+    llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
+    if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * w.bits / 8));
+    std::vector<llvm::Value*> args{addr};
+    for (unsigned i = 0; i < per; ++i) {
+      text += (i ? ", $" : "$") + std::to_string(i + 1);
+      cons += std::string(",") + w.constraint;
+      types.push_back(w.reg);
+      args.push_back(b_.CreateBitCast(lanes[first + i], w.reg));
+    }
+    text += "};";
+    cons += ",~{memory}";
+    auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), types, false);
+    b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), args);
+  }
+}
+
+// One slot's predicated load; leaves the builder in the join block.
+llvm::Value* Lowerer::scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr) {
+  llvm::Value* pred = predicate(op, l, k, 1);
+  llvm::Value* other = op.operands.size() > 2 ? slot(op.operands[2], k) : llvm::Constant::getNullValue(ty);
+  auto* doLoad = llvm::BasicBlock::Create(ctx_, "load", fn_);
+  auto* join = llvm::BasicBlock::Create(ctx_, "loaded", fn_);
+  llvm::BasicBlock* from = b_.GetInsertBlock();
+  b_.CreateCondBr(pred, doLoad, join);
+  b_.SetInsertPoint(doLoad);
+  llvm::Value* v = b_.CreateLoad(ty, ptr ? ptr : slot(op.operands[0], k));
+  b_.CreateBr(join);
+  b_.SetInsertPoint(join);
+  auto* phi = b_.CreatePHI(ty, 2);
+  phi->addIncoming(v, doLoad);
+  phi->addIncoming(other, from);
+  return phi;
+}
+
+void Lowerer::load(const ir::Op& op) {
+  Layout l = layoutOf(op.result());
+  llvm::Type* ty = scalarType(op.result()->type.elem());
+  std::vector<llvm::Value*> out;
+  if (!vectorizable(l, ty)) {
+    for (unsigned k = 0; k < l.slots(); ++k) out.push_back(scalarLoad(op, l, k, ty));
+    values_[op.result()] = out;
+    return;
+  }
+  unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8);
+  bool masked = op.operands.size() > 1;
+  for (unsigned k = 0; k < l.slots(); k += l.vec) {
+    auto* check = llvm::BasicBlock::Create(ctx_, "run_mask", fn_);
+    auto* vector = llvm::BasicBlock::Create(ctx_, "run_load", fn_);
+    auto* scalar = llvm::BasicBlock::Create(ctx_, "run_scalar", fn_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "run_loaded", fn_);
+    b_.CreateCondBr(runIsVector(op, l, k, bytes, 1), check, scalar);
+    b_.SetInsertPoint(check);
+    if (masked) b_.CreateCondBr(slot(op.operands[1], k), vector, join);  // masked off: `other`, no access
+    else b_.CreateBr(vector);
+    b_.SetInsertPoint(vector);
+    std::vector<llvm::Value*> lanes = vectorLoad(slot(op.operands[0], k), ty, l.vec);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(scalar);
+    std::vector<llvm::Value*> single;
+    for (unsigned i = 0; i < l.vec; ++i) single.push_back(scalarLoad(op, l, k + i, ty, lanePointer(op, k, i, ty)));
+    llvm::BasicBlock* scalarEnd = b_.GetInsertBlock();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    for (unsigned i = 0; i < l.vec; ++i) {
+      auto* phi = b_.CreatePHI(ty, 3);
+      phi->addIncoming(lanes[i], vector);
+      phi->addIncoming(single[i], scalarEnd);
+      if (masked)
+        phi->addIncoming(op.operands.size() > 2 ? slot(op.operands[2], k + i) : llvm::Constant::getNullValue(ty), check);
+      out.push_back(phi);
+    }
+  }
+  values_[op.result()] = out;
+}
+
+// One slot's predicated store; leaves the builder in the join block.
+void Lowerer::scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Value* ptr) {
+  llvm::Value* pred = predicate(op, l, k, 2);
+  auto* doStore = llvm::BasicBlock::Create(ctx_, "store", fn_);
+  auto* join = llvm::BasicBlock::Create(ctx_, "stored", fn_);
+  b_.CreateCondBr(pred, doStore, join);
+  b_.SetInsertPoint(doStore);
+  b_.CreateStore(slot(op.operands[1], k), ptr ? ptr : slot(op.operands[0], k));
+  b_.CreateBr(join);
+  b_.SetInsertPoint(join);
+}
+
+void Lowerer::store(const ir::Op& op) {
+  Layout l = layoutOf(op.operands[0]);
+  if (l.scalar) {
+    // A scalar store: one thread writes (the value is the same in all of them).
+    auto* doStore = llvm::BasicBlock::Create(ctx_, "store", fn_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "stored", fn_);
+    llvm::Value* pred = b_.CreateICmpEQ(tid_, b_.getInt32(0));
+    if (op.operands.size() > 2) pred = b_.CreateAnd(pred, slot(op.operands[2], 0));
+    b_.CreateCondBr(pred, doStore, join);
+    b_.SetInsertPoint(doStore);
+    b_.CreateStore(slot(op.operands[1], 0), slot(op.operands[0], 0));
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    return;
+  }
+  llvm::Type* ty = scalarType(op.operands[1]->type.elem());
+  if (!vectorizable(l, ty)) {
+    for (unsigned k = 0; k < l.slots(); ++k) scalarStore(op, l, k);
+    return;
+  }
+  unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8);
+  bool masked = op.operands.size() > 2;
+  for (unsigned k = 0; k < l.slots(); k += l.vec) {
+    auto* check = llvm::BasicBlock::Create(ctx_, "run_mask", fn_);
+    auto* vector = llvm::BasicBlock::Create(ctx_, "run_store", fn_);
+    auto* scalar = llvm::BasicBlock::Create(ctx_, "run_scalar", fn_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "run_stored", fn_);
+    b_.CreateCondBr(runIsVector(op, l, k, bytes, 2), check, scalar);
+    b_.SetInsertPoint(check);
+    if (masked) b_.CreateCondBr(slot(op.operands[2], k), vector, join);
+    else b_.CreateBr(vector);
+    b_.SetInsertPoint(vector);
+    std::vector<llvm::Value*> lanes;
+    for (unsigned i = 0; i < l.vec; ++i) lanes.push_back(slot(op.operands[1], k + i));
+    vectorStore(slot(op.operands[0], k), lanes, ty);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(scalar);
+    for (unsigned i = 0; i < l.vec; ++i) scalarStore(op, l, k + i, lanePointer(op, k, i, ty));
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+  }
+}
+
+// Atomics, one per slot, predicated like stores; a masked-off lane's result is 0, as in the
+// interpreter. An atomic on a scalar pointer is done once per program, by thread 0, and its
+// result is shared with the others through shared memory. Memory order from `sem` (acq_rel by
+// default, as Triton): LLVM 19's NVPTX emits every atomic relaxed, so release and acquire are
+// fences (`fence.acq_rel.gpu`) before and after it, the PTX memory model's equivalent.
+void Lowerer::atomic(const ir::Op& op) {
+  bool cas = op.code == ir::Opcode::AtomicCas;
+  llvm::Type* ty = scalarType(op.result()->type.elem());
+  const std::string* semAttr = op.strAttr("sem");
+  std::string sem = semAttr ? *semAttr : "acq_rel";
+  llvm::AtomicOrdering order = sem == "relaxed"   ? llvm::AtomicOrdering::Monotonic
+                               : sem == "acquire" ? llvm::AtomicOrdering::Acquire
+                               : sem == "release" ? llvm::AtomicOrdering::Release
+                                                  : llvm::AtomicOrdering::AcquireRelease;
+  llvm::AtomicRMWInst::BinOp kind = llvm::AtomicRMWInst::Xchg;
+  if (!cas) {
+    static const std::map<std::string, llvm::AtomicRMWInst::BinOp> intKinds = {
+        {"add", llvm::AtomicRMWInst::Add},   {"max", llvm::AtomicRMWInst::Max},   {"min", llvm::AtomicRMWInst::Min},
+        {"umax", llvm::AtomicRMWInst::UMax}, {"umin", llvm::AtomicRMWInst::UMin}, {"and", llvm::AtomicRMWInst::And},
+        {"or", llvm::AtomicRMWInst::Or},     {"xor", llvm::AtomicRMWInst::Xor},   {"xchg", llvm::AtomicRMWInst::Xchg}};
+    const std::string& k = *op.strAttr("kind");
+    if (ty->isFloatingPointTy()) {
+      if (k == "fadd") kind = llvm::AtomicRMWInst::FAdd;
+      else if (k == "max") kind = llvm::AtomicRMWInst::FMax;  // fmax: the number when one is NaN, as the interpreter
+      else if (k == "min") kind = llvm::AtomicRMWInst::FMin;
+    } else {
+      kind = intKinds.at(k);
+    }
+  }
+  // The access of slot k, done where `pred` holds; the old value, or 0.
+  auto access = [&](unsigned k, llvm::Value* pred) {
+    auto* doIt = llvm::BasicBlock::Create(ctx_, "atomic", fn_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "atomic_done", fn_);
+    llvm::BasicBlock* from = b_.GetInsertBlock();
+    b_.CreateCondBr(pred, doIt, join);
+    b_.SetInsertPoint(doIt);
+    llvm::Value* ptr = slot(op.operands[0], k);
+    auto fence = [&] {
+      auto* asmTy = llvm::FunctionType::get(b_.getVoidTy(), false);
+      b_.CreateCall(llvm::InlineAsm::get(asmTy, "fence.acq_rel.gpu;", "~{memory}", true));
+    };
+    if (sem == "release" || sem == "acq_rel") fence();
+    llvm::Align align(ty->getPrimitiveSizeInBits() / 8);
+    llvm::Value* old;
+    if (cas) {
+      // cmpxchg compares bits: floats go through integers of their width.
+      llvm::Type* bitsTy = b_.getIntNTy(unsigned(ty->getPrimitiveSizeInBits()));
+      llvm::Value* cmp = b_.CreateBitCast(slot(op.operands[1], k), bitsTy);
+      llvm::Value* val = b_.CreateBitCast(slot(op.operands[2], k), bitsTy);
+      auto* x = b_.CreateAtomicCmpXchg(ptr, cmp, val, llvm::MaybeAlign(align), order,
+                                       order == llvm::AtomicOrdering::Release ? llvm::AtomicOrdering::Monotonic
+                                       : order == llvm::AtomicOrdering::AcquireRelease ? llvm::AtomicOrdering::Acquire
+                                                                                        : order);
+      old = b_.CreateBitCast(b_.CreateExtractValue(x, 0), ty);
+    } else {
+      old = b_.CreateAtomicRMW(kind, ptr, slot(op.operands[1], k), llvm::MaybeAlign(align), order);
+    }
+    if (sem == "acquire" || sem == "acq_rel") fence();
+    llvm::BasicBlock* end = b_.GetInsertBlock();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    auto* phi = b_.CreatePHI(ty, 2);
+    phi->addIncoming(old, end);
+    phi->addIncoming(llvm::Constant::getNullValue(ty), from);
+    return phi;
+  };
+  Layout l = layoutOf(op.operands[0]);
+  if (l.scalar) {
+    llvm::Value* pred = b_.CreateICmpEQ(tid_, b_.getInt32(0));
+    if (!cas && op.operands.size() > 2) pred = b_.CreateAnd(pred, slot(op.operands[2], 0));
+    llvm::Value* old = access(0, pred);
+    auto* cell = new llvm::GlobalVariable(*mod_, ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
+                                          "atomic_old", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    auto* write = llvm::BasicBlock::Create(ctx_, "atomic_share", fn_);
+    auto* shared = llvm::BasicBlock::Create(ctx_, "atomic_shared", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(tid_, b_.getInt32(0)), write, shared);
+    b_.SetInsertPoint(write);
+    b_.CreateStore(old, cell);
+    b_.CreateBr(shared);
+    b_.SetInsertPoint(shared);
+    barrier();
+    llvm::Value* v = b_.CreateLoad(ty, cell);
+    barrier();  // the cell is free again (an atomic in a loop writes it next iteration)
+    values_[op.result()] = {v};
+    return;
+  }
+  Values out;
+  for (unsigned k = 0; k < l.slots(); ++k) out.push_back(access(k, cas ? inTile(l, k) : predicate(op, l, k, 2)));
+  values_[op.result()] = out;
+}
+
+}  // namespace tilevm::codegen

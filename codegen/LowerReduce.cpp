@@ -1,0 +1,258 @@
+// LowerReduce.cpp - reduce, scan and dot. A 1-D reduce of one 32-bit tile to a scalar over the
+// whole program combines in each thread, then by warp-shuffle butterflies and shared warp
+// totals. Every other reduce, every scan and dot go through a shared-memory copy of their
+// operands: each thread computes the result elements it holds by a loop along the reduced axis
+// (scan and dot in the interpreter's order of combination, so their results agree bit for bit
+// where each step is exact; reduce in sequence, which differs from the interpreter's halving
+// tree: diff holds reductions to relative error). dot here is FMA on CUDA cores, in the
+// interpreter's input precision (tf32 rounding of f32 inputs by default).
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+// A tile's shape split at `axis`: outer x len x inner.
+struct AxisSplit {
+  int64_t outer = 1, len = 1, inner = 1;
+};
+
+AxisSplit splitAt(const ir::Type& t, int64_t axis) {
+  AxisSplit s;
+  for (unsigned d = 0; d < t.rank(); ++d) {
+    if (int64_t(d) < axis) s.outer *= t.dim(d);
+    else if (int64_t(d) == axis) s.len = t.dim(d);
+    else s.inner *= t.dim(d);
+  }
+  return s;
+}
+
+}  // namespace
+
+Lowerer::Values Lowerer::combine(const ir::Region& region, const Values& a, const Values& b) {
+  const ir::Block& blk = region.block;
+  size_t n = a.size();
+  for (size_t i = 0; i < n; ++i) {
+    values_[blk.args[i].get()] = {a[i]};
+    values_[blk.args[n + i].get()] = {b[i]};
+  }
+  for (size_t i = 0; i + 1 < blk.ops.size(); ++i) lowerOp(*blk.ops[i]);
+  Values out;
+  for (const ir::Value* v : blk.ops.back()->operands) out.push_back(slot(v, 0));
+  return out;
+}
+
+Lowerer::Values Lowerer::countedLoop(llvm::Value* begin, llvm::Value* end, const Values& init,
+                                     const std::function<Values(llvm::Value*, const Values&)>& body) {
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  auto* header = llvm::BasicBlock::Create(ctx_, "loop", fn_);
+  auto* bodyBlock = llvm::BasicBlock::Create(ctx_, "loop_body", fn_);
+  auto* exit = llvm::BasicBlock::Create(ctx_, "loop_exit", fn_);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  auto* i = b_.CreatePHI(begin->getType(), 2);
+  i->addIncoming(begin, pre);
+  std::vector<llvm::PHINode*> phis;
+  Values carried;
+  for (llvm::Value* v : init) {
+    auto* phi = b_.CreatePHI(v->getType(), 2);
+    phi->addIncoming(v, pre);
+    phis.push_back(phi);
+    carried.push_back(phi);
+  }
+  b_.CreateCondBr(b_.CreateICmpSLT(i, end), bodyBlock, exit);
+  b_.SetInsertPoint(bodyBlock);
+  Values next = body(i, carried);
+  llvm::BasicBlock* latch = b_.GetInsertBlock();
+  i->addIncoming(b_.CreateAdd(i, llvm::ConstantInt::get(i->getType(), 1)), latch);
+  for (size_t k = 0; k < phis.size(); ++k) phis[k]->addIncoming(next[k], latch);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(exit);
+  return carried;
+}
+
+void Lowerer::reduce(const ir::Op& op) {
+  const ir::Value* in = op.operands[0];
+  llvm::Type* ty = scalarType(in->type.elem());
+  Layout l = layoutOf(in);
+  bool fast = op.operands.size() == 1 && in->type.rank() == 1 && l.numel >= threads_ && (ty->isFloatTy() || ty->isIntegerTy(32));
+  if (fast) {
+    // In-thread: acc over the valid slots (every thread holds slot 0), then shuffles.
+    llvm::Value* acc = slot(in, 0);
+    for (unsigned k = 1; k < l.slots(); ++k) {
+      llvm::Value* combined = combine(*op.regions[0], {acc}, {slot(in, k)})[0];
+      acc = b_.CreateSelect(inTile(l, k), combined, acc);
+    }
+    values_[op.result()] = {reduceByShuffles(op, ty, acc)};
+    return;
+  }
+  // Through shared memory: each result element folds its line along the axis in order.
+  AxisSplit s = splitAt(in->type, *op.intAttr("axis"));
+  barrier();
+  std::vector<llvm::Value*> bases;
+  uint64_t offset = 0;
+  for (const ir::Value* v : op.operands) {
+    bases.push_back(writeShared(op, v, offset));
+    offset += storageBytes(v->type);
+  }
+  barrier();
+  auto read = [&](llvm::Value* e) {
+    Values x;
+    for (size_t i = 0; i < op.operands.size(); ++i) x.push_back(readShared(bases[i], scalarType(op.operands[i]->type.elem()), e));
+    return x;
+  };
+  Layout rl = layoutOf(op.result());
+  std::vector<Values> results(op.results.size());
+  for (unsigned k = 0; k < rl.slots(); ++k) {
+    llvm::Value* r = elementIndex(rl, k);
+    if (!rl.full()) r = b_.CreateSelect(inTile(rl, k), r, b_.getInt32(0));
+    llvm::Value* o = b_.CreateUDiv(r, b_.getInt32(int32_t(s.inner)));
+    llvm::Value* first = b_.CreateAdd(b_.CreateMul(o, b_.getInt32(int32_t(s.len * s.inner))), b_.CreateURem(r, b_.getInt32(int32_t(s.inner))));
+    Values acc = countedLoop(b_.getInt32(1), b_.getInt32(int32_t(s.len)), read(first), [&](llvm::Value* j, const Values& a) {
+      return combine(*op.regions[0], a, read(b_.CreateAdd(first, b_.CreateMul(j, b_.getInt32(int32_t(s.inner))))));
+    });
+    for (size_t i = 0; i < acc.size(); ++i) results[i].push_back(acc[i]);
+  }
+  for (size_t i = 0; i < results.size(); ++i) values_[op.result(unsigned(i))] = results[i];
+  barrier();  // the scratch array is free again
+}
+
+// Every thread holds a partial value (32-bit): a butterfly of warp shuffles combines a warp's
+// 32 in 5 steps, leaving the warp's total in every lane; lane 0 of each warp writes it to
+// shared memory, and every thread combines the warps' totals in warp order.
+llvm::Value* Lowerer::reduceByShuffles(const ir::Op& op, llvm::Type* ty, llvm::Value* acc) {
+  auto shuffle = ty->isFloatTy() ? llvm::Intrinsic::nvvm_shfl_sync_bfly_f32 : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+  for (int offset = 16; offset >= 1; offset /= 2) {
+    llvm::Value* other = b_.CreateIntrinsic(shuffle, {}, {b_.getInt32(-1), acc, b_.getInt32(offset), b_.getInt32(0x1f)});
+    acc = combine(*op.regions[0], {acc}, {other})[0];
+  }
+  unsigned warps = threads_ / 32;
+  if (warps == 1) return acc;
+  auto* arrTy = llvm::ArrayType::get(ty, warps);
+  auto* totals = new llvm::GlobalVariable(*mod_, arrTy, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(arrTy),
+                                          "reduce_warps", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+  totals->setAlignment(llvm::Align(16));
+  llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
+  llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+  auto* write = llvm::BasicBlock::Create(ctx_, "reduce_write", fn_);
+  auto* written = llvm::BasicBlock::Create(ctx_, "reduce_written", fn_);
+  b_.CreateCondBr(b_.CreateICmpEQ(lane, b_.getInt32(0)), write, written);
+  b_.SetInsertPoint(write);
+  b_.CreateStore(acc, b_.CreateGEP(arrTy, totals, {b_.getInt32(0), warp}));
+  b_.CreateBr(written);
+  b_.SetInsertPoint(written);
+  barrier();
+  llvm::Value* total = b_.CreateLoad(ty, b_.CreateGEP(arrTy, totals, {b_.getInt32(0), b_.getInt32(0)}));
+  for (unsigned w = 1; w < warps; ++w)
+    total = combine(*op.regions[0], {total}, {b_.CreateLoad(ty, b_.CreateGEP(arrTy, totals, {b_.getInt32(0), b_.getInt32(w)}))})[0];
+  barrier();  // the array is free again (a reduce in a loop writes it next iteration)
+  return total;
+}
+
+// An inclusive scan through shared memory: the element at position p along the axis folds
+// positions 0..p in order (p..len-1 from the end when reversed), as the interpreter does.
+void Lowerer::scan(const ir::Op& op) {
+  const ir::Value* in = op.operands[0];
+  AxisSplit s = splitAt(in->type, *op.intAttr("axis"));
+  bool reverse = op.intAttr("reverse") && *op.intAttr("reverse");
+  barrier();
+  std::vector<llvm::Value*> bases;
+  uint64_t offset = 0;
+  for (const ir::Value* v : op.operands) {
+    bases.push_back(writeShared(op, v, offset));
+    offset += storageBytes(v->type);
+  }
+  barrier();
+  auto read = [&](llvm::Value* e) {
+    Values x;
+    for (size_t i = 0; i < op.operands.size(); ++i) x.push_back(readShared(bases[i], scalarType(op.operands[i]->type.elem()), e));
+    return x;
+  };
+  Layout l = layoutOf(in);
+  std::vector<Values> results(op.results.size());
+  llvm::Value* inner = b_.getInt32(int32_t(s.inner));
+  llvm::Value* len = b_.getInt32(int32_t(s.len));
+  for (unsigned k = 0; k < l.slots(); ++k) {
+    llvm::Value* e = elementIndex(l, k);
+    if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
+    llvm::Value* pos = b_.CreateURem(b_.CreateUDiv(e, inner), len);
+    llvm::Value* lineStart = b_.CreateSub(e, b_.CreateMul(pos, inner));  // element at position 0
+    auto at = [&](llvm::Value* p) { return b_.CreateAdd(lineStart, b_.CreateMul(p, inner)); };
+    llvm::Value* firstPos = reverse ? b_.getInt32(int32_t(s.len - 1)) : b_.getInt32(0);
+    llvm::Value* steps = reverse ? b_.CreateSub(b_.getInt32(int32_t(s.len - 1)), pos) : pos;
+    Values acc = countedLoop(b_.getInt32(1), b_.CreateAdd(steps, b_.getInt32(1)), read(at(firstPos)), [&](llvm::Value* t, const Values& a) {
+      llvm::Value* p = reverse ? b_.CreateSub(b_.getInt32(int32_t(s.len - 1)), t) : t;
+      return combine(*op.regions[0], a, read(at(p)));
+    });
+    for (size_t i = 0; i < acc.size(); ++i) results[i].push_back(acc[i]);
+  }
+  for (size_t i = 0; i < results.size(); ++i) values_[op.result(unsigned(i))] = results[i];
+  barrier();
+}
+
+// a @ b + acc with FMA on CUDA cores: a and b in shared memory, each thread's result elements
+// accumulated along k in order (the interpreter's order). Inputs as the interpreter takes them:
+// f16/bf16 exactly in f32, f32 rounded to tf32 unless input_precision is ieee, i8 into i32; an
+// f16/bf16 accumulator is carried in f32 and rounded at the end.
+void Lowerer::dot(const ir::Op& op) {
+  const ir::Type& at = op.operands[0]->type;
+  const ir::Type& bt = op.operands[1]->type;
+  int64_t K = at.dim(1), N = bt.dim(1);
+  ScalarKind in = at.elem().kind, ck = op.result()->type.elem().kind;
+  const std::string* prec = op.strAttr("input_precision");
+  std::string mode = in == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
+  if (mode == "tf32x3") fail(op, "codegen: dot with input_precision tf32x3 is not lowered to the GPU yet");
+  llvm::Type* inTy = scalarType(at.elem());
+  llvm::Type* cTy = scalarType(op.result()->type.elem());
+  bool intDot = in == ScalarKind::I8;
+  llvm::Type* accTy = intDot ? b_.getInt32Ty() : (ck == ScalarKind::F64 ? cTy : b_.getFloatTy());
+  barrier();
+  llvm::Value* aBase = writeShared(op, op.operands[0], 0);
+  llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at));
+  barrier();
+  auto operand = [&](llvm::Value* base, llvm::Value* e) {
+    llvm::Value* x = readShared(base, inTy, e);
+    if (intDot) return b_.CreateSExt(x, accTy);
+    if (x->getType() != accTy) return b_.CreateFPExt(x, accTy);
+    if (mode == "tf32") {  // round to nearest, ties away, on the 10-bit mantissa (Inf/NaN kept)
+      llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
+      llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
+      llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u)));
+      return b_.CreateBitCast(b_.CreateSelect(special, bits, rounded), accTy);
+    }
+    return x;
+  };
+  Layout l = layoutOf(op.result());
+  Values init, rowStart, col;
+  for (unsigned k = 0; k < l.slots(); ++k) {
+    llvm::Value* e = elementIndex(l, k);
+    if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
+    rowStart.push_back(b_.CreateMul(b_.CreateUDiv(e, b_.getInt32(int32_t(N))), b_.getInt32(int32_t(K))));
+    col.push_back(b_.CreateURem(e, b_.getInt32(int32_t(N))));
+    llvm::Value* c = slot(op.operands[2], k);
+    init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
+  }
+  Values acc = countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), init, [&](llvm::Value* kk, const Values& a) {
+    Values next;
+    for (size_t s = 0; s < a.size(); ++s) {
+      llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk));
+      llvm::Value* y = operand(bBase, b_.CreateAdd(b_.CreateMul(kk, b_.getInt32(int32_t(N))), col[s]));
+      // An FMA: the same result as the interpreter's product-then-add where products are exact
+      // (f16, bf16, tf32 inputs), one rounding fewer for ieee f32.
+      next.push_back(intDot ? b_.CreateAdd(a[s], b_.CreateMul(x, y)) : b_.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, a[s]}));
+    }
+    return next;
+  });
+  Values out;
+  for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
+  values_[op.result()] = out;
+  barrier();
+}
+
+}  // namespace tilevm::codegen

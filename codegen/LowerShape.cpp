@@ -1,0 +1,228 @@
+// LowerShape.cpp - shape ops (expand_dims, reshape, broadcast, permute, cat, join, split) and
+// the layout changes they need. The blocked layout follows the flattened tile, so expand_dims
+// and reshape move nothing. The others gather: each result element names its source element,
+// which is computed again in place when its value is a function of indices (aranges,
+// constants, splats and elementwise ops of them, Triton's rematerialization: the usual
+// `offs_m[:, None] * stride + offs_n[None, :]` costs no shared memory) and otherwise read from a
+// shared-memory copy of the source, between two barriers.
+#include <llvm/IR/Intrinsics.h>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+namespace {
+
+// Row-major strides of a shape.
+std::vector<int64_t> stridesOf(std::span<const int64_t> shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+// The operands a shape op reads through shared memory when it cannot recompute them (and the
+// bytes they take there).
+bool gathers(Opcode c) {
+  return c == Opcode::Broadcast || c == Opcode::Permute || c == Opcode::Cat || c == Opcode::Join || c == Opcode::Split;
+}
+
+constexpr int kRecomputeBudget = 48;  // ops recomputed per element before shared memory is cheaper
+
+}  // namespace
+
+uint64_t Lowerer::storageBytes(const ir::Type& t) const {
+  uint64_t eb = 8;  // pointers, i64, f64
+  switch (t.elem().kind) {
+    case ScalarKind::I1: case ScalarKind::I8: eb = 1; break;  // i1 is kept as a byte
+    case ScalarKind::I16: case ScalarKind::F16: case ScalarKind::BF16: eb = 2; break;
+    case ScalarKind::I32: case ScalarKind::F32: eb = 4; break;
+    default: break;
+  }
+  return (uint64_t(t.numElements()) * eb + 15) / 16 * 16;  // each array 16-byte aligned
+}
+
+llvm::Value* Lowerer::scratch(const ir::Op& op, uint64_t bytes) {
+  if (bytes > kMaxSharedBytes)
+    fail(op, "codegen: '" + std::string(op.mnemonic()) + "' needs " + std::to_string(bytes) +
+                 " bytes of shared memory to change layouts; at most " + std::to_string(kMaxSharedBytes) +
+                 " are used yet (smaller tiles work)");
+  if (!scratch_) {
+    // One array for the whole kernel, sized for the op that needs the most; every use is
+    // fenced by barriers, so uses never overlap.
+    uint64_t need = 16;
+    ir::walk(k_.body.block, [&](const ir::Op& o) {
+      uint64_t sum = 0;
+      if (gathers(o.code) || o.code == Opcode::Reduce || o.code == Opcode::Scan || o.code == Opcode::Dot)
+        for (const ir::Value* v : o.operands) sum += storageBytes(v->type);
+      if (sum <= kMaxSharedBytes) need = std::max(need, sum);
+    });
+    auto* ty = llvm::ArrayType::get(b_.getInt8Ty(), need);
+    scratch_ = new llvm::GlobalVariable(*mod_, ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
+                                        "scratch", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    scratch_->setAlignment(llvm::Align(16));
+    scratchBytes_ = need;
+  }
+  return scratch_;
+}
+
+llvm::Value* Lowerer::writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset) {
+  llvm::Value* base = b_.CreateConstGEP1_64(b_.getInt8Ty(), scratch(op, byteOffset + storageBytes(v->type)), byteOffset);
+  Layout l = layoutOf(v);
+  llvm::Type* ty = scalarType(v->type.elem());
+  llvm::Type* cell = ty->isIntegerTy(1) ? b_.getInt8Ty() : ty;
+  for (unsigned k = 0; k < l.slots(); ++k) {
+    llvm::Value* val = slot(v, k);
+    if (ty->isIntegerTy(1)) val = b_.CreateZExt(val, cell);
+    llvm::Value* in = inTile(l, k);
+    llvm::Value* e = b_.CreateSelect(in, elementIndex(l, k), b_.getInt32(0));
+    // Slots past the tile's end write element 0's cell only if they hold element 0's value:
+    // they are skipped instead.
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(in); c && c->isOne()) {
+      b_.CreateStore(val, b_.CreateGEP(cell, base, e));
+      continue;
+    }
+    auto* doStore = llvm::BasicBlock::Create(ctx_, "share", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "shared", fn_);
+    b_.CreateCondBr(in, doStore, done);
+    b_.SetInsertPoint(doStore);
+    b_.CreateStore(val, b_.CreateGEP(cell, base, e));
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+  return base;
+}
+
+llvm::Value* Lowerer::readShared(llvm::Value* base, llvm::Type* ty, llvm::Value* e) {
+  llvm::Type* cell = ty->isIntegerTy(1) ? b_.getInt8Ty() : ty;
+  llvm::Value* v = b_.CreateLoad(cell, b_.CreateGEP(cell, base, e));
+  return ty->isIntegerTy(1) ? b_.CreateTrunc(v, ty) : v;
+}
+
+llvm::Value* Lowerer::sourceIndex(const ir::Op& op, llvm::Value* e) {
+  const ir::Type& rt = op.result()->type;
+  const ir::Type& st = op.operands[0]->type;
+  std::vector<int64_t> rs = stridesOf(rt.shape()), ss = stridesOf(st.shape());
+  llvm::Value* src = b_.getInt32(0);
+  for (unsigned d = 0; d < rt.rank(); ++d) {
+    unsigned from = d;
+    if (op.code == Opcode::Permute) from = unsigned((*op.intsAttr("order"))[d]);
+    else if (st.dim(d) == 1) continue;  // broadcast: a size-1 source dim is read at 0
+    if (rt.dim(d) == 1) continue;
+    llvm::Value* idx = e;
+    if (rs[d] != 1) idx = b_.CreateUDiv(idx, b_.getInt32(int32_t(rs[d])));
+    if (d != 0) idx = b_.CreateURem(idx, b_.getInt32(int32_t(rt.dim(d))));
+    if (ss[from] != 1) idx = b_.CreateMul(idx, b_.getInt32(int32_t(ss[from])));
+    src = b_.CreateAdd(src, idx);
+  }
+  return src;
+}
+
+llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e, int& budget) {
+  if (--budget < 0) return nullptr;
+  if (isUniform(v)) return slot(v, 0);
+  const ir::Op* d = v->def;
+  if (!d) return nullptr;  // a block argument: data
+  switch (d->code) {
+    case Opcode::Arange: return b_.CreateAdd(e, b_.getInt32(int32_t(*d->intAttr("start"))));
+    case Opcode::ExpandDims:
+    case Opcode::Reshape: return recompute(d->operands[0], e, budget);
+    case Opcode::Broadcast:
+    case Opcode::Permute: return recompute(d->operands[0], sourceIndex(*d, e), budget);
+    default: break;
+  }
+  if (!ir::hasTrait(d->code, ir::Elementwise)) return nullptr;
+  Values args;
+  for (const ir::Value* a : d->operands) {
+    llvm::Value* x = recompute(a, e, budget);
+    if (!x) return nullptr;
+    args.push_back(x);
+  }
+  return elementOp(*d, args);
+}
+
+bool Lowerer::isIndexFunction(const ir::Value* v, int& budget) const {
+  if (--budget < 0) return false;
+  if (isUniform(v)) return true;
+  const ir::Op* d = v->def;
+  if (!d) return false;  // a block argument: data
+  if (d->code == Opcode::Arange) return true;
+  bool shape = d->code == Opcode::ExpandDims || d->code == Opcode::Reshape || d->code == Opcode::Broadcast ||
+               d->code == Opcode::Permute;
+  if (!shape && !ir::hasTrait(d->code, ir::Elementwise)) return false;
+  for (const ir::Value* a : d->operands)
+    if (!isIndexFunction(a, budget)) return false;
+  return true;
+}
+
+void Lowerer::shapeOp(const ir::Op& op) {
+  const ir::Value* a = op.operands[0];
+  if (op.operands.size() == 1 && op.results.size() == 1 && isUniform(a)) {
+    values_[op.result()] = {slot(a, 0)};  // every element the same, in any shape
+    uniform_.insert(op.result());
+    return;
+  }
+  if (op.code == Opcode::ExpandDims || op.code == Opcode::Reshape ||
+      (op.code == Opcode::Broadcast && a->type.numElements() == op.result()->type.numElements())) {
+    values_[op.result()] = values_.at(a);  // the same flat order: the same layout
+    return;
+  }
+  // Each result element as (which operand, source index): cat and join choose between two.
+  struct Source {
+    llvm::Value* second;  // i1: from operand 1 (null: operand 0)
+    llvm::Value* index;
+  };
+  auto sourceOf = [&](unsigned result, llvm::Value* e) -> Source {
+    switch (op.code) {
+      case Opcode::Cat: {
+        int64_t n0 = a->type.numElements();
+        llvm::Value* second = b_.CreateICmpSGE(e, b_.getInt32(int32_t(n0)));
+        return {second, b_.CreateSelect(second, b_.CreateSub(e, b_.getInt32(int32_t(n0))), e)};
+      }
+      case Opcode::Join:
+        return {b_.CreateTrunc(b_.CreateAnd(e, b_.getInt32(1)), b_.getInt1Ty()), b_.CreateLShr(e, b_.getInt32(1))};
+      case Opcode::Split: return {nullptr, b_.CreateAdd(b_.CreateShl(e, b_.getInt32(1)), b_.getInt32(int32_t(result)))};
+      default: return {nullptr, sourceIndex(op, e)};
+    }
+  };
+  bool recomputed = true;
+  for (const ir::Value* v : op.operands) {
+    int budget = kRecomputeBudget;
+    recomputed = recomputed && isIndexFunction(v, budget);
+  }
+  std::vector<llvm::Value*> bases;
+  if (!recomputed) {
+    barrier();  // earlier readers of the scratch array are done
+    uint64_t offset = 0;
+    for (const ir::Value* v : op.operands) {
+      bases.push_back(writeShared(op, v, offset));
+      offset += storageBytes(v->type);
+    }
+    barrier();
+  }
+  for (unsigned r = 0; r < op.results.size(); ++r) {
+    const ir::Value* res = op.result(r);
+    Layout l = layoutOf(res);
+    llvm::Type* ty = scalarType(res->type.elem());
+    Values out;
+    for (unsigned k = 0; k < l.slots(); ++k) {
+      llvm::Value* e = elementIndex(l, k);
+      if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
+      Source s = sourceOf(r, e);
+      if (recomputed) {
+        int budget = 1 << 20;  // checked by isIndexFunction
+        llvm::Value* first = recompute(op.operands[0], s.index, budget);
+        out.push_back(s.second ? b_.CreateSelect(s.second, recompute(op.operands[1], s.index, budget), first) : first);
+      } else {
+        llvm::Value* base = s.second ? b_.CreateSelect(s.second, bases[1], bases[0]) : bases[0];
+        out.push_back(readShared(base, ty, s.index));
+      }
+    }
+    values_[res] = out;
+  }
+  if (!recomputed) barrier();  // the scratch array is free again
+}
+
+}  // namespace tilevm::codegen

@@ -1,0 +1,145 @@
+// Lowerer.h - the state of one kernel's lowering from the tile IR to LLVM IR, shared by the
+// files that each lower one family of ops: LowerToLLVM.cpp (entry, dispatch, values and
+// layouts), LowerElementwise.cpp (arithmetic, casts, math), LowerMemory.cpp (loads, stores,
+// atomics), LowerShape.cpp (shape ops and layout changes), LowerReduce.cpp (reduce, scan, dot),
+// LowerControl.cpp (for, if, while, assert). A program is one CTA of 32 * numWarps threads; a
+// tile value lives in the blocked layout (Layout.h) as one LLVM value per register slot, or as
+// one value when every element is known equal (constants, splats, and elementwise ops of them).
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "codegen/Codegen.h"
+#include "codegen/Contiguity.h"
+#include "codegen/Layout.h"
+
+namespace tilevm::codegen {
+
+class Lowerer {
+ public:
+  Lowerer(const ir::Module& m, const ir::Kernel& k, const Options& o, llvm::LLVMContext& ctx);
+  /// The kernel as an LLVM module (unverified); throws DiagnosticError at an op not lowered.
+  std::unique_ptr<llvm::Module> run();
+
+  /// Shared memory one kernel may hold statically (the launch passes no dynamic size).
+  static constexpr uint64_t kMaxSharedBytes = 48 * 1024;
+
+ public:
+  /// One LLVM value per register slot of a tile (or one for a value held once).
+  using Values = std::vector<llvm::Value*>;
+
+ private:
+
+  // ---- LowerToLLVM.cpp: values, layouts, dispatch ----
+  [[noreturn]] void fail(const ir::Op& op, const std::string& msg);
+  llvm::Type* scalarType(const ir::ElemType& e);
+  Layout layoutOf(const ir::Value* v) const { return Layout::of(v->type, threads_); }
+  /// The flat element index a thread's slot k holds (i32).
+  llvm::Value* elementIndex(const Layout& l, unsigned k);
+  /// Slot k of v (a value held once serves every slot).
+  llvm::Value* slot(const ir::Value* v, unsigned k);
+  /// Every slot of v, a value held once repeated.
+  Values allSlots(const ir::Value* v);
+  /// Whether slot k holds an element of the tile in this thread.
+  llvm::Value* inTile(const Layout& l, unsigned k);
+  void lowerBlock(const ir::Block& block);
+  void lowerOp(const ir::Op& op);
+  void barrier();
+  RunShape runShape(const ir::Value* v) const;
+  /// Whether every element of v is known to be the same (scalars, constants, splats, and
+  /// elementwise and shape ops of them): such a value is held once. A tile of one slot per
+  /// thread is held once too, but its elements differ.
+  bool isUniform(const ir::Value* v) const { return v->type.isScalar() || uniform_.count(v) != 0; }
+
+  // ---- LowerElementwise.cpp ----
+  /// An op with the Elementwise trait, slot by slot (once when every operand is held once).
+  void elementwise(const ir::Op& op);
+  /// One element of an elementwise op from its operands' elements.
+  llvm::Value* elementOp(const ir::Op& op, std::span<llvm::Value* const> args);
+  llvm::Value* mathOp(const ir::Op& op, std::span<llvm::Value* const> args);
+  llvm::Value* expF32(llvm::Value* x);
+  llvm::Value* libdevice(const char* name, llvm::Type* ty, std::span<llvm::Value* const> args);
+  llvm::Value* intDivRem(ir::Opcode code, llvm::Value* a, llvm::Value* b);
+  llvm::Value* shift(ir::Opcode code, llvm::Value* a, llvm::Value* b);
+  llvm::Value* floatToInt(const ir::Op& op, llvm::Value* x);
+
+  // ---- LowerMemory.cpp ----
+  void load(const ir::Op& op);
+  void store(const ir::Op& op);
+  void atomic(const ir::Op& op);
+  llvm::Value* predicate(const ir::Op& op, const Layout& l, unsigned k, size_t maskIndex);
+  bool vectorizable(const Layout& l, llvm::Type* ty) const;
+  llvm::Value* runIsVector(const ir::Op& op, const Layout& l, unsigned k, unsigned bytes, size_t maskIndex);
+  llvm::Value* lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm::Type* elem);
+  Values vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n);
+  void vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty);
+  llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr = nullptr);
+  void scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Value* ptr = nullptr);
+
+  // ---- LowerShape.cpp ----
+  void shapeOp(const ir::Op& op);
+  /// The element of v at flat index `e` computed again from its definition (aranges,
+  /// constants, splats, shape ops and elementwise ops of them), or null when v is data.
+  llvm::Value* recompute(const ir::Value* v, llvm::Value* e, int& budget);
+  /// Whether recompute can give v's elements within `budget` ops.
+  bool isIndexFunction(const ir::Value* v, int& budget) const;
+  /// The source flat index of a shape op's result element e (expand_dims, reshape, broadcast,
+  /// permute).
+  llvm::Value* sourceIndex(const ir::Op& op, llvm::Value* e);
+  /// v's elements written to shared memory at their flat index (after a barrier), read back
+  /// by the caller with readShared after another.
+  llvm::Value* writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset);
+  llvm::Value* readShared(llvm::Value* base, llvm::Type* ty, llvm::Value* e);
+  /// The shared scratch array every layout change goes through, as i8 addrspace(3).
+  llvm::Value* scratch(const ir::Op& op, uint64_t bytes);
+  uint64_t storageBytes(const ir::Type& t) const;
+
+  // ---- LowerReduce.cpp ----
+  void reduce(const ir::Op& op);
+  void scan(const ir::Op& op);
+  void dot(const ir::Op& op);
+  Values combine(const ir::Region& region, const Values& a, const Values& b);
+  llvm::Value* reduceByShuffles(const ir::Op& op, llvm::Type* ty, llvm::Value* acc);
+  /// A counted loop: body(i, carried) gives the next carried values; returns the last.
+  Values countedLoop(llvm::Value* begin, llvm::Value* end, const Values& init,
+                     const std::function<Values(llvm::Value*, const Values&)>& body);
+
+  // ---- LowerControl.cpp ----
+  void lowerFor(const ir::Op& op);
+  void lowerIf(const ir::Op& op);
+  void lowerWhile(const ir::Op& op);
+  void lowerAssert(const ir::Op& op);
+  /// Every slot of v in the layout of `like` (a value of the same type).
+  Values allSlotsOf(const ir::Value* v, const ir::Value* like);
+  /// The values a region's terminator passes on (from operand `first`), each with every slot.
+  std::vector<Values> yielded(const ir::Block& block, size_t first = 0);
+  /// Phis in the current block, one per slot of each value, entered from `from` with `init`.
+  std::vector<std::vector<llvm::PHINode*>> phisFor(const std::vector<Values>& init, llvm::BasicBlock* from);
+
+  const ir::Module& m_;
+  const ir::Kernel& k_;
+  const Options& o_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  unsigned threads_;
+  llvm::Function* fn_ = nullptr;
+  llvm::Module* mod_ = nullptr;
+  llvm::Value* tid_ = nullptr;
+  llvm::GlobalVariable* scratch_ = nullptr;
+  uint64_t scratchBytes_ = 0;
+  std::map<const ir::Value*, Values> values_;
+  std::map<const ir::Value*, RunShape> runs_;
+  std::set<const ir::Value*> uniform_;
+};
+
+}  // namespace tilevm::codegen
