@@ -4,7 +4,9 @@
 // naming it (docs/codegen.md).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
@@ -15,7 +17,15 @@ namespace tilevm::codegen {
 struct Options {
   std::string arch = "sm_90";  ///< sm_80, sm_86, sm_89, sm_90 or sm_90a (validated: LLVM only warns)
   unsigned numWarps = 4;       ///< threads per program = 32 * numWarps
+  /// Per kernel parameter, a power of two the launch guarantees divides it (an integer's value,
+  /// a pointer's address in bytes), or empty for nothing known: Triton's specialization of
+  /// arguments divisible by 16 (see divisorOf).
+  std::vector<uint32_t> paramDivisors;
 };
+
+/// The divisor Triton specializes an argument on: 16 for an integer divisible by 16 or an address
+/// aligned to 16 bytes, 1 otherwise. Kernels compiled for 16 run only on such arguments.
+inline uint32_t divisorOf(uint64_t value) { return value % 16 == 0 ? 16 : 1; }
 
 /// Threads per program for `o`.
 inline unsigned threadsPerProgram(const Options& o) { return 32 * o.numWarps; }

@@ -50,12 +50,17 @@ bool Lowerer::vectorizable(const Layout& l, llvm::Type* ty) const {
 // Whether the run of slots k..k+vec-1 of op's pointers (operand 0) may be one vector access:
 // consecutive, aligned, one mask value (operand maskIndex, when present).
 // What the analysis (Contiguity.h) proved spares run-time checks: a contiguous pointer tile
-// leaves only the alignment of the run's first address; a uniform mask needs no check, a
-// monotone one only its two ends.
+// leaves only the alignment of the run's first address (none when its divisibility proves it);
+// a uniform mask needs no check, a monotone one only its two ends. Constant true when nothing
+// is left to check.
 llvm::Value* Lowerer::runIsVector(const ir::Op& op, const Layout& l, unsigned k, unsigned bytes, size_t maskIndex) {
+  uint64_t align = std::min<uint64_t>(uint64_t(l.vec) * bytes, 16);  // each access is at most 16 bytes
+  bool contiguous = runShape(op.operands[0]) == RunShape::Contiguous;
+  llvm::Value* ok = b_.getTrue();
   llvm::Value* base = b_.CreatePtrToInt(slot(op.operands[0], k), b_.getInt64Ty());
-  llvm::Value* ok = b_.CreateICmpEQ(b_.CreateAnd(base, b_.getInt64(uint64_t(l.vec) * bytes - 1)), b_.getInt64(0));
-  if (runShape(op.operands[0]) != RunShape::Contiguous)
+  if (!contiguous || runDivisor(op.operands[0]) % int64_t(align) != 0)
+    ok = b_.CreateICmpEQ(b_.CreateAnd(base, b_.getInt64(align - 1)), b_.getInt64(0));
+  if (!contiguous)
     for (unsigned i = 1; i < l.vec; ++i) {
       llvm::Value* p = b_.CreatePtrToInt(slot(op.operands[0], k + i), b_.getInt64Ty());
       ok = b_.CreateAnd(ok, b_.CreateICmpEQ(p, b_.CreateAdd(base, b_.getInt64(uint64_t(i) * bytes))));
@@ -81,44 +86,86 @@ llvm::Value* Lowerer::lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm
 // vector loads get split again by O3's CFG merging of the vector and per-slot paths. At most
 // 16 bytes per instruction; a run wider than that takes several. The asm is marked as having
 // side effects, so LLVM never moves it across other memory accesses.
-Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n) {
+// A vector access moves words: 16-bit lanes travel in pairs as 32-bit words (as Triton packs
+// f16x2), so 8 halves are one `ld.global.v4.b32`; at most 16 bytes per instruction. With a
+// predicate (i1), the access is predicated (`@p ld`, as Triton emits it, no branch) and a load
+// gives 0 where the predicate is false.
+Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n, llvm::Value* pred) {
   AccessWidth w = widthOf(b_, ty);
-  unsigned per = std::min(n, 128 / w.bits);
-  std::vector<llvm::Value*> lanes;
-  for (unsigned first = 0; first < n; first += per) {
-    std::string text = "ld.global.v" + std::to_string(per) + ".b" + std::to_string(w.bits) + " {", cons;
+  bool pairs = w.bits == 16 && n % 2 == 0;
+  AccessWidth word = pairs ? widthOf(b_, b_.getInt32Ty()) : w;
+  unsigned words = pairs ? n / 2 : n, per = std::min(words, 128 / word.bits);
+  Values lanes;
+  for (unsigned first = 0; first < words; first += per) {
+    std::string text, cons, bits = std::to_string(word.bits);
+    for (unsigned i = 0; pred && i < per; ++i) text += "mov.b" + bits + " $" + std::to_string(i) + ", 0;\n\t";
+    text += pred ? "@$" + std::to_string(per + 1) + " " : "";
+    text += (per == 1 ? "ld.global.b" : "ld.global.v" + std::to_string(per) + ".b") + bits + " {";
     for (unsigned i = 0; i < per; ++i) {
       text += (i ? ", $" : "$") + std::to_string(i);
-      cons += std::string("=") + w.constraint + ",";
+      cons += std::string("=") + word.constraint + ",";
     }
     text += "}, [$" + std::to_string(per) + "];";
-    cons += "l";
-    std::vector<llvm::Type*> regs(per, w.reg);
-    auto* fnTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, regs), {b_.getInt64Ty()}, false);
+    cons += pred ? "l,b" : "l";
+    std::vector<llvm::Type*> regs(per, word.reg);
+    llvm::Type* retTy = per == 1 ? word.reg : llvm::StructType::get(ctx_, regs);
+    std::vector<llvm::Type*> params{b_.getInt64Ty()};
+    if (pred) params.push_back(b_.getInt1Ty());
+    auto* fnTy = llvm::FunctionType::get(retTy, params, false);
     llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
-    if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * w.bits / 8));
-    llvm::Value* r = b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), {addr});
-    for (unsigned i = 0; i < per; ++i) lanes.push_back(b_.CreateBitCast(b_.CreateExtractValue(r, i), ty));
+    if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * word.bits / 8));
+    std::vector<llvm::Value*> args{addr};
+    if (pred) args.push_back(pred);
+    llvm::Value* r = b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), args);
+    for (unsigned i = 0; i < per; ++i) {
+      llvm::Value* v = per == 1 ? r : b_.CreateExtractValue(r, i);
+      if (!pairs) {
+        lanes.push_back(b_.CreateBitCast(v, ty));
+        continue;
+      }
+      lanes.push_back(b_.CreateBitCast(b_.CreateTrunc(v, b_.getInt16Ty()), ty));  // little-endian: low half first
+      lanes.push_back(b_.CreateBitCast(b_.CreateTrunc(b_.CreateLShr(v, 16), b_.getInt16Ty()), ty));
+    }
   }
   return lanes;
 }
 
-void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty) {
+void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty, llvm::Value* pred) {
   AccessWidth w = widthOf(b_, ty);
-  unsigned n = unsigned(lanes.size()), per = std::min(n, 128 / w.bits);
-  for (unsigned first = 0; first < n; first += per) {
-    std::string text = "st.global.v" + std::to_string(per) + ".b" + std::to_string(w.bits) + " [$0], {", cons = "l";
+  unsigned n = unsigned(lanes.size());
+  bool pairs = w.bits == 16 && n % 2 == 0;
+  AccessWidth word = pairs ? widthOf(b_, b_.getInt32Ty()) : w;
+  Values data;
+  for (unsigned i = 0; i < n; i += pairs ? 2 : 1) {
+    if (!pairs) {
+      data.push_back(b_.CreateBitCast(lanes[i], w.reg));
+      continue;
+    }
+    llvm::Value* lo = b_.CreateZExt(b_.CreateBitCast(lanes[i], b_.getInt16Ty()), b_.getInt32Ty());
+    llvm::Value* hi = b_.CreateZExt(b_.CreateBitCast(lanes[i + 1], b_.getInt16Ty()), b_.getInt32Ty());
+    data.push_back(b_.CreateOr(lo, b_.CreateShl(hi, 16)));
+  }
+  unsigned words = unsigned(data.size()), per = std::min(words, 128 / word.bits);
+  for (unsigned first = 0; first < words; first += per) {
+    std::string text = pred ? "@$" + std::to_string(per + 1) + " " : "";
+    text += (per == 1 ? "st.global.b" : "st.global.v" + std::to_string(per) + ".b") + std::to_string(word.bits) + " [$0], {";
+    std::string cons = "l";
     std::vector<llvm::Type*> types{b_.getInt64Ty()};
     llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
-    if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * w.bits / 8));
+    if (first) addr = b_.CreateAdd(addr, b_.getInt64(uint64_t(first) * word.bits / 8));
     std::vector<llvm::Value*> args{addr};
     for (unsigned i = 0; i < per; ++i) {
       text += (i ? ", $" : "$") + std::to_string(i + 1);
-      cons += std::string(",") + w.constraint;
-      types.push_back(w.reg);
-      args.push_back(b_.CreateBitCast(lanes[first + i], w.reg));
+      cons += std::string(",") + word.constraint;
+      types.push_back(word.reg);
+      args.push_back(data[first + i]);
     }
     text += "};";
+    if (pred) {
+      cons += ",b";
+      types.push_back(b_.getInt1Ty());
+      args.push_back(pred);
+    }
     cons += ",~{memory}";
     auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), types, false);
     b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), args);
@@ -155,11 +202,17 @@ void Lowerer::load(const ir::Op& op) {
   unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8);
   bool masked = op.operands.size() > 1;
   for (unsigned k = 0; k < l.slots(); k += l.vec) {
+    llvm::Value* isVector = runIsVector(op, l, k, bytes, 1);
+    if (isProvenTrue(isVector)) {  // no per-element path at all
+      Values lanes = provenVectorLoad(op, l, k, ty);
+      out.insert(out.end(), lanes.begin(), lanes.end());
+      continue;
+    }
     auto* check = llvm::BasicBlock::Create(ctx_, "run_mask", fn_);
     auto* vector = llvm::BasicBlock::Create(ctx_, "run_load", fn_);
     auto* scalar = llvm::BasicBlock::Create(ctx_, "run_scalar", fn_);
     auto* join = llvm::BasicBlock::Create(ctx_, "run_loaded", fn_);
-    b_.CreateCondBr(runIsVector(op, l, k, bytes, 1), check, scalar);
+    b_.CreateCondBr(isVector, check, scalar);
     b_.SetInsertPoint(check);
     if (masked) b_.CreateCondBr(slot(op.operands[1], k), vector, join);  // masked off: `other`, no access
     else b_.CreateBr(vector);
@@ -219,11 +272,16 @@ void Lowerer::store(const ir::Op& op) {
   unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8);
   bool masked = op.operands.size() > 2;
   for (unsigned k = 0; k < l.slots(); k += l.vec) {
+    llvm::Value* isVector = runIsVector(op, l, k, bytes, 2);
+    if (isProvenTrue(isVector)) {  // no per-element path at all
+      provenVectorStore(op, l, k, ty);
+      continue;
+    }
     auto* check = llvm::BasicBlock::Create(ctx_, "run_mask", fn_);
     auto* vector = llvm::BasicBlock::Create(ctx_, "run_store", fn_);
     auto* scalar = llvm::BasicBlock::Create(ctx_, "run_scalar", fn_);
     auto* join = llvm::BasicBlock::Create(ctx_, "run_stored", fn_);
-    b_.CreateCondBr(runIsVector(op, l, k, bytes, 2), check, scalar);
+    b_.CreateCondBr(isVector, check, scalar);
     b_.SetInsertPoint(check);
     if (masked) b_.CreateCondBr(slot(op.operands[2], k), vector, join);
     else b_.CreateBr(vector);
@@ -237,6 +295,38 @@ void Lowerer::store(const ir::Op& op) {
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
   }
+}
+
+bool Lowerer::isProvenTrue(llvm::Value* v) {
+  auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
+  return c && c->isOne();
+}
+
+// A run known contiguous, aligned and of one mask value: one predicated vector access, no
+// branch; a load gives `other` where the mask is off.
+Lowerer::Values Lowerer::provenVectorLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty) {
+  bool masked = op.operands.size() > 1;
+  llvm::Value* live = masked ? slot(op.operands[1], k) : b_.getTrue();
+  if (!l.full()) live = b_.CreateAnd(live, inTile(l, k));
+  if (isProvenTrue(live)) return vectorLoad(slot(op.operands[0], k), ty, l.vec);
+  Values lanes = vectorLoad(slot(op.operands[0], k), ty, l.vec, live);
+  if (op.operands.size() > 2)
+    for (unsigned i = 0; i < l.vec; ++i) {
+      llvm::Value* other = slot(op.operands[2], k + i);
+      auto* c = llvm::dyn_cast<llvm::Constant>(other);
+      if (!(c && c->isNullValue() && !(ty->isFloatingPointTy() && c->isNegativeZeroValue())))
+        lanes[i] = b_.CreateSelect(live, lanes[i], other);
+    }
+  return lanes;
+}
+
+void Lowerer::provenVectorStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty) {
+  bool masked = op.operands.size() > 2;
+  llvm::Value* live = masked ? slot(op.operands[2], k) : b_.getTrue();
+  if (!l.full()) live = b_.CreateAnd(live, inTile(l, k));
+  Values lanes;
+  for (unsigned i = 0; i < l.vec; ++i) lanes.push_back(slot(op.operands[1], k + i));
+  vectorStore(slot(op.operands[0], k), lanes, ty, isProvenTrue(live) ? nullptr : live);
 }
 
 // Atomics, one per slot, predicated like stores; a masked-off lane's result is 0, as in the

@@ -32,7 +32,8 @@ std::unique_ptr<llvm::Module> Lowerer::run() {
   b_.SetInsertPoint(entry);
   tid_ = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
   for (size_t i = 0; i < k_.params().size(); ++i) values_[k_.params()[i].get()] = {fn_->getArg(unsigned(i))};
-  runs_ = analyzeRuns(k_);
+  maxVec_ = kernelRunLength(k_);
+  runs_ = analyzeRuns(k_, threads_, maxVec_, o_.paramDivisors);
   lowerBlock(k_.body.block);
   return mod;
 }
@@ -83,8 +84,14 @@ llvm::Value* Lowerer::inTile(const Layout& l, unsigned k) {
 }
 
 RunShape Lowerer::runShape(const ir::Value* v) const {
+  if (v->type.isScalar()) return RunShape::Uniform;
   auto it = runs_.find(v);
-  return it == runs_.end() ? RunShape::Unknown : it->second;
+  return it == runs_.end() ? RunShape::Unknown : it->second.shape;
+}
+
+int64_t Lowerer::runDivisor(const ir::Value* v) const {
+  auto it = runs_.find(v);
+  return it == runs_.end() ? 1 : it->second.divisor;
 }
 
 void Lowerer::barrier() { b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }

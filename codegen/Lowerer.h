@@ -43,7 +43,7 @@ class Lowerer {
   // ---- LowerToLLVM.cpp: values, layouts, dispatch ----
   [[noreturn]] void fail(const ir::Op& op, const std::string& msg);
   llvm::Type* scalarType(const ir::ElemType& e);
-  Layout layoutOf(const ir::Value* v) const { return Layout::of(v->type, threads_); }
+  Layout layoutOf(const ir::Value* v) const { return Layout::of(v->type, threads_, maxVec_); }
   /// The flat element index a thread's slot k holds (i32).
   llvm::Value* elementIndex(const Layout& l, unsigned k);
   /// Slot k of v (a value held once serves every slot).
@@ -56,6 +56,8 @@ class Lowerer {
   void lowerOp(const ir::Op& op);
   void barrier();
   RunShape runShape(const ir::Value* v) const;
+  /// A power of two known to divide the first element of each of v's runs (bytes for pointers).
+  int64_t runDivisor(const ir::Value* v) const;
   /// Whether every element of v is known to be the same (scalars, constants, splats, and
   /// elementwise and shape ops of them): such a value is held once. A tile of one slot per
   /// thread is held once too, but its elements differ.
@@ -81,10 +83,13 @@ class Lowerer {
   bool vectorizable(const Layout& l, llvm::Type* ty) const;
   llvm::Value* runIsVector(const ir::Op& op, const Layout& l, unsigned k, unsigned bytes, size_t maskIndex);
   llvm::Value* lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm::Type* elem);
-  Values vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n);
-  void vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty);
+  Values vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n, llvm::Value* pred = nullptr);
+  void vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty, llvm::Value* pred = nullptr);
   llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr = nullptr);
   void scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Value* ptr = nullptr);
+  static bool isProvenTrue(llvm::Value* v);
+  Values provenVectorLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
+  void provenVectorStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
 
   // ---- LowerShape.cpp ----
   void shapeOp(const ir::Op& op);
@@ -132,13 +137,14 @@ class Lowerer {
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
   unsigned threads_;
+  unsigned maxVec_ = 4;  ///< the kernel's run length (kernelRunLength)
   llvm::Function* fn_ = nullptr;
   llvm::Module* mod_ = nullptr;
   llvm::Value* tid_ = nullptr;
   llvm::GlobalVariable* scratch_ = nullptr;
   uint64_t scratchBytes_ = 0;
   std::map<const ir::Value*, Values> values_;
-  std::map<const ir::Value*, RunShape> runs_;
+  std::map<const ir::Value*, RunInfo> runs_;
   std::set<const ir::Value*> uniform_;
 };
 

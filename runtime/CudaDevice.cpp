@@ -110,6 +110,13 @@ class CudaDevice : public Device {
     codegen::Options copts;
     copts.arch = probe_.major * 10 + probe_.minor >= 90 ? "sm_90" : "sm_80";
     copts.numWarps = options_.numWarps;
+    // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
+    // allocations are 256-byte aligned, so a view's offset decides).
+    for (size_t i = 0; i < k.kernel->params().size(); ++i) {
+      const ir::Type& t = k.kernel->params()[i]->type;
+      const interp::Arg& a = bound.args[i];
+      copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
+    }
     auto ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
     if (!ptx) return ptx.error();
     // JIT: the error log comes back in a buffer (option values are written into the slots).

@@ -36,7 +36,16 @@ int runCodegen(const CodegenCli& o) {
     report({loaded.error()}, sources);
     return kExitBadInput;
   }
-  codegen::Options copts{o.arch, o.numWarps};
+  codegen::Options copts{o.arch, o.numWarps, {}};
+  // Specialized on the arguments given, as a launch would be (integers divisible by 16, arrays
+  // aligned); parameters without an --arg get no assumption.
+  for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {
+    uint32_t d = 1;
+    for (const rt::ArgValue& a : *args)
+      if (a.name == loaded->kernel->paramNames[i] && a.refs.empty())
+        d = a.isBuffer || !a.generate.empty() ? 16 : (!a.isFloat && loaded->kernel->params()[i]->type.isInt()) ? codegen::divisorOf(uint64_t(a.i)) : 1;
+    copts.paramDivisors.push_back(d);
+  }
   auto text = o.llvmIr ? codegen::emitLlvmIr(*loaded->module, *loaded->kernel, copts)
                        : codegen::emitPtx(*loaded->module, *loaded->kernel, copts);
   if (!text) {
