@@ -21,6 +21,8 @@ struct Options {
   /// a pointer's address in bytes), or empty for nothing known: Triton's specialization of
   /// arguments divisible by 16 (see divisorOf).
   std::vector<uint32_t> paramDivisors;
+  /// Per kernel parameter, whether the launch guarantees it is the integer 1 (or empty).
+  std::vector<bool> paramOnes;
 };
 
 /// The divisor Triton specializes an argument on: 16 for an integer divisible by 16 or an address

@@ -1,13 +1,12 @@
-// Contiguity.h - what the code generator knows, before run time, about a tile's values within
-// one run of consecutive elements (Layout.h): the same in every element of the run (uniform),
-// increasing by one element at a time (contiguous: integers by 1, pointers by their pointee's
-// size), or a comparison of a contiguous value with a uniform one (monotone: a mask that changes
-// at most once in a run, so its two ends decide whether it is uniform); and a power of two
-// dividing the first element of every run (for pointers, its address in bytes). Loads and stores
-// use it to form vector accesses with no run-time check where both are known (Triton's axis
-// analysis: contiguity, constancy and divisibility along the flattened tile). Divisibility of
-// the kernel's parameters comes from the launch (Triton's specialization: an integer divisible
-// by 16, a pointer aligned to 16 bytes).
+// Contiguity.h - Triton's axis analysis, over the flattened tile: for each value, split into
+// aligned groups of elements, the longest groups that hold consecutive integers (contiguity; for
+// pointers, consecutive elements), the longest that hold one value (constancy), and a power of
+// two dividing the first element of every contiguous group (divisibility; every element when
+// contiguity is 1; bytes for pointers). Loads and stores use it to form vector accesses with no
+// run-time check: a run of `vec` slots (Layout.h) is one contiguous, aligned access when
+// contiguity >= vec and the divisibility covers its width, and has one mask value when the
+// mask's constancy >= vec. Facts about the kernel's parameters come from the launch (Triton's
+// specialization: an integer divisible by 16 or equal to 1, a pointer aligned to 16 bytes).
 #pragma once
 
 #include <cstdint>
@@ -18,19 +17,25 @@
 
 namespace tilevm::codegen {
 
-enum class RunShape { Unknown, Uniform, Contiguous, Monotone };
-
-/// What is known of one value's runs.
-struct RunInfo {
-  RunShape shape = RunShape::Unknown;
-  int64_t divisor = 1;  ///< divides the first element of every run (bytes for pointers)
+/// What is known of one value's elements (all powers of two).
+struct AxisInfo {
+  int64_t contiguity = 1;
+  int64_t constancy = 1;
+  int64_t divisibility = 1;
+  bool one = false;       ///< known to be the integer 1 everywhere
+  /// A comparison of a contiguous value with a constant one: inside an aligned group of
+  /// `monotoneGroup` elements it changes at most once (its two ends decide whether it is uniform).
+  int64_t monotoneGroup = 1;
 };
 
-/// RunInfo of every value of `k` (values not in the map are Unknown, divisor 1), for runs of
-/// the layout with `threads` threads and runs of at most `maxVec`; `paramDivisors` (one per
-/// parameter, or empty) is what the launch guarantees. Contiguity assumes index arithmetic does
-/// not wrap inside a run, as Triton does.
-std::map<const ir::Value*, RunInfo> analyzeRuns(const ir::Kernel& k, unsigned threads, unsigned maxVec,
-                                                const std::vector<uint32_t>& paramDivisors);
+/// Launch facts for the analysis: per parameter, a power of two dividing it, and whether it is 1.
+struct ParamFacts {
+  std::vector<uint32_t> divisors;
+  std::vector<bool> ones;
+};
+
+/// AxisInfo of every value of `k`; values not in the map know nothing. Contiguity assumes index
+/// arithmetic does not wrap inside a group, as Triton does.
+std::map<const ir::Value*, AxisInfo> analyzeAxes(const ir::Kernel& k, const ParamFacts& facts);
 
 }  // namespace tilevm::codegen

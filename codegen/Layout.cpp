@@ -15,6 +15,34 @@ Layout Layout::of(const ir::Type& t, unsigned threads, unsigned maxVec) {
   return l;
 }
 
+bool Layout::mmaFits(const ir::Type& t, unsigned threads) {
+  if (t.rank() != 2 || t.dim(0) % 16 != 0 || t.dim(1) % 8 != 0) return false;
+  for (unsigned wm = 1; wm <= threads / 32; wm *= 2)
+    if ((t.dim(0) / 16) % wm == 0 && (t.dim(1) / 8) % (threads / 32 / wm) == 0) return true;
+  return false;
+}
+
+Layout Layout::mmaOf(const ir::Type& t, unsigned threads) {
+  Layout l = of(t, threads, 1);
+  l.mma = true;
+  l.vec = 1;
+  l.rows = t.dim(0);
+  l.cols = t.dim(1);
+  unsigned warps = threads / 32;
+  int64_t best = -1;
+  for (unsigned wm = 1; wm <= warps; wm *= 2) {
+    unsigned wn = warps / wm;
+    if ((l.rows / 16) % wm != 0 || (l.cols / 8) % wn != 0) continue;
+    int64_t fragments = l.rows / 16 / wm + l.cols / 8 / wn;  // A and B fragment loads per k step
+    if (best < 0 || fragments < best) {
+      best = fragments;
+      l.warpsM = wm;
+      l.warpsN = wn;
+    }
+  }
+  return l;
+}
+
 unsigned kernelRunLength(const ir::Kernel& k) {
   unsigned narrowest = 4;  // bytes; kernels without 16-bit tiles keep runs of 4
   ir::walk(k.body.block, [&](const ir::Op& op) {

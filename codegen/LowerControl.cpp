@@ -8,17 +8,25 @@
 
 namespace tilevm::codegen {
 
-Lowerer::Values Lowerer::allSlotsOf(const ir::Value* v, const ir::Value* like) {
+Lowerer::Values Lowerer::allSlotsOf(const ir::Op& user, const ir::Value* v, const ir::Value* like) {
+  Layout want = layoutOf(like);
+  Values held = inLayout(user, v, want);
   Values out;
-  for (unsigned k = 0; k < layoutOf(like).slots(); ++k) out.push_back(slot(v, k));
+  for (unsigned k = 0; k < want.slots(); ++k) out.push_back(held.size() == 1 ? held[0] : held[k]);
   return out;
 }
 
-std::vector<Lowerer::Values> Lowerer::yielded(const ir::Block& block, size_t first) {
+std::vector<Lowerer::Values> Lowerer::yielded(const ir::Block& block, const std::vector<const ir::Value*>& targets, size_t first) {
   std::vector<Values> out;
   const ir::Op* t = block.ops.back().get();
-  for (size_t i = first; i < t->operands.size(); ++i) out.push_back(allSlots(t->operands[i]));
+  for (size_t i = first; i < t->operands.size(); ++i) out.push_back(allSlotsOf(*t, t->operands[i], targets[i - first]));
   return out;
+}
+
+void Lowerer::lowerRegionBody(const ir::Block& block) {
+  ++depth_;
+  lowerBlock(block);
+  --depth_;
 }
 
 std::vector<std::vector<llvm::PHINode*>> Lowerer::phisFor(const std::vector<Values>& init, llvm::BasicBlock* from) {
@@ -50,7 +58,7 @@ void Lowerer::lowerFor(const ir::Op& op) {
   llvm::Value* ub = wide(op.operands[1]);
   llvm::Value* step = wide(op.operands[2]);
   std::vector<Values> init;
-  for (size_t i = 3; i < op.operands.size(); ++i) init.push_back(allSlots(op.operands[i]));
+  for (size_t i = 3; i < op.operands.size(); ++i) init.push_back(allSlotsOf(op, op.operands[i], body.args[i - 2].get()));
   llvm::BasicBlock* pre = b_.GetInsertBlock();
   auto* header = llvm::BasicBlock::Create(ctx_, "for", fn_);
   auto* bodyBlock = llvm::BasicBlock::Create(ctx_, "for_body", fn_);
@@ -67,8 +75,10 @@ void Lowerer::lowerFor(const ir::Op& op) {
   b_.SetInsertPoint(bodyBlock);
   values_[body.args[0].get()] = {b_.CreateTrunc(iv, scalarType(body.args[0]->type.elem()))};
   for (size_t i = 0; i < phis.size(); ++i) values_[body.args[i + 1].get()] = asValues(phis[i]);
-  lowerBlock(body);
-  std::vector<Values> next = yielded(body);
+  lowerRegionBody(body);
+  std::vector<const ir::Value*> carried;
+  for (size_t i = 1; i < body.args.size(); ++i) carried.push_back(body.args[i].get());
+  std::vector<Values> next = yielded(body, carried);
   llvm::BasicBlock* latch = b_.GetInsertBlock();
   iv->addIncoming(b_.CreateAdd(iv, step), latch);
   for (size_t i = 0; i < phis.size(); ++i)
@@ -89,8 +99,10 @@ void Lowerer::lowerIf(const ir::Op& op) {
   for (int side = 0; side < 2; ++side) {
     b_.SetInsertPoint(starts[side]);
     const ir::Block& blk = op.regions[side]->block;
-    lowerBlock(blk);
-    yields[side] = yielded(blk);
+    lowerRegionBody(blk);
+    std::vector<const ir::Value*> results;
+    for (const auto& r : op.results) results.push_back(r.get());
+    yields[side] = yielded(blk, results);
     ends[side] = b_.GetInsertBlock();
     b_.CreateBr(merge);
   }
@@ -113,7 +125,7 @@ void Lowerer::lowerWhile(const ir::Op& op) {
   const ir::Block& before = op.regions[0]->block;
   const ir::Block& after = op.regions[1]->block;
   std::vector<Values> init;
-  for (const ir::Value* v : op.operands) init.push_back(allSlots(v));
+  for (size_t i = 0; i < op.operands.size(); ++i) init.push_back(allSlotsOf(op, op.operands[i], before.args[i].get()));
   llvm::BasicBlock* pre = b_.GetInsertBlock();
   auto* header = llvm::BasicBlock::Create(ctx_, "while", fn_);
   auto* afterBlock = llvm::BasicBlock::Create(ctx_, "while_body", fn_);
@@ -122,15 +134,17 @@ void Lowerer::lowerWhile(const ir::Op& op) {
   b_.SetInsertPoint(header);
   auto phis = phisFor(init, pre);
   for (size_t i = 0; i < phis.size(); ++i) values_[before.args[i].get()] = asValues(phis[i]);
-  lowerBlock(before);
+  lowerRegionBody(before);
   const ir::Op* cond = before.ops.back().get();
   std::vector<Values> passed;
-  for (size_t i = 1; i < cond->operands.size(); ++i) passed.push_back(allSlotsOf(cond->operands[i], after.args[i - 1].get()));
+  for (size_t i = 1; i < cond->operands.size(); ++i) passed.push_back(allSlotsOf(*cond, cond->operands[i], after.args[i - 1].get()));
   b_.CreateCondBr(slot(cond->operands[0], 0), afterBlock, exit);
   b_.SetInsertPoint(afterBlock);
   for (size_t i = 0; i < passed.size(); ++i) values_[after.args[i].get()] = passed[i];
-  lowerBlock(after);
-  std::vector<Values> next = yielded(after);
+  lowerRegionBody(after);
+  std::vector<const ir::Value*> carried;
+  for (const auto& a : before.args) carried.push_back(a.get());
+  std::vector<Values> next = yielded(after, carried);
   llvm::BasicBlock* latch = b_.GetInsertBlock();
   for (size_t i = 0; i < phis.size(); ++i)
     for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);

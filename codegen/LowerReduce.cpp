@@ -1,11 +1,10 @@
 // LowerReduce.cpp - reduce, scan and dot. A 1-D reduce of one 32-bit tile to a scalar over the
 // whole program combines in each thread, then by warp-shuffle butterflies and shared warp
-// totals. Every other reduce, every scan and dot go through a shared-memory copy of their
-// operands: each thread computes the result elements it holds by a loop along the reduced axis
-// (scan and dot in the interpreter's order of combination, so their results agree bit for bit
-// where each step is exact; reduce in sequence, which differs from the interpreter's halving
-// tree: diff holds reductions to relative error). dot here is FMA on CUDA cores, in the
-// interpreter's input precision (tf32 rounding of f32 inputs by default).
+// totals. Every other reduce and every scan go through a shared-memory copy of their operands:
+// each thread computes the result elements it holds by a loop along the reduced axis (scan in
+// the interpreter's order of combination, so results agree bit for bit where each step is
+// exact; reduce in sequence, which differs from the interpreter's halving
+// tree: diff holds reductions to relative error).
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -174,7 +173,7 @@ void Lowerer::scan(const ir::Op& op) {
     for (size_t i = 0; i < op.operands.size(); ++i) x.push_back(readShared(bases[i], scalarType(op.operands[i]->type.elem()), e));
     return x;
   };
-  Layout l = layoutOf(in);
+  Layout l = layoutOf(op.result());
   std::vector<Values> results(op.results.size());
   llvm::Value* inner = b_.getInt32(int32_t(s.inner));
   llvm::Value* len = b_.getInt32(int32_t(s.len));
@@ -193,65 +192,6 @@ void Lowerer::scan(const ir::Op& op) {
     for (size_t i = 0; i < acc.size(); ++i) results[i].push_back(acc[i]);
   }
   for (size_t i = 0; i < results.size(); ++i) values_[op.result(unsigned(i))] = results[i];
-  barrier();
-}
-
-// a @ b + acc with FMA on CUDA cores: a and b in shared memory, each thread's result elements
-// accumulated along k in order (the interpreter's order). Inputs as the interpreter takes them:
-// f16/bf16 exactly in f32, f32 rounded to tf32 unless input_precision is ieee, i8 into i32; an
-// f16/bf16 accumulator is carried in f32 and rounded at the end.
-void Lowerer::dot(const ir::Op& op) {
-  const ir::Type& at = op.operands[0]->type;
-  const ir::Type& bt = op.operands[1]->type;
-  int64_t K = at.dim(1), N = bt.dim(1);
-  ScalarKind in = at.elem().kind, ck = op.result()->type.elem().kind;
-  const std::string* prec = op.strAttr("input_precision");
-  std::string mode = in == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
-  if (mode == "tf32x3") fail(op, "codegen: dot with input_precision tf32x3 is not lowered to the GPU yet");
-  llvm::Type* inTy = scalarType(at.elem());
-  llvm::Type* cTy = scalarType(op.result()->type.elem());
-  bool intDot = in == ScalarKind::I8;
-  llvm::Type* accTy = intDot ? b_.getInt32Ty() : (ck == ScalarKind::F64 ? cTy : b_.getFloatTy());
-  barrier();
-  llvm::Value* aBase = writeShared(op, op.operands[0], 0);
-  llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at));
-  barrier();
-  auto operand = [&](llvm::Value* base, llvm::Value* e) {
-    llvm::Value* x = readShared(base, inTy, e);
-    if (intDot) return b_.CreateSExt(x, accTy);
-    if (x->getType() != accTy) return b_.CreateFPExt(x, accTy);
-    if (mode == "tf32") {  // round to nearest, ties away, on the 10-bit mantissa (Inf/NaN kept)
-      llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
-      llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
-      llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u)));
-      return b_.CreateBitCast(b_.CreateSelect(special, bits, rounded), accTy);
-    }
-    return x;
-  };
-  Layout l = layoutOf(op.result());
-  Values init, rowStart, col;
-  for (unsigned k = 0; k < l.slots(); ++k) {
-    llvm::Value* e = elementIndex(l, k);
-    if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
-    rowStart.push_back(b_.CreateMul(b_.CreateUDiv(e, b_.getInt32(int32_t(N))), b_.getInt32(int32_t(K))));
-    col.push_back(b_.CreateURem(e, b_.getInt32(int32_t(N))));
-    llvm::Value* c = slot(op.operands[2], k);
-    init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
-  }
-  Values acc = countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), init, [&](llvm::Value* kk, const Values& a) {
-    Values next;
-    for (size_t s = 0; s < a.size(); ++s) {
-      llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk));
-      llvm::Value* y = operand(bBase, b_.CreateAdd(b_.CreateMul(kk, b_.getInt32(int32_t(N))), col[s]));
-      // An FMA: the same result as the interpreter's product-then-add where products are exact
-      // (f16, bf16, tf32 inputs), one rounding fewer for ieee f32.
-      next.push_back(intDot ? b_.CreateAdd(a[s], b_.CreateMul(x, y)) : b_.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, a[s]}));
-    }
-    return next;
-  });
-  Values out;
-  for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
-  values_[op.result()] = out;
   barrier();
 }
 

@@ -29,8 +29,6 @@ bool gathers(Opcode c) {
   return c == Opcode::Broadcast || c == Opcode::Permute || c == Opcode::Cat || c == Opcode::Join || c == Opcode::Split;
 }
 
-constexpr int kRecomputeBudget = 48;  // ops recomputed per element before shared memory is cheaper
-
 }  // namespace
 
 uint64_t Lowerer::storageBytes(const ir::Type& t) const {
@@ -44,20 +42,42 @@ uint64_t Lowerer::storageBytes(const ir::Type& t) const {
   return (uint64_t(t.numElements()) * eb + 15) / 16 * 16;  // each array 16-byte aligned
 }
 
+uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
+  uint64_t sum = 0;
+  if (op.code == Opcode::Dot) return storageBytes(op.operands[0]->type) + storageBytes(op.operands[1]->type);
+  if (gathers(op.code) || op.code == Opcode::Reduce || op.code == Opcode::Scan)
+    for (const ir::Value* v : op.operands) sum += storageBytes(v->type);
+  // Layout conversions (to or from the mma layout) go through shared memory whole; so do the
+  // values a loop or branch body passes on in another layout.
+  auto converts = [&](const ir::Value* v, const Layout& want) { return !v->type.isScalar() && !(want == layoutOf(v)); };
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    std::optional<Layout> want = expectedLayout(op, i);
+    if (want && converts(op.operands[i], *want)) sum = std::max(sum, storageBytes(op.operands[i]->type));
+  }
+  if (op.code == Opcode::Yield && op.parent && op.parent->parent && op.parent->parent->parentOp) {
+    const ir::Op& owner = *op.parent->parent->parentOp;
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const ir::Value* target = owner.code == Opcode::For ? owner.regions[0]->block.args[i + 1].get()
+                                : owner.code == Opcode::If ? owner.result(unsigned(i))
+                                                           : owner.regions[0]->block.args[i].get();
+      if (converts(op.operands[i], layoutOf(target))) sum = std::max(sum, storageBytes(op.operands[i]->type));
+    }
+  }
+  return sum;
+}
+
 llvm::Value* Lowerer::scratch(const ir::Op& op, uint64_t bytes) {
   if (bytes > kMaxSharedBytes)
     fail(op, "codegen: '" + std::string(op.mnemonic()) + "' needs " + std::to_string(bytes) +
                  " bytes of shared memory to change layouts; at most " + std::to_string(kMaxSharedBytes) +
                  " are used yet (smaller tiles work)");
   if (!scratch_) {
-    // One array for the whole kernel, sized for the op that needs the most; every use is
-    // fenced by barriers, so uses never overlap.
+    // One array for the whole kernel, sized for the op that needs the most (within the limit);
+    // every use is fenced by barriers, so uses never overlap.
     uint64_t need = 16;
     ir::walk(k_.body.block, [&](const ir::Op& o) {
-      uint64_t sum = 0;
-      if (gathers(o.code) || o.code == Opcode::Reduce || o.code == Opcode::Scan || o.code == Opcode::Dot)
-        for (const ir::Value* v : o.operands) sum += storageBytes(v->type);
-      if (sum <= kMaxSharedBytes) need = std::max(need, sum);
+      uint64_t n = sharedNeed(o);
+      if (n <= kMaxSharedBytes) need = std::max(need, n);
     });
     auto* ty = llvm::ArrayType::get(b_.getInt8Ty(), need);
     scratch_ = new llvm::GlobalVariable(*mod_, ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
@@ -65,10 +85,14 @@ llvm::Value* Lowerer::scratch(const ir::Op& op, uint64_t bytes) {
     scratch_->setAlignment(llvm::Align(16));
     scratchBytes_ = need;
   }
+  if (bytes > scratchBytes_)
+    fail(op, "internal error: codegen: '" + std::string(op.mnemonic()) + "' needs " + std::to_string(bytes) +
+                 " bytes of shared memory, more than the kernel's scratch array (" + std::to_string(scratchBytes_) + ")");
   return scratch_;
 }
 
-llvm::Value* Lowerer::writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset) {
+llvm::Value* Lowerer::writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset,
+                                  const std::function<llvm::Value*(llvm::Value*)>& place) {
   llvm::Value* base = b_.CreateConstGEP1_64(b_.getInt8Ty(), scratch(op, byteOffset + storageBytes(v->type)), byteOffset);
   Layout l = layoutOf(v);
   llvm::Type* ty = scalarType(v->type.elem());
@@ -78,6 +102,7 @@ llvm::Value* Lowerer::writeShared(const ir::Op& op, const ir::Value* v, uint64_t
     if (ty->isIntegerTy(1)) val = b_.CreateZExt(val, cell);
     llvm::Value* in = inTile(l, k);
     llvm::Value* e = b_.CreateSelect(in, elementIndex(l, k), b_.getInt32(0));
+    if (place) e = place(e);
     // Slots past the tile's end write element 0's cell only if they hold element 0's value:
     // they are skipped instead.
     if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(in); c && c->isOne()) {

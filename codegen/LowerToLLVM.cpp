@@ -33,7 +33,8 @@ std::unique_ptr<llvm::Module> Lowerer::run() {
   tid_ = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
   for (size_t i = 0; i < k_.params().size(); ++i) values_[k_.params()[i].get()] = {fn_->getArg(unsigned(i))};
   maxVec_ = kernelRunLength(k_);
-  runs_ = analyzeRuns(k_, threads_, maxVec_, o_.paramDivisors);
+  axes_ = analyzeAxes(k_, ParamFacts{o_.paramDivisors, o_.paramOnes});
+  assignLayouts();
   lowerBlock(k_.body.block);
   return mod;
 }
@@ -62,6 +63,21 @@ llvm::Type* Lowerer::scalarType(const ir::ElemType& e) {
 
 llvm::Value* Lowerer::elementIndex(const Layout& l, unsigned k) {
   if (l.scalar) return b_.getInt32(0);
+  if (l.mma) {
+    // Slot k = (block (bm, bn), element r of the thread's 4 in it): rows g and g + 8, columns
+    // 2t and 2t + 1 of the 16x8 block (g = lane / 4, t = lane % 4).
+    llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
+    llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+    llvm::Value* warpM = b_.CreateUDiv(warp, b_.getInt32(l.warpsN));
+    llvm::Value* warpN = b_.CreateURem(warp, b_.getInt32(l.warpsN));
+    unsigned block = k / 4, r = k % 4, bm = block / l.blocksN(), bn = block % l.blocksN();
+    llvm::Value* row = b_.CreateAdd(b_.CreateMul(warpM, b_.getInt32(int32_t(l.rows / l.warpsM))),
+                                    b_.CreateAdd(b_.CreateLShr(lane, b_.getInt32(2)), b_.getInt32(int32_t(bm * 16 + (r >= 2 ? 8 : 0)))));
+    llvm::Value* col = b_.CreateAdd(b_.CreateMul(warpN, b_.getInt32(int32_t(l.cols / l.warpsN))),
+                                    b_.CreateAdd(b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(1)),
+                                                 b_.getInt32(int32_t(bn * 8 + (r & 1)))));
+    return b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(l.cols))), col);
+  }
   unsigned run = k / l.vec, lane = k % l.vec;
   llvm::Value* first = l.vec == 1 ? tid_ : b_.CreateMul(tid_, b_.getInt32(l.vec));
   return b_.CreateAdd(first, b_.getInt32(run * l.vec * threads_ + lane));
@@ -85,19 +101,24 @@ llvm::Value* Lowerer::inTile(const Layout& l, unsigned k) {
 
 RunShape Lowerer::runShape(const ir::Value* v) const {
   if (v->type.isScalar()) return RunShape::Uniform;
-  auto it = runs_.find(v);
-  return it == runs_.end() ? RunShape::Unknown : it->second.shape;
+  auto it = axes_.find(v);
+  if (it == axes_.end()) return RunShape::Unknown;
+  int64_t vec = layoutOf(v).vec;
+  if (it->second.contiguity >= vec) return RunShape::Contiguous;  // first: with vec 1 both hold
+  if (it->second.constancy >= vec) return RunShape::Uniform;
+  if (it->second.monotoneGroup >= vec) return RunShape::Monotone;
+  return RunShape::Unknown;
 }
 
 int64_t Lowerer::runDivisor(const ir::Value* v) const {
-  auto it = runs_.find(v);
-  return it == runs_.end() ? 1 : it->second.divisor;
+  auto it = axes_.find(v);
+  return it == axes_.end() ? 1 : it->second.divisibility;
 }
 
 void Lowerer::barrier() { b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
 
 void Lowerer::lowerBlock(const ir::Block& block) {
-  for (const auto& opPtr : block.ops) lowerOp(*opPtr);
+  for (const auto& opPtr : block.ops) lowerWithLayouts(*opPtr);
 }
 
 void Lowerer::lowerOp(const ir::Op& op) {

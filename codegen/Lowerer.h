@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@
 
 namespace tilevm::codegen {
 
+/// What the code generator knows of a tile's values within one run of its layout.
+enum class RunShape { Unknown, Uniform, Contiguous, Monotone };
+
 class Lowerer {
  public:
   Lowerer(const ir::Module& m, const ir::Kernel& k, const Options& o, llvm::LLVMContext& ctx);
@@ -33,6 +37,8 @@ class Lowerer {
 
   /// Shared memory one kernel may hold statically (the launch passes no dynamic size).
   static constexpr uint64_t kMaxSharedBytes = 48 * 1024;
+  /// Ops recomputed per element before shared memory is the cheaper way to move a value.
+  static constexpr int kRecomputeBudget = 48;
 
  public:
   /// One LLVM value per register slot of a tile (or one for a value held once).
@@ -43,7 +49,7 @@ class Lowerer {
   // ---- LowerToLLVM.cpp: values, layouts, dispatch ----
   [[noreturn]] void fail(const ir::Op& op, const std::string& msg);
   llvm::Type* scalarType(const ir::ElemType& e);
-  Layout layoutOf(const ir::Value* v) const { return Layout::of(v->type, threads_, maxVec_); }
+  Layout layoutOf(const ir::Value* v) const;
   /// The flat element index a thread's slot k holds (i32).
   llvm::Value* elementIndex(const Layout& l, unsigned k);
   /// Slot k of v (a value held once serves every slot).
@@ -55,6 +61,8 @@ class Lowerer {
   void lowerBlock(const ir::Block& block);
   void lowerOp(const ir::Op& op);
   void barrier();
+  /// What the axis analysis says of v's runs in its layout: contiguous (contiguity >= run
+  /// length), uniform (constancy >= run length), monotone, or unknown.
   RunShape runShape(const ir::Value* v) const;
   /// A power of two known to divide the first element of each of v's runs (bytes for pointers).
   int64_t runDivisor(const ir::Value* v) const;
@@ -62,6 +70,18 @@ class Lowerer {
   /// elementwise and shape ops of them): such a value is held once. A tile of one slot per
   /// thread is held once too, but its elements differ.
   bool isUniform(const ir::Value* v) const { return v->type.isScalar() || uniform_.count(v) != 0; }
+
+  // ---- LowerLayouts.cpp ----
+  /// Decides which values live in the mma layout (before lowering).
+  void assignLayouts();
+  /// Whether a dot runs on tensor cores (f16/bf16 inputs, shapes in whole mma blocks).
+  bool dotOnTensorCores(const ir::Op& op) const;
+  /// The layout op needs operand i in (nullopt: any, the op reads it through shared memory).
+  std::optional<Layout> expectedLayout(const ir::Op& op, size_t i) const;
+  /// v's slots in layout `want` (recomputed, or through shared memory).
+  Values inLayout(const ir::Op& user, const ir::Value* v, const Layout& want);
+  /// Lowers op with each operand in the layout it expects.
+  void lowerWithLayouts(const ir::Op& op);
 
   // ---- LowerElementwise.cpp ----
   /// An op with the Elementwise trait, slot by slot (once when every operand is held once).
@@ -103,16 +123,23 @@ class Lowerer {
   llvm::Value* sourceIndex(const ir::Op& op, llvm::Value* e);
   /// v's elements written to shared memory at their flat index (after a barrier), read back
   /// by the caller with readShared after another.
-  llvm::Value* writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset);
+  llvm::Value* writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset,
+                           const std::function<llvm::Value*(llvm::Value*)>& place = nullptr);
   llvm::Value* readShared(llvm::Value* base, llvm::Type* ty, llvm::Value* e);
   /// The shared scratch array every layout change goes through, as i8 addrspace(3).
   llvm::Value* scratch(const ir::Op& op, uint64_t bytes);
   uint64_t storageBytes(const ir::Type& t) const;
+  /// Bytes of shared memory op moves through (its operands' copies).
+  uint64_t sharedNeed(const ir::Op& op) const;
 
   // ---- LowerReduce.cpp ----
   void reduce(const ir::Op& op);
   void scan(const ir::Op& op);
+
+  // ---- LowerDot.cpp ----
   void dot(const ir::Op& op);
+  void dotByFma(const ir::Op& op);
+  void dotByMma(const ir::Op& op);
   Values combine(const ir::Region& region, const Values& a, const Values& b);
   llvm::Value* reduceByShuffles(const ir::Op& op, llvm::Type* ty, llvm::Value* acc);
   /// A counted loop: body(i, carried) gives the next carried values; returns the last.
@@ -124,10 +151,13 @@ class Lowerer {
   void lowerIf(const ir::Op& op);
   void lowerWhile(const ir::Op& op);
   void lowerAssert(const ir::Op& op);
-  /// Every slot of v in the layout of `like` (a value of the same type).
-  Values allSlotsOf(const ir::Value* v, const ir::Value* like);
-  /// The values a region's terminator passes on (from operand `first`), each with every slot.
-  std::vector<Values> yielded(const ir::Block& block, size_t first = 0);
+  /// Every slot of v in the layout of `like` (a value of the same type), converted for `user`.
+  Values allSlotsOf(const ir::Op& user, const ir::Value* v, const ir::Value* like);
+  /// The values a region's terminator passes on (from operand `first`), each with every slot
+  /// of the layout of the matching target (the block argument or result it becomes).
+  std::vector<Values> yielded(const ir::Block& block, const std::vector<const ir::Value*>& targets, size_t first = 0);
+  /// A loop or branch body (conversions made inside stay inside).
+  void lowerRegionBody(const ir::Block& block);
   /// Phis in the current block, one per slot of each value, entered from `from` with `init`.
   std::vector<std::vector<llvm::PHINode*>> phisFor(const std::vector<Values>& init, llvm::BasicBlock* from);
 
@@ -144,8 +174,12 @@ class Lowerer {
   llvm::GlobalVariable* scratch_ = nullptr;
   uint64_t scratchBytes_ = 0;
   std::map<const ir::Value*, Values> values_;
-  std::map<const ir::Value*, RunInfo> runs_;
+  std::map<const ir::Value*, AxisInfo> axes_;
   std::set<const ir::Value*> uniform_;
+  std::map<const ir::Value*, Layout> mma_;       ///< values in the mma layout (assignLayouts)
+  std::map<const ir::Value*, Layout> override_;  ///< operands converted for the op being lowered
+  std::map<std::pair<const ir::Value*, bool>, Values> converted_;  ///< conversions at top level, by target kind
+  int depth_ = 0;                                ///< nesting of loop and branch bodies being lowered
 };
 
 }  // namespace tilevm::codegen

@@ -116,6 +116,7 @@ class CudaDevice : public Device {
       const ir::Type& t = k.kernel->params()[i]->type;
       const interp::Arg& a = bound.args[i];
       copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
+      copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
     }
     auto ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
     if (!ptx) return ptx.error();

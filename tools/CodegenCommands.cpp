@@ -41,10 +41,16 @@ int runCodegen(const CodegenCli& o) {
   // aligned); parameters without an --arg get no assumption.
   for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {
     uint32_t d = 1;
+    bool one = false;
+    bool isInt = loaded->kernel->params()[i]->type.isInt();
     for (const rt::ArgValue& a : *args)
-      if (a.name == loaded->kernel->paramNames[i] && a.refs.empty())
-        d = a.isBuffer || !a.generate.empty() ? 16 : (!a.isFloat && loaded->kernel->params()[i]->type.isInt()) ? codegen::divisorOf(uint64_t(a.i)) : 1;
+      if (a.name == loaded->kernel->paramNames[i] && a.refs.empty()) {
+        bool buffer = a.isBuffer || !a.generate.empty();
+        d = buffer ? 16 : (!a.isFloat && isInt) ? codegen::divisorOf(uint64_t(a.i)) : 1;
+        one = !buffer && !a.isFloat && isInt && a.i == 1;
+      }
     copts.paramDivisors.push_back(d);
+    copts.paramOnes.push_back(one);
   }
   auto text = o.llvmIr ? codegen::emitLlvmIr(*loaded->module, *loaded->kernel, copts)
                        : codegen::emitPtx(*loaded->module, *loaded->kernel, copts);

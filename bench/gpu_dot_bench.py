@@ -1,0 +1,116 @@
+# gpu_dot_bench.py - on the GPU machine: the tensor-core anchors (matmul f16/bf16 4096^3, flash
+# attention fwd B4 H32 N4096 D64 f16, shared/design/ANCHORS.md) through tilevm's GPU engine beside
+# Triton and cuBLAS/SDPA in the same call. Each kernel: `tilevm diff` at a smaller size first
+# (interpreter vs GPU), then a sweep of tile configs under `tilevm run --device cuda --repeat`
+# (CUDA events, L2 cleared before each launch, median), Triton's best config of the same sweep by
+# triton.testing.do_bench, and torch (cuBLAS matmul, SDPA). TFLOP/s = 2MNK / t (matmul),
+# 4 B H N^2 D / t (attention).
+#   TILEVM=dist/tilevm OUT=dir python3 bench/gpu_dot_bench.py
+import json, os, subprocess, sys
+import torch, triton
+from triton.testing import do_bench
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "anchors"))
+import triton_gpu_kernels as k  # noqa: E402
+
+TILEVM = os.environ.get("TILEVM", "dist/tilevm")
+OUT = os.environ.get("OUT", ".")
+KFILE = os.path.join(HERE, "anchors", "triton_gpu_kernels.py")
+REPS = os.environ.get("REPS", "21")
+log = open(os.path.join(OUT, "gpu_dot_bench.log"), "w")
+rows = []
+
+
+def tilevm(cmd, *extra):
+    p = subprocess.run([TILEVM, cmd, KFILE, *extra], capture_output=True, text=True)
+    log.write(f"$ tilevm {cmd} {' '.join(extra)}\n{p.stdout[-2000:]}{p.stderr[-2000:]}exit {p.returncode}\n\n")
+    log.flush()
+    return p
+
+
+def tilevm_ms(args):
+    js = os.path.join(OUT, "run.json")
+    p = tilevm("run", *args, "--device", "cuda", "--repeat", REPS, "--json", js)
+    if p.returncode != 0:
+        return None, None
+    r = json.load(open(js))
+    return r["seconds"] * 1e3, r["compile_seconds"] * 1e3
+
+
+med = lambda f: do_bench(f, warmup=25, rep=200, return_mode="median")
+
+
+def matmul_args(S, dt, BM, BN, BK, nw):
+    t = {"float16": "f16", "bfloat16": "bf16"}[dt]
+    return ["-k", "matmul_k", "-D", f"BM={BM}", "-D", f"BN={BN}", "-D", f"BK={BK}", "-D", "GM=8", "--num-warps", str(nw),
+            "--grid", str(triton.cdiv(S, BM) * triton.cdiv(S, BN)), "--arg", f"a=randn:{t}:{S}x{S}", "--arg", f"b=randn:{t}:{S}x{S}",
+            "--arg", f"c=empty:{t}:{S}x{S}", "--arg", f"M={S}", "--arg", f"N={S}", "--arg", f"K={S}", "--arg", f"sam={S}", "--arg", "sak=1",
+            "--arg", f"sbk={S}", "--arg", "sbn=1", "--arg", f"scm={S}", "--arg", "scn=1"]
+
+
+CONFIGS = [(128, 128, 32, 4), (128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4)]
+for dt in ["float16", "bfloat16"]:
+    d = tilevm("diff", *matmul_args(512, dt, 128, 128, 32, 4))
+    verdict = "PASS" if d.returncode == 0 else f"FAIL({d.returncode})"
+    S = 4096
+    best, cfg_best, compile_ms = None, None, None
+    for cfg in CONFIGS:
+        ms, c_ms = tilevm_ms(matmul_args(S, dt, *cfg))
+        print(f"tilevm matmul {dt} {cfg}: {ms} ms", flush=True)
+        if ms and (best is None or ms < best):
+            best, cfg_best, compile_ms = ms, cfg, c_ms
+    a = torch.randn(S, S, device="cuda", dtype=getattr(torch, dt)); b = torch.randn_like(a); c = torch.empty_like(a)
+    tr_best, tr_cfg = None, None
+    for BM, BN, BK, nw in CONFIGS:
+        f = lambda: k.matmul_k[(triton.cdiv(S, BM) * triton.cdiv(S, BN),)](a, b, c, S, S, S, S, 1, S, 1, S, 1, BM=BM, BN=BN, BK=BK, GM=8,
+                                                                            num_warps=nw, num_stages=3)
+        ms = med(f)
+        if tr_best is None or ms < tr_best:
+            tr_best, tr_cfg = ms, (BM, BN, BK, nw)
+    cub = med(lambda: torch.matmul(a, b))
+    fl = 2 * S ** 3 / 1e12
+    rows.append(dict(kernel=f"matmul_{dt}_{S}", diff=verdict, tilevm_ms=best, tilevm_cfg=cfg_best, triton_ms=tr_best, triton_cfg=tr_cfg,
+                     ref_ms=cub, ref="cuBLAS", tilevm_tflops=fl / (best / 1e3) if best else None, triton_tflops=fl / (tr_best / 1e3),
+                     ref_tflops=fl / (cub / 1e3), compile_ms=compile_ms))
+    print(json.dumps(rows[-1]), flush=True)
+    del a, b, c
+
+
+def attn_args(BH, N, D, BM, BN, nw):
+    return ["-k", "attn_k", "-D", f"N_CTX={N}", "-D", f"HEAD={D}", "-D", f"BM={BM}", "-D", f"BN={BN}", "--num-warps", str(nw),
+            "--grid", f"{N // BM},{BH}", "--arg", f"Q=randn:f16:{BH}x{N}x{D}", "--arg", f"K=randn:f16:{BH}x{N}x{D}",
+            "--arg", f"V=randn:f16:{BH}x{N}x{D}", "--arg", f"O=empty:f16:{BH}x{N}x{D}", "--arg", f"sm_scale={D ** -0.5}"]
+
+
+d = tilevm("diff", *attn_args(2, 512, 64, 128, 64, 8))
+verdict = "PASS" if d.returncode == 0 else f"FAIL({d.returncode})"
+B, H, N, D = 4, 32, 4096, 64
+best, cfg_best, compile_ms = None, None, None
+ACFG = [(128, 64, 8), (128, 64, 4), (64, 64, 4)]
+for cfg in ACFG:
+    ms, c_ms = tilevm_ms(attn_args(B * H, N, D, *cfg))
+    print(f"tilevm attn {cfg}: {ms} ms", flush=True)
+    if ms and (best is None or ms < best):
+        best, cfg_best, compile_ms = ms, cfg, c_ms
+q = torch.randn(B * H, N, D, device="cuda", dtype=torch.float16); kk = torch.randn_like(q); v = torch.randn_like(q); o = torch.empty_like(q)
+tr_best, tr_cfg = None, None
+for BM, BN, nw in ACFG:
+    ms = med(lambda: k.attn_k[(N // BM, B * H)](q, kk, v, o, D ** -0.5, N, HEAD=D, BM=BM, BN=BN, num_warps=nw, num_stages=3))
+    if tr_best is None or ms < tr_best:
+        tr_best, tr_cfg = ms, (BM, BN, nw)
+q4, k4, v4 = (t.view(B, H, N, D) for t in (q, kk, v))
+sdpa = med(lambda: torch.nn.functional.scaled_dot_product_attention(q4, k4, v4))
+fl = 4 * B * H * N * N * D / 1e12
+rows.append(dict(kernel=f"attn_f16_b{B}h{H}n{N}d{D}", diff=verdict, tilevm_ms=best, tilevm_cfg=cfg_best, triton_ms=tr_best, triton_cfg=tr_cfg,
+                 ref_ms=sdpa, ref="SDPA", tilevm_tflops=fl / (best / 1e3) if best else None, triton_tflops=fl / (tr_best / 1e3),
+                 ref_tflops=fl / (sdpa / 1e3), compile_ms=compile_ms))
+print(json.dumps(rows[-1]), flush=True)
+json.dump(rows, open(os.path.join(OUT, "gpu_dot_bench.json"), "w"), indent=1)
+fmt = lambda v, f: "—" if v is None else f.format(v)
+print("\n| kernel | diff | tilevm ms (config) | Triton ms (config) | ref ms | tilevm TFLOP/s | Triton TFLOP/s | ref TFLOP/s | tilevm/Triton | tilevm compile ms |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    print(f"| {r['kernel']} | {r['diff']} | {fmt(r['tilevm_ms'], '{:.3f}')} {r['tilevm_cfg']} | {r['triton_ms']:.3f} {r['triton_cfg']} | "
+          f"{r['ref_ms']:.3f} ({r['ref']}) | {fmt(r['tilevm_tflops'], '{:.0f}')} | {r['triton_tflops']:.0f} | {r['ref_tflops']:.0f} | "
+          f"{fmt(r['tilevm_tflops'] and r['tilevm_tflops'] / r['triton_tflops'], '{:.2f}x')} | {fmt(r['compile_ms'], '{:.1f}')} |")

@@ -1,0 +1,152 @@
+// LowerDot.cpp - dot: a @ b + acc. With f16/bf16 inputs and shapes in whole 16x8 blocks, on
+// tensor cores: a and b go to shared memory (b transposed, so each thread's fragment pairs are
+// consecutive halves), each warp loads its fragments and issues mma.sync.m16n8k16 with f32
+// accumulators, the result in the mma layout (Layout.h) where it stays for the loop that carries
+// it. Otherwise by FMA on CUDA cores in the interpreter's input precision.
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+using ir::ScalarKind;
+
+void Lowerer::dot(const ir::Op& op) {
+  if (dotOnTensorCores(op)) return dotByMma(op);
+  dotByFma(op);
+}
+
+// Tensor cores. Per k step of 16 and per 16x8 block of the warp's part of the result, one
+// mma.sync: A fragment a0..a3 = A[g][2t..], A[g+8][2t..], A[g][2t+8..], A[g+8][2t+8..] and B
+// fragment b0, b1 = B[2t..][g], B[2t+8..][g] (pairs of halves as 32-bit words; g = lane / 4,
+// t = lane % 4), from the rows and columns the warp's blocks start at. The accumulator is f32;
+// an f16/bf16 one is widened first and rounded at the end, as the interpreter does.
+void Lowerer::dotByMma(const ir::Op& op) {
+  const ir::Type& at = op.operands[0]->type;
+  int64_t K = at.dim(1);
+  bool bf16 = at.elem().kind == ScalarKind::BF16;
+  Layout l = layoutOf(op.result());
+  llvm::Type* cTy = scalarType(op.result()->type.elem());
+  llvm::Type* f32 = b_.getFloatTy();
+  barrier();
+  llvm::Value* aBase = writeShared(op, op.operands[0], 0);
+  // b (K x N) stored transposed: element (k, n) at n K + k.
+  int64_t N = op.operands[1]->type.dim(1);
+  llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at), [&](llvm::Value* e) {
+    llvm::Value* kk = b_.CreateUDiv(e, b_.getInt32(int32_t(N)));
+    llvm::Value* n = b_.CreateURem(e, b_.getInt32(int32_t(N)));
+    return b_.CreateAdd(b_.CreateMul(n, b_.getInt32(int32_t(K))), kk);
+  });
+  barrier();
+  llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
+  llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+  llvm::Value* g = b_.CreateLShr(lane, b_.getInt32(2));
+  llvm::Value* t2 = b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(1));
+  llvm::Value* rowBase = b_.CreateAdd(b_.CreateMul(b_.CreateUDiv(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.rows / l.warpsM))), g);
+  llvm::Value* colBase = b_.CreateAdd(b_.CreateMul(b_.CreateURem(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.cols / l.warpsN))), g);
+  // A word of two halves at element index e (even) of an f16 array in shared memory.
+  auto word = [&](llvm::Value* base, llvm::Value* e) {
+    return b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt16Ty(), base, e));
+  };
+  Values acc;
+  for (unsigned k = 0; k < l.slots(); ++k) {
+    llvm::Value* c = slot(op.operands[2], k);
+    acc.push_back(c->getType() == f32 ? c : b_.CreateFPExt(c, f32));
+  }
+  std::string text = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") + (bf16 ? "bf16.bf16" : "f16.f16") +
+                     ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};";
+  std::vector<llvm::Type*> ins(6, b_.getInt32Ty());
+  ins.insert(ins.end(), 4, f32);
+  auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, {f32, f32, f32, f32}), ins, false);
+  auto* mma = llvm::InlineAsm::get(asmTy, text, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
+  for (int64_t k0 = 0; k0 < K; k0 += 16) {
+    std::vector<Values> aFrag(l.blocksM()), bFrag(l.blocksN());
+    for (unsigned bm = 0; bm < l.blocksM(); ++bm) {
+      llvm::Value* row = b_.CreateAdd(rowBase, b_.getInt32(int32_t(bm * 16)));
+      llvm::Value* at0 = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(K))), b_.CreateAdd(t2, b_.getInt32(int32_t(k0))));
+      int32_t down = int32_t(8 * K);
+      aFrag[bm] = {word(aBase, at0), word(aBase, b_.CreateAdd(at0, b_.getInt32(down))), word(aBase, b_.CreateAdd(at0, b_.getInt32(8))),
+                   word(aBase, b_.CreateAdd(at0, b_.getInt32(down + 8)))};
+    }
+    for (unsigned bn = 0; bn < l.blocksN(); ++bn) {
+      llvm::Value* col = b_.CreateAdd(colBase, b_.getInt32(int32_t(bn * 8)));
+      llvm::Value* bt0 = b_.CreateAdd(b_.CreateMul(col, b_.getInt32(int32_t(K))), b_.CreateAdd(t2, b_.getInt32(int32_t(k0))));
+      bFrag[bn] = {word(bBase, bt0), word(bBase, b_.CreateAdd(bt0, b_.getInt32(8)))};
+    }
+    for (unsigned bm = 0; bm < l.blocksM(); ++bm)
+      for (unsigned bn = 0; bn < l.blocksN(); ++bn) {
+        unsigned first = (bm * l.blocksN() + bn) * 4;
+        std::vector<llvm::Value*> args(aFrag[bm].begin(), aFrag[bm].end());
+        args.insert(args.end(), bFrag[bn].begin(), bFrag[bn].end());
+        for (unsigned r = 0; r < 4; ++r) args.push_back(acc[first + r]);
+        llvm::Value* d = b_.CreateCall(mma, args);
+        for (unsigned r = 0; r < 4; ++r) acc[first + r] = b_.CreateExtractValue(d, r);
+      }
+  }
+  Values out;
+  for (llvm::Value* v : acc) out.push_back(cTy == f32 ? v : b_.CreateFPTrunc(v, cTy));
+  values_[op.result()] = out;
+  barrier();
+}
+
+// a @ b + acc with FMA on CUDA cores: a and b in shared memory, each thread's result elements
+// accumulated along k in order (the interpreter's order). Inputs as the interpreter takes them:
+// f16/bf16 exactly in f32, f32 rounded to tf32 unless input_precision is ieee, i8 into i32; an
+// f16/bf16 accumulator is carried in f32 and rounded at the end.
+void Lowerer::dotByFma(const ir::Op& op) {
+  const ir::Type& at = op.operands[0]->type;
+  const ir::Type& bt = op.operands[1]->type;
+  int64_t K = at.dim(1), N = bt.dim(1);
+  ScalarKind in = at.elem().kind, ck = op.result()->type.elem().kind;
+  const std::string* prec = op.strAttr("input_precision");
+  std::string mode = in == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
+  if (mode == "tf32x3") fail(op, "codegen: dot with input_precision tf32x3 is not lowered to the GPU yet");
+  llvm::Type* inTy = scalarType(at.elem());
+  llvm::Type* cTy = scalarType(op.result()->type.elem());
+  bool intDot = in == ScalarKind::I8;
+  llvm::Type* accTy = intDot ? b_.getInt32Ty() : (ck == ScalarKind::F64 ? cTy : b_.getFloatTy());
+  barrier();
+  llvm::Value* aBase = writeShared(op, op.operands[0], 0);
+  llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at));
+  barrier();
+  auto operand = [&](llvm::Value* base, llvm::Value* e) {
+    llvm::Value* x = readShared(base, inTy, e);
+    if (intDot) return b_.CreateSExt(x, accTy);
+    if (x->getType() != accTy) return b_.CreateFPExt(x, accTy);
+    if (mode == "tf32") {  // round to nearest, ties away, on the 10-bit mantissa (Inf/NaN kept)
+      llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
+      llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
+      llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u)));
+      return b_.CreateBitCast(b_.CreateSelect(special, bits, rounded), accTy);
+    }
+    return x;
+  };
+  Layout l = layoutOf(op.result());
+  Values init, rowStart, col;
+  for (unsigned k = 0; k < l.slots(); ++k) {
+    llvm::Value* e = elementIndex(l, k);
+    if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
+    rowStart.push_back(b_.CreateMul(b_.CreateUDiv(e, b_.getInt32(int32_t(N))), b_.getInt32(int32_t(K))));
+    col.push_back(b_.CreateURem(e, b_.getInt32(int32_t(N))));
+    llvm::Value* c = slot(op.operands[2], k);
+    init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
+  }
+  Values acc = countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), init, [&](llvm::Value* kk, const Values& a) {
+    Values next;
+    for (size_t s = 0; s < a.size(); ++s) {
+      llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk));
+      llvm::Value* y = operand(bBase, b_.CreateAdd(b_.CreateMul(kk, b_.getInt32(int32_t(N))), col[s]));
+      // An FMA: the same result as the interpreter's product-then-add where products are exact
+      // (f16, bf16, tf32 inputs), one rounding fewer for ieee f32.
+      next.push_back(intDot ? b_.CreateAdd(a[s], b_.CreateMul(x, y)) : b_.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, a[s]}));
+    }
+    return next;
+  });
+  Values out;
+  for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
+  values_[op.result()] = out;
+  barrier();
+}
+
+}  // namespace tilevm::codegen

@@ -1,0 +1,138 @@
+// LowerLayouts.cpp - which values live in the tensor-core (mma) layout, and the conversions at
+// the boundaries. A dot that can run on tensor cores gives its result in the mma accumulator
+// layout; the loops that carry it and the elementwise ops over it keep that layout; every other
+// op expects the blocked layout, and an mma operand reaching one is converted through shared
+// memory (or recomputed, when it is a function of indices). A store of an mma value is done in
+// the mma layout instead: its pointers and mask, usually functions of indices, are recomputed
+// there, so a matmul's epilogue moves nothing through shared memory.
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+using ir::Opcode;
+using ir::ScalarKind;
+
+Layout Lowerer::layoutOf(const ir::Value* v) const {
+  if (auto it = override_.find(v); it != override_.end()) return it->second;
+  if (auto it = mma_.find(v); it != mma_.end()) return it->second;
+  return Layout::of(v->type, threads_, maxVec_);
+}
+
+bool Lowerer::dotOnTensorCores(const ir::Op& op) const {
+  const ir::Type& a = op.operands[0]->type;
+  ScalarKind in = a.elem().kind;
+  return (in == ScalarKind::F16 || in == ScalarKind::BF16) && a.dim(1) % 16 == 0 && Layout::mmaFits(op.result()->type, threads_);
+}
+
+void Lowerer::assignLayouts() {
+  auto isMma = [&](const ir::Value* v) { return mma_.count(v) != 0; };
+  auto setMma = [&](const ir::Value* v) {
+    if (isMma(v) || !Layout::mmaFits(v->type, threads_)) return false;
+    mma_[v] = Layout::mmaOf(v->type, threads_);
+    return true;
+  };
+  // Operands that cost nothing in any layout: scalars, constants, splats.
+  auto free = [&](const ir::Value* v) {
+    return v->type.isScalar() || (v->def && (v->def->code == Opcode::Constant || v->def->code == Opcode::Splat));
+  };
+  ir::walk(k_.body.block, [&](const ir::Op& op) {
+    if (op.code == Opcode::Dot && dotOnTensorCores(op)) setMma(op.result());
+  });
+  for (bool changed = !mma_.empty(); changed;) {
+    changed = false;
+    ir::walk(k_.body.block, [&](const ir::Op& op) {
+      if (op.code == Opcode::For) {
+        const ir::Block& body = op.regions[0]->block;
+        const ir::Op* yield = body.ops.back().get();
+        for (size_t i = 0; i < op.results.size(); ++i) {
+          const ir::Value* arg = body.args[i + 1].get();
+          if (isMma(yield->operands[i]) || isMma(arg) || isMma(op.result(unsigned(i)))) {
+            changed |= setMma(arg);
+            changed |= setMma(op.result(unsigned(i)));
+          }
+        }
+      } else if (ir::hasTrait(op.code, ir::Elementwise) && op.results.size() == 1 && !op.result()->type.isScalar() &&
+                 !op.result()->type.isPtr()) {
+        bool any = false, all = true;
+        for (const ir::Value* v : op.operands) {
+          any = any || isMma(v);
+          all = all && (isMma(v) || free(v));
+        }
+        if (any && all) changed |= setMma(op.result());
+      }
+    });
+  }
+}
+
+std::optional<Layout> Lowerer::expectedLayout(const ir::Op& op, size_t i) const {
+  const ir::Value* v = op.operands[i];
+  if (v->type.isScalar()) return std::nullopt;
+  switch (op.code) {
+    case Opcode::Dot: return i == 2 ? std::optional<Layout>(layoutOf(op.result())) : std::nullopt;
+    case Opcode::For: return i >= 3 ? std::optional<Layout>(layoutOf(op.regions[0]->block.args[i - 2].get())) : std::nullopt;
+    case Opcode::Reduce:
+    case Opcode::Scan: return std::nullopt;  // read through shared memory from any layout
+    case Opcode::Yield:
+    case Opcode::Condition:
+    case Opcode::Return: return std::nullopt;  // their owner converts (yielded)
+    case Opcode::Broadcast:
+    case Opcode::Permute:
+    case Opcode::Cat:
+    case Opcode::Join:
+    case Opcode::Split:
+      if (v->type.numElements() != op.result()->type.numElements() || op.code != Opcode::Broadcast) return std::nullopt;
+      break;
+    case Opcode::Store:
+      if (mma_.count(op.operands[1])) return layoutOf(op.operands[1]);  // stored where it is
+      break;
+    default:
+      if (ir::hasTrait(op.code, ir::Elementwise) && op.results.size() == 1) return layoutOf(op.result());
+      break;
+  }
+  return Layout::of(v->type, threads_, maxVec_);
+}
+
+Lowerer::Values Lowerer::inLayout(const ir::Op& user, const ir::Value* v, const Layout& want) {
+  if (isUniform(v) || layoutOf(v) == want) return values_.at(v);
+  auto key = std::make_pair(v, want.mma);
+  if (auto it = converted_.find(key); it != converted_.end()) return it->second;
+  Values out;
+  int budget = kRecomputeBudget;
+  if (isIndexFunction(v, budget)) {
+    for (unsigned k = 0; k < want.slots(); ++k) {
+      int b = 1 << 20;
+      out.push_back(recompute(v, elementIndex(want, k), b));
+    }
+  } else {
+    barrier();
+    llvm::Value* base = writeShared(user, v, 0);
+    barrier();
+    llvm::Type* ty = scalarType(v->type.elem());
+    for (unsigned k = 0; k < want.slots(); ++k) out.push_back(readShared(base, ty, elementIndex(want, k)));
+    barrier();
+  }
+  // A conversion made inside a loop body or branch is not available after it: cache only at the
+  // kernel's top level.
+  if (depth_ == 0) converted_[key] = out;
+  return out;
+}
+
+void Lowerer::lowerWithLayouts(const ir::Op& op) {
+  std::vector<std::pair<const ir::Value*, Values>> saved;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const ir::Value* v = op.operands[i];
+    std::optional<Layout> want = expectedLayout(op, i);
+    if (!want || isUniform(v) || layoutOf(v) == *want || override_.count(v)) continue;
+    Values converted = inLayout(op, v, *want);
+    saved.push_back({v, values_.at(v)});
+    values_[v] = converted;
+    override_[v] = *want;
+  }
+  lowerOp(op);
+  for (auto& [v, original] : saved) {
+    values_[v] = original;
+    override_.erase(v);
+  }
+}
+
+}  // namespace tilevm::codegen
