@@ -33,6 +33,13 @@ int64_t elementBytes(ir::ScalarKind k) {
 
 int64_t mul(int64_t a, int64_t b) { return std::min(kMax, a * b); }
 
+// A power of two dividing a's elements at flat positions that are multiples of g: the group
+// starts when g is a multiple of a's contiguity, start + j g inside a group otherwise.
+int64_t divisibilityAt(const AxisInfo& a, int64_t g) {
+  if (a.contiguity == 1 || g >= a.contiguity) return a.divisibility;
+  return std::min(a.divisibility, g);
+}
+
 class Analysis {
  public:
   Analysis(const ir::Kernel& k, const ParamFacts& f) : k_(k) {
@@ -64,7 +71,9 @@ class Analysis {
 
   void set(const ir::Value* v, AxisInfo a) {
     int64_t n = std::max<int64_t>(1, v->type.numElements());
-    a.contiguity = std::min(a.contiguity, powerOfTwoIn(n));
+    int64_t cap = powerOfTwoIn(n);  // groups must tile the value
+    if (a.contiguity > cap) a.divisibility = divisibilityAt(a, cap);
+    a.contiguity = std::min(a.contiguity, cap);
     a.constancy = std::min(a.constancy, v->type.isScalar() ? kMax : powerOfTwoIn(n));
     info_[v] = a;
   }
@@ -134,14 +143,14 @@ class Analysis {
         int64_t scale = op.code == Opcode::AddPtr ? elementBytes(r->type.elem().pointee) : 1;
         out.contiguity = std::max(std::min(x.contiguity, y.constancy), std::min(x.constancy, y.contiguity));
         out.constancy = std::min(x.constancy, y.constancy);
-        out.divisibility = std::min(x.divisibility, mul(y.divisibility, scale));
+        out.divisibility = std::min(divisibilityAt(x, out.contiguity), mul(divisibilityAt(y, out.contiguity), scale));
         break;
       }
       case Opcode::SubI: {
         AxisInfo x = a(0), y = a(1);
         out.contiguity = std::min(x.contiguity, y.constancy);
         out.constancy = std::min(x.constancy, y.constancy);
-        out.divisibility = std::min(x.divisibility, y.divisibility);
+        out.divisibility = std::min(divisibilityAt(x, out.contiguity), divisibilityAt(y, out.contiguity));
         break;
       }
       case Opcode::MulI: {
@@ -150,7 +159,7 @@ class Analysis {
         else if (x.one) out = y;
         else {
           out.constancy = std::min(x.constancy, y.constancy);
-          out.divisibility = mul(x.divisibility, y.divisibility);
+          out.divisibility = mul(divisibilityAt(x, 1), divisibilityAt(y, 1));  // every element's
         }
         break;
       }
@@ -162,7 +171,7 @@ class Analysis {
         out.constancy = std::min(x.constancy, y.constancy);
         if (y.constancy >= x.contiguity)
           out.contiguity = std::min({x.contiguity, x.divisibility, y.divisibility});
-        out.divisibility = std::min(x.divisibility, y.divisibility);
+        out.divisibility = std::min(divisibilityAt(x, out.contiguity), divisibilityAt(y, 1));
         break;
       }
       case Opcode::DivSI:
@@ -192,7 +201,7 @@ class Analysis {
         AxisInfo c = a(0), x = a(1), y = a(2);
         out.constancy = std::min({c.constancy, x.constancy, y.constancy});
         out.contiguity = std::min({c.constancy, x.contiguity, y.contiguity});
-        out.divisibility = std::min(x.divisibility, y.divisibility);
+        out.divisibility = std::min(divisibilityAt(x, out.contiguity), divisibilityAt(y, out.contiguity));
         break;
       }
       case Opcode::CmpI: out = compare(op); break;
@@ -230,7 +239,7 @@ class Analysis {
       int64_t repeat = 1;
       for (unsigned d = lastKept; d < rank; ++d) repeat *= rt.dim(d);
       out.constancy = mul(s.constancy, powerOfTwoIn(repeat));
-      out.divisibility = s.contiguity == 1 ? s.divisibility : 1;
+      out.divisibility = divisibilityAt(s, 1);
       out.one = s.one;
     }
     return out;
@@ -249,7 +258,7 @@ class Analysis {
     out.monotoneGroup = group;
     bool strict = left ? (pred == "slt" || pred == "sge" || pred == "ult" || pred == "uge")
                        : (pred == "sgt" || pred == "sle" || pred == "ugt" || pred == "ule");
-    if (strict) out.constancy = std::max(out.constancy, std::min({group, c.divisibility, k.divisibility}));
+    if (strict) out.constancy = std::max(out.constancy, std::min({group, divisibilityAt(c, group), divisibilityAt(k, 1)}));
     return out;
   }
 

@@ -111,6 +111,16 @@ BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& 
   auto [rtol, atol] = defaultRelativeTolerance(expected.elem);  // used when tol.relative
   if (tol.rtol >= 0) rtol = tol.rtol;
   if (tol.atol >= 0) atol = tol.atol;
+  double rms = 0;
+  if (isFloat && tol.relative && tol.scaleByRms && d.elements > 0) {
+    double sum = 0;
+    int64_t finite = 0;
+    for (int64_t i = 0; i < d.elements; ++i) {
+      double x = interp::elementAsDouble(te, i);
+      if (std::isfinite(x)) sum += x * x, ++finite;
+    }
+    rms = finite ? std::sqrt(sum / double(finite)) : 0;
+  }
   for (int64_t i = 0; i < d.elements; ++i) {
     uint64_t a = rawBits(expected, i), b = rawBits(actual, i);
     if (a == b) continue;
@@ -118,7 +128,7 @@ BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& 
     if (isFloat && ulps <= tol.maxUlps) continue;
     if (isFloat && tol.relative && ulps != UINT64_MAX) {
       double x = interp::elementAsDouble(te, i), y = interp::elementAsDouble(ta, i);
-      if (std::fabs(y - x) <= atol + rtol * std::fabs(x) || (std::isinf(x) && x == y)) continue;
+      if (std::fabs(y - x) <= atol + rtol * (std::fabs(x) + rms) || (std::isinf(x) && x == y)) continue;
     }
     ++d.mismatches;
     d.maxUlps = std::max(d.maxUlps, ulps);

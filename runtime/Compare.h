@@ -20,6 +20,11 @@ struct Tolerance {
   uint64_t maxUlps = 0;  ///< 0: bit-identical (NaNs of any payload are equal)
   bool relative = false;
   double rtol = 0, atol = 0;  ///< used when `relative`; negative: the dtype's default
+  /// With `relative`: the bound is atol + rtol * (|expected| + rms), rms the root mean square of
+  /// the expected buffer. Summation-order error scales with the magnitude of what is summed, not
+  /// of the sum: an element near zero by cancellation (a dot product of random data) is held to
+  /// the buffer's scale.
+  bool scaleByRms = false;
 };
 
 /// torch.testing.assert_close's default (rtol, atol) for a float dtype: f16 (1e-3, 1e-5), bf16

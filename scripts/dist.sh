@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# dist.sh - a release build of tilevm, stripped, with libtbb.so.12 beside it in dist/: what
+# dist.sh - release builds of tilevm and the GPU engine tests, stripped, with libtbb.so.12 beside them in dist/: what
 # travels to the GPU machine (see shared/design/TOOLCHAIN.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-release --target tilevm
+cmake --build build-release --target tilevm tilevm_gpu_tests
 rm -rf dist && mkdir -p dist
 cp build-release/tools/tilevm dist/tilevm
-strip dist/tilevm
+cp build-release/test/tilevm_gpu_tests dist/tilevm_gpu_tests
+strip dist/tilevm dist/tilevm_gpu_tests
 tbb=$(ldd dist/tilevm | awk '/libtbb.so/ {print $3}')
 cp -L "$tbb" dist/
-ls -la dist
+# Both binaries exceed what one device call carries (64 MiB): they also travel compressed, as
+# dist.tar.xz (unpack there with `tar xJf dist.tar.xz`).
+tar cJf dist.tar.xz dist
+ls -la dist dist.tar.xz

@@ -137,9 +137,11 @@ int runDiff(const DiffCli& o) {
     tol.relative = !o.exact && (o.rtol >= 0 || o.atol >= 0 || rt::reducesInAnyOrder(*loaded->kernel));
     tol.rtol = o.rtol;
     tol.atol = o.atol;
+    tol.scaleByRms = tol.relative && o.rtol < 0 && o.atol < 0;
     if (tol.relative)
-      std::cout << "tolerance: |gpu - cpu| <= atol + rtol * |cpu| ("
-                << (o.rtol >= 0 || o.atol >= 0 ? "as given" : "the kernel reduces: torch.testing.assert_close's defaults per dtype")
+      std::cout << "tolerance: |gpu - cpu| <= atol + rtol * " << (tol.scaleByRms ? "(|cpu| + rms(cpu))" : "|cpu|") << " ("
+                << (o.rtol >= 0 || o.atol >= 0 ? "as given" : "the kernel reduces: torch.testing.assert_close's defaults per dtype, "
+                                                              "scaled by the buffer's rms where sums cancel")
                 << ")" << (tol.maxUlps ? ", or within " + std::to_string(tol.maxUlps) + " ulp" : "") << "\n";
     else if (tol.maxUlps)
       std::cout << "tolerance: within " << tol.maxUlps << " ulp"

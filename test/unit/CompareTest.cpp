@@ -76,6 +76,21 @@ TEST_CASE("relative tolerance follows assert_close: atol + rtol * |expected|; Na
   CHECK(atol16 == 1e-5);
 }
 
+TEST_CASE("scaled relative tolerance holds elements near zero by cancellation to the buffer's rms") {
+  // A dot product of random data that cancels to 0.0066 (the H200's f16 matmul at K=512 gave
+  // 0.00654 against the interpreter's 0.00657: 6 ulp, past atol + rtol * |x| = 1.6e-5), beside
+  // elements of the buffer's usual size (rms 20).
+  auto expected = floats({0.00656509399f, 20.0f, -20.0f, 20.0f}), actual = floats({0.00654220581f, 20.001f, -20.0f, 25.0f});
+  rt::Tolerance rel{0, true, 1e-3, 1e-5};
+  CHECK(rt::compareBuffers(expected, actual, rel).mismatches == 2);  // the small element and the wrong one
+  rt::Tolerance scaled = rel;
+  scaled.scaleByRms = true;  // bound 1e-5 + 1e-3 * (|x| + 17.3)
+  rt::BufferDiff d = rt::compareBuffers(expected, actual, scaled);
+  CHECK(d.mismatches == 1);  // 25 vs 20 is still wrong
+  REQUIRE(d.first);
+  CHECK(d.first->flat == 3);
+}
+
 TEST_CASE("kernels that reduce or use approximate math are recognised; exact elementwise ones are not") {
   auto vadd = test::buildVadd();
   CHECK_FALSE(rt::reducesInAnyOrder(*vadd->kernels[0]));

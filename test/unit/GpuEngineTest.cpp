@@ -1,0 +1,134 @@
+// GpuEngineTest.cpp - the GPU engine end to end (code generator, CUDA driver through dlopen,
+// launch) against the interpreter, on fresh random inputs. Every GPU case checks first whether a
+// driver and GPU are usable and, where none is (CI), says so and checks only that the probe
+// fails cleanly; on the GPU machine (bench/results/h200_gpu_tests.log) every case runs.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "runtime/CudaDevice.h"
+#include "runtime/Compare.h"
+#include "runtime/Device.h"
+#include "runtime/Files.h"
+#include "runtime/Launch.h"
+#include "TestKernels.h"
+
+using namespace tilevm;
+
+namespace {
+
+struct Engines {
+  std::unique_ptr<rt::Device> cpu = rt::interpreterDevice();
+  std::unique_ptr<rt::Device> gpu;
+  std::string why;  ///< when there is no GPU
+};
+
+Engines engines(unsigned numWarps = 4) {
+  Engines e;
+  rt::CudaProbe probe = rt::probeCuda(0);
+  if (!probe.usable) {
+    e.why = probe.reason;
+    return e;
+  }
+  auto d = rt::openCuda(0, rt::GpuOptions{numWarps, false});
+  if (d) e.gpu = std::move(*d);
+  else e.why = d.error().message;
+  return e;
+}
+
+// Runs `kernel` of the repository file on both engines with the same seeded inputs; the buffers
+// after each run, by argument name.
+struct Runs {
+  rt::BoundArgs cpu, gpu;
+};
+
+Runs runBoth(Engines& e, const std::string& file, const std::string& kernel, std::vector<std::string> defines,
+             const std::vector<std::string>& args, std::array<int64_t, 3> grid, uint64_t seed) {
+  Runs r;
+  for (int side = 0; side < 2; ++side) {
+    auto parsed = rt::parseArgs(args, seed);
+    REQUIRE(parsed);
+    SourceManager sources;
+    auto loaded = rt::loadKernel(rt::KernelRequest{test::repoRoot() + "/" + file, kernel, defines, {}}, *parsed, sources);
+    REQUIRE(loaded);
+    auto bound = rt::bindArgs(*loaded->kernel, *parsed, false);
+    REQUIRE(bound);
+    interp::LaunchOptions o;
+    o.grid = grid;
+    auto report = (side == 0 ? e.cpu : e.gpu)->run(*loaded, *bound, o, 1);
+    INFO((report ? std::string() : report.error().message));
+    REQUIRE(report);
+    (side == 0 ? r.cpu : r.gpu) = std::move(*bound);
+  }
+  return r;
+}
+
+int64_t mismatches(const Runs& r, const std::string& buffer, const rt::Tolerance& tol) {
+  rt::BufferDiff d = rt::compareBuffers(r.cpu.buffers[r.cpu.bufferOf.at(buffer)], r.gpu.buffers[r.gpu.bufferOf.at(buffer)], tol);
+  INFO(rt::describe(d));
+  return d.mismatches;
+}
+
+uint64_t freshSeed() { return std::random_device{}(); }
+
+}  // namespace
+
+TEST_CASE("without a usable driver the GPU engine says why, and never crashes") {
+  rt::CudaProbe probe = rt::probeCuda(0);
+  if (probe.usable) {
+    CHECK(probe.devices > 0);
+    CHECK(!probe.name.empty());
+    return;
+  }
+  CHECK(!probe.reason.empty());
+  auto d = rt::openCuda(0, rt::GpuOptions{});
+  CHECK(!d);
+}
+
+TEST_CASE("GPU: vector add bit for bit, with and without the specialization's proofs") {
+  Engines e = engines();
+  if (!e.gpu) {
+    WARN("no GPU: " << e.why);
+    return;
+  }
+  for (int n : {4096, 1000, 98432}) {  // 4096: proven vector accesses; 1000: run-time checks
+    std::string N = std::to_string(n);
+    Runs r = runBoth(e, "bench/anchors/triton_gpu_kernels.py", "vadd_k", {"BLOCK=1024"},
+                     {"x=randn:f32:" + N, "y=randn:f32:" + N, "o=empty:f32:" + N, "n=" + N}, {(n + 1023) / 1024, 1, 1}, freshSeed());
+    CHECK(mismatches(r, "o", rt::Tolerance{}) == 0);
+  }
+}
+
+TEST_CASE("GPU: layer norm in f16 within assert_close's f16 tolerance") {
+  Engines e = engines(8);
+  if (!e.gpu) {
+    WARN("no GPU: " << e.why);
+    return;
+  }
+  for (int cols : {2048, 1000}) {
+    std::string C = std::to_string(cols), B = cols > 1024 ? "2048" : "1024";
+    Runs r = runBoth(e, "bench/anchors/triton_gpu_kernels.py", "layernorm_k", {"BLOCK=" + B},
+                     {"X=randn:f16:33x" + C, "Y=empty:f16:33x" + C, "W=rand:f16:" + C, "B=rand:f16:" + C, "stride=" + C, "N=" + C, "eps=1e-5"},
+                     {33, 1, 1}, freshSeed());
+    rt::Tolerance tol{0, true, -1, -1, true};
+    CHECK(mismatches(r, "Y", tol) == 0);
+    CHECK(mismatches(r, "X", rt::Tolerance{}) == 0);  // inputs untouched
+  }
+}
+
+TEST_CASE("GPU: matmul on tensor cores (f16 and bf16) against the interpreter") {
+  Engines e = engines(4);
+  if (!e.gpu) {
+    WARN("no GPU: " << e.why);
+    return;
+  }
+  for (std::string t : {"f16", "bf16"}) {
+    std::string S = "256";
+    Runs r = runBoth(e, "bench/anchors/triton_gpu_kernels.py", "matmul_k", {"BM=64", "BN=64", "BK=32", "GM=8"},
+                     {"a=randn:" + t + ":256x256", "b=randn:" + t + ":256x256", "c=empty:" + t + ":256x256", "M=" + S, "N=" + S, "K=" + S,
+                      "sam=" + S, "sak=1", "sbk=" + S, "sbn=1", "scm=" + S, "scn=1"},
+                     {16, 1, 1}, freshSeed());
+    rt::Tolerance tol{0, true, -1, -1, true};
+    CHECK(mismatches(r, "c", tol) == 0);
+  }
+}
