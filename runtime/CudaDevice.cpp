@@ -1,7 +1,7 @@
 // CudaDevice.cpp - the GPU engine: PTX from the code generator, JIT-loaded by the CUDA driver
 // (opened with dlopen, entry points through cuGetProcAddress_v2 at the CUDA 12.0 ABI), buffers
 // copied to the device and back, the launch timed with CUDA events. The driver's JIT log is
-// shown when a module does not load.
+// shown when a module does not load. Compiled PTX is kept in the kernel cache on disk.
 #include "runtime/CudaDevice.h"
 
 #include <dlfcn.h>
@@ -11,6 +11,8 @@
 #include <cstring>
 
 #include "codegen/Codegen.h"
+#include "ir/bytecode/Bytecode.h"
+#include "runtime/KernelCache.h"
 
 namespace tilevm::rt {
 
@@ -118,8 +120,19 @@ class CudaDevice : public Device {
       copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
       copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
     }
-    auto ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
+    // The kernel cache: the same bytecode, specialization, arch, warps and tilevm version give
+    // the same PTX.
+    std::vector<std::string> keyParts{TILEVM_VERSION, copts.arch, std::to_string(copts.numWarps), k.kernel->name};
+    std::vector<uint8_t> bytecode = ir::write(*k.module);
+    keyParts.emplace_back(bytecode.begin(), bytecode.end());
+    for (size_t i = 0; i < copts.paramDivisors.size(); ++i)
+      keyParts.push_back(std::to_string(copts.paramDivisors[i]) + (copts.paramOnes[i] ? "=1" : ""));
+    KernelCache cache;
+    std::string key = KernelCache::key(keyParts);
+    std::optional<std::string> cached = cache.load(key);
+    Result<std::string> ptx = cached ? Result<std::string>(*cached) : codegen::emitPtx(*k.module, *k.kernel, copts);
     if (!ptx) return ptx.error();
+    if (!cached) cache.store(key, *ptx);
     // JIT: the error log comes back in a buffer (option values are written into the slots).
     char errorLog[8192] = {0};
     int opts[2] = {5 /*CU_JIT_ERROR_LOG_BUFFER*/, 6 /*CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES*/};
@@ -142,7 +155,8 @@ class CudaDevice : public Device {
     d_.funcGetAttribute(&local, 3, fn);
     std::string stats = "registers " + std::to_string(regs) + " per thread, shared memory " + std::to_string(shared) +
                         " bytes per block, local memory (spills) " + std::to_string(local) + " bytes per thread, " +
-                        std::to_string(codegen::threadsPerProgram(copts)) + " threads per block";
+                        std::to_string(codegen::threadsPerProgram(copts)) + " threads per block" +
+                        (cached ? ", PTX from the kernel cache (" + cache.dir() + ")" : "");
 
     std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
     struct Free {
