@@ -1,6 +1,7 @@
 // _tilevm.cpp - the Python extension: compiles a @triton.jit function's file with tilevm's
 // frontend (cached per kernel, signature and constexprs) and launches it on the interpreter
-// over NumPy / torch memory in place (no copies). The Python side is python/tilevm/.
+// over NumPy / torch memory in place (no copies), or on the GPU engine (runtime/CudaDevice:
+// buffers copied to the GPU and back; CUDA tensors too). The Python side is python/tilevm/.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -12,7 +13,12 @@
 #include "frontend/Compile.h"
 #include "frontend/Value.h"
 #include "interpreter/Interpreter.h"
+#include "runtime/Device.h"
 #include "runtime/Files.h"
+#include "runtime/Launch.h"
+#ifdef TILEVM_HAVE_GPU
+#include "runtime/CudaDevice.h"
+#endif
 
 namespace py = pybind11;
 using namespace tilevm;
@@ -20,10 +26,19 @@ using namespace tilevm;
 namespace {
 
 struct Compiled {
-  std::unique_ptr<ir::Module> module;
-  const ir::Kernel* kernel = nullptr;
+  rt::LoadedKernel loaded;  ///< the module and its kernel
   interp::PreparedKernel prepared;
 };
+
+// One GPU engine per (ordinal, warps), opened on first use.
+rt::Device& gpu(int ordinal, unsigned numWarps) {
+  static std::map<std::pair<int, unsigned>, std::unique_ptr<rt::Device>> devices;
+  auto key = std::make_pair(ordinal, numWarps);
+  if (auto it = devices.find(key); it != devices.end()) return *it->second;
+  auto d = rt::cudaDevice(ordinal, rt::GpuOptions{numWarps, false});
+  if (!d) throw std::runtime_error("tilevm: --device cuda: " + d.error().message);
+  return *(devices[key] = std::move(*d));
+}
 
 using CacheKey = std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>, std::vector<std::string>>;
 
@@ -53,9 +68,9 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
   auto m = frontend::compileKernel(*text, path, o);
   if (!m) compileError(m.error(), sources);
   auto c = std::make_shared<Compiled>();
-  c->module = std::move(*m);
-  c->kernel = c->module->findKernel(kernel);
-  c->prepared = interp::prepare(*c->module, *c->kernel, true);
+  c->loaded.module = std::move(*m);
+  c->loaded.kernel = c->loaded.module->findKernel(kernel);
+  c->prepared = interp::prepare(*c->loaded.module, *c->loaded.kernel, true);
   cache()[key] = c;
   return c;
 }
@@ -69,13 +84,13 @@ ir::ScalarKind kindOf(const std::string& dtype) {
 }  // namespace
 
 PYBIND11_MODULE(_tilevm, m) {
-  m.doc() = "tilevm: Triton kernels on a checking CPU interpreter";
+  m.doc() = "tilevm: Triton kernels on a checking CPU interpreter, or on the GPU engine";
   m.def(
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
          std::array<int64_t, 3> grid, const std::string& check, unsigned threads, const std::string& schedule,
-         double timeout) {
+         double timeout, const std::string& device, unsigned numWarps, unsigned repeat) {
         auto c = compile(path, kernel, signature, defines, includes);
         // Arguments in the kernel's parameter order: ("buffer", name, allocation start, bytes,
         // dtype, numel, pointer) or ("int"/"float", name, value).
@@ -116,9 +131,22 @@ PYBIND11_MODULE(_tilevm, m) {
           o.scheduleSeed = std::stoull(schedule.substr(7));
         }
         interp::Report rep;
-        {
+        int ordinal = 0;
+        if (device != "cpu" && !rt::parseCudaDevice(device, ordinal)) throw py::value_error("device must be cpu, cuda or cuda:N");
+        if (device == "cpu") {
           py::gil_scoped_release release;
           rep = interp::run(c->prepared, buffers, launchArgs, o);
+        } else {
+          rt::Device& d = gpu(ordinal, numWarps);
+          rt::BoundArgs bound;
+          bound.buffers = std::move(buffers);
+          bound.args = launchArgs;
+          Result<interp::Report> r = [&] {
+            py::gil_scoped_release release;
+            return d.run(c->loaded, bound, o, std::max(1u, repeat));
+          }();
+          if (!r) throw std::runtime_error("tilevm: the GPU engine: " + r.error().message);
+          rep = std::move(*r);
         }
         py::dict out;
         out["findings"] = rep.findings.size();
@@ -130,6 +158,23 @@ PYBIND11_MODULE(_tilevm, m) {
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
       py::arg("grid"), py::arg("check") = "all", py::arg("threads") = 0, py::arg("schedule") = "parallel",
-      py::arg("timeout") = 300.0);
+      py::arg("timeout") = 300.0, py::arg("device") = "cpu", py::arg("num_warps") = 4, py::arg("repeat") = 1);
+#ifdef TILEVM_HAVE_GPU
+  rt::setCudaFactory(&rt::openCuda);
+#endif
+  m.def(
+      "probe_cuda",
+      [](int ordinal) {
+        rt::CudaProbe p = rt::probeCuda(ordinal);
+        return py::make_tuple(p.usable, p.usable ? p.name : p.reason);
+      },
+      py::arg("ordinal") = 0);
+  m.def("has_gpu_engine", [] {
+#ifdef TILEVM_HAVE_GPU
+    return true;
+#else
+    return false;
+#endif
+  });
   m.def("version", [] { return std::string(TILEVM_VERSION); });
 }

@@ -34,7 +34,7 @@ struct Driver {
   CUresult (*memAlloc)(CUdeviceptr*, size_t) = nullptr;
   CUresult (*memFree)(CUdeviceptr) = nullptr;
   CUresult (*memcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;
-  CUresult (*memcpyDtoH)(void*, CUdeviceptr, size_t) = nullptr;
+  CUresult (*memcpy)(CUdeviceptr, CUdeviceptr, size_t) = nullptr;  ///< unified addressing: either side host or device
   CUresult (*memsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
   CUresult (*launchKernel)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, Handle, void**,
                            void**) = nullptr;
@@ -78,7 +78,7 @@ std::string loadDriver(Driver& d) {
   load(d.memAlloc, "cuMemAlloc");
   load(d.memFree, "cuMemFree");
   load(d.memcpyHtoD, "cuMemcpyHtoD");
-  load(d.memcpyDtoH, "cuMemcpyDtoH");
+  load(d.memcpy, "cuMemcpy");
   load(d.memsetD8, "cuMemsetD8");
   load(d.launchKernel, "cuLaunchKernel");
   load(d.ctxSynchronize, "cuCtxSynchronize");
@@ -171,7 +171,9 @@ class CudaDevice : public Device {
       interp::Buffer& b = bound.buffers[i];
       size_t bytes = std::max<size_t>(b.byteSize(), 1);
       if (CUresult r = d_.memAlloc(&dev[i], bytes); r != 0) return fail(d_.error("cuMemAlloc", r));
-      if (b.byteSize() && d_.memcpyHtoD(dev[i], b.data(), b.byteSize()) != 0) return fail("copying " + b.name + " to the GPU failed");
+      // cuMemcpy infers each side from the address (unified addressing): a buffer may be host
+      // memory or already on the GPU (a CUDA tensor from Python).
+      if (b.byteSize() && d_.memcpy(dev[i], CUdeviceptr(b.data()), b.byteSize()) != 0) return fail("copying " + b.name + " to the GPU failed");
     }
     // Pointer tables hold the device's addresses on the device (the host copy keeps the host's).
     for (const auto& [table, targets] : bound.addressTables) {
@@ -227,7 +229,7 @@ class CudaDevice : public Device {
       bool table = false;
       for (const auto& t : bound.addressTables) table = table || t.first == i;
       if (table) continue;  // device addresses: the host's copy stays
-      if (b.byteSize() && d_.memcpyDtoH(b.data(), dev[i], b.byteSize()) != 0) return fail("copying " + b.name + " back failed");
+      if (b.byteSize() && d_.memcpy(CUdeviceptr(b.data()), dev[i], b.byteSize()) != 0) return fail("copying " + b.name + " back failed");
     }
     interp::Report rep;
     rep.programs = size_t(o.grid[0] * o.grid[1] * o.grid[2]);

@@ -4,11 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-release --target tilevm tilevm_gpu_tests
+cmake --build build-release --target tilevm tilevm_gpu_tests _tilevm
 rm -rf dist && mkdir -p dist
 cp build-release/tools/tilevm dist/tilevm
 cp build-release/test/tilevm_gpu_tests dist/tilevm_gpu_tests
-strip dist/tilevm dist/tilevm_gpu_tests
+cp build-release/python/tilevm/_tilevm*.so dist/
+strip dist/tilevm dist/tilevm_gpu_tests dist/_tilevm*.so
 tbb=$(ldd dist/tilevm | awk '/libtbb.so/ {print $3}')
 cp -L "$tbb" dist/
 # Both binaries exceed what one device call carries (64 MiB): they also travel compressed, as

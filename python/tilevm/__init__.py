@@ -1,4 +1,4 @@
-"""tilevm: run Triton kernels on a checking CPU interpreter.
+"""tilevm: run Triton kernels on a checking CPU interpreter, or on tilevm's GPU engine.
 
 `python3 -m tilevm script.py` runs an unmodified Triton script with tilevm's `triton` module
 first on the path; `import tilevm` gives the same launcher to programs that want it directly.
@@ -20,4 +20,7 @@ class KernelError(RuntimeError):
 
 
 # Launch settings, set by `python3 -m tilevm` flags (or by a program, before launching).
-options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "warn": False}
+# device: "cpu" (the checking interpreter) or "cuda"/"cuda:N" (the GPU engine, no checks);
+# autotune: time every configuration of @triton.autotune (else the first one runs).
+options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "warn": False, "device": "cpu",
+           "autotune": False}

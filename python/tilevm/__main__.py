@@ -1,8 +1,8 @@
 """python3 -m tilevm [--check all|none] [--check-warn] [--threads N] [--schedule S]
-                  [--timeout SECONDS] [--device cpu|cuda] script.py [args...]
+                  [--timeout SECONDS] [--device cpu|cuda[:N]] [--autotune] script.py [args...]
 
 Runs script.py as `python3 script.py` would, with tilevm's `triton` module first on the path:
-its kernels run on tilevm's checking interpreter."""
+its kernels run on tilevm's checking interpreter (or, with --device cuda, on tilevm's GPU engine)."""
 import argparse
 import os
 import runpy
@@ -18,15 +18,23 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=0, help="interpreter threads (0: all)")
     p.add_argument("--schedule", default="parallel", help="parallel, serial, reverse or random:SEED")
     p.add_argument("--timeout", type=float, default=300.0, help="wall-clock budget per launch in seconds (0: none)")
-    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    p.add_argument("--device", default="cpu", help="cpu (the checking interpreter) or cuda[:N] (the GPU engine)")
+    p.add_argument("--autotune", action="store_true", help="time every @triton.autotune configuration (default: the first runs)")
     p.add_argument("script")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args(argv)
-    if a.device == "cuda":
-        sys.exit("tilevm: --device cuda needs the GPU engine, which is not built yet (the NVPTX code generator "
-                 "is the next step); run on the CPU interpreter with --device cpu")
+    if a.device != "cpu" and not (a.device == "cuda" or (a.device.startswith("cuda:") and a.device[5:].isdigit())):
+        p.error(f"--device {a.device}: expected cpu, cuda or cuda:N")
+    if a.device != "cpu":
+        if not tilevm._tilevm.has_gpu_engine():
+            print("tilevm: --device cuda: this build has no GPU engine (LLVM 19 was not found when it was built)", file=sys.stderr)
+            sys.exit(2)
+        usable, why = tilevm._tilevm.probe_cuda(int(a.device[5:] or 0) if ":" in a.device else 0)
+        if not usable:
+            print(f"tilevm: --device {a.device}: {why}", file=sys.stderr)
+            sys.exit(2)
     tilevm.options.update(check=a.check, threads=a.threads, schedule=a.schedule, timeout=a.timeout,
-                          warn=a.check_warn)
+                          warn=a.check_warn, device=a.device, autotune=a.autotune)
     shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_shim")
     sys.path.insert(0, shim)
     for name in [m for m in sys.modules if m == "triton" or m.startswith("triton.")]:

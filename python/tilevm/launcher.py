@@ -20,8 +20,8 @@ def _array_info(x):
         start = base.__array_interface__["data"][0]
         return x.__array_interface__["data"][0], start, base.nbytes, str(x.dtype), x.size
     if hasattr(x, "data_ptr") and hasattr(x, "element_size"):
-        if getattr(x, "is_cuda", False):
-            raise ValueError("a CUDA tensor: tilevm runs kernels on the CPU here (the GPU engine is not built yet)")
+        if getattr(x, "is_cuda", False) and tilevm.options["device"] == "cpu":
+            raise ValueError("a CUDA tensor: the interpreter reads host memory; run with --device cuda (or move it .cpu())")
         if hasattr(x, "untyped_storage"):  # torch 2
             storage = x.untyped_storage()
             start, nbytes = storage.data_ptr(), storage.nbytes()
@@ -59,7 +59,7 @@ def _define_text(v):
     return name
 
 
-def launch(jit_fn, grid, args, kwargs):
+def launch(jit_fn, grid, args, kwargs, num_warps=4, repeat=1):
     sig = inspect.signature(jit_fn.fn)
     params = list(sig.parameters.values())
     meta = dict(kwargs)
@@ -89,7 +89,6 @@ def launch(jit_fn, grid, args, kwargs):
                 raise TypeError(f"argument '{p.name}': dtype {dtype} is not supported")
             signature.append(f"{p.name}: *{_DTYPES[dtype]}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
-            # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", p.name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr))
             continue
         t = _scalar_type(v)
@@ -97,7 +96,8 @@ def launch(jit_fn, grid, args, kwargs):
         launch_args.append(("float" if t == "fp32" else "int", p.name, v))
     o = tilevm.options
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, list(jit_fn.include_dirs),
-                            launch_args, grid, o["check"], o["threads"], o["schedule"], o["timeout"])
+                            launch_args, grid, o["check"], o["threads"], o["schedule"], o["timeout"], o["device"],
+                            int(num_warps), int(repeat))
     if result["printed"]:
         print(result["printed"], end="")
     if result["findings"]:

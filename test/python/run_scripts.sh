@@ -1,17 +1,38 @@
 #!/usr/bin/env bash
 # run_scripts.sh PYTHONPATH_DIR - each script here, unmodified Triton-style code, run under
 # `python3 -m tilevm` (Debian's /usr/bin/python3 with NumPy): each must pass its own checks.
+# TILEVM_TEST_GPU=1 (the GPU machine) runs them on the GPU engine too.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 export PYTHONPATH="$1"
+PYTHON=${PYTHON:-/usr/bin/python3}
 failed=0
-for script in "$here"/*.py; do
-  if out=$(/usr/bin/python3 -m tilevm "$script" 2>&1); then
-    echo "ok   $(basename "$script"): $(echo "$out" | tail -n 1)"
+run() {
+  if out=$("$PYTHON" -m tilevm "$@" 2>&1); then
+    echo "ok   $*: $(echo "$out" | tail -n 1)"
   else
-    echo "FAIL $(basename "$script")"
+    echo "FAIL $*"
     echo "$out" | tail -n 20
     failed=1
   fi
-done
+}
+for script in "$here"/*.py; do run "$script"; done
+# Every configuration timed, state reset and restored between trials.
+run --autotune "$here/autotune_timed.py"
+run --autotune "$here/matmul_autotune.py"
+# No GPU here: --device cuda must say so plainly (exit 1, no traceback).
+if [ "${TILEVM_TEST_GPU:-0}" != 1 ]; then
+  if out=$("$PYTHON" -m tilevm --device cuda "$here/vector_add.py" 2>&1); then
+    echo "FAIL --device cuda ran without a GPU"; failed=1
+  elif echo "$out" | grep -q "Traceback"; then
+    echo "FAIL --device cuda without a GPU gave a traceback:"; echo "$out" | tail -5; failed=1
+  else
+    echo "ok   --device cuda without a GPU: $(echo "$out" | tail -n 1)"
+  fi
+else
+  for script in vector_add.py fused_softmax.py matmul_autotune.py layer_norm.py attention_fwd.py torch_tensors.py; do
+    run --device cuda "$here/$script"
+  done
+  run --device cuda --autotune "$here/autotune_timed.py"
+fi
 exit $failed

@@ -1,9 +1,10 @@
 """tilevm's stand-in for the `triton` package (`python3 -m tilevm` puts it first on sys.path):
 jit, autotune, heuristics, Config, cdiv, next_power_of_2, language, testing and runtime, with
-kernels launched on tilevm's checking interpreter."""
+kernels launched on tilevm's checking interpreter (or its GPU engine: `--device cuda`)."""
 import inspect
 import os
 
+import tilevm
 from tilevm import launcher as _launcher
 from . import language  # noqa: F401
 from . import testing  # noqa: F401
@@ -56,11 +57,13 @@ class JITFunction:
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
 
-    def run(self, *args, grid, **kwargs):
-        # Launch options (num_warps, ...) mean nothing on the CPU, unless the kernel names a
-        # parameter so (Triton's softmax tutorial takes num_stages as a constexpr).
+    def run(self, *args, grid, _repeat=1, **kwargs):
+        # Launch options are not kernel arguments (unless the kernel names a parameter so:
+        # Triton's softmax tutorial takes num_stages as a constexpr); num_warps sizes the GPU
+        # engine's programs and means nothing to the interpreter.
         meta = {k: v for k, v in kwargs.items() if k not in _LAUNCH_OPTIONS or k in self.arg_names}
-        return _launcher.launch(self, grid, args, meta)
+        num_warps = kwargs.get("num_warps", 4) if "num_warps" not in self.arg_names else 4
+        return _launcher.launch(self, grid, args, meta, num_warps=num_warps or 4, repeat=_repeat)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @triton.jit function: launch it as {self.__name__}[grid](...)")
@@ -91,15 +94,28 @@ class _Wrapper:
 
 
 class Autotuner(_Wrapper):
-    """triton.autotune: the first configuration left after pruning runs (on the CPU the
-    configurations compute the same result; timing them would only measure the interpreter)."""
+    """triton.autotune: by default the first configuration left after pruning runs (every
+    configuration computes the same result). With `python3 -m tilevm --autotune`, each is timed
+    once per value of `key` (on the GPU engine: CUDA events; on the interpreter: its wall time,
+    which says nothing about a GPU), with `reset_to_zero` arguments zeroed before each trial and
+    `restore_value` ones restored after it, as Triton does; the fastest is kept."""
 
     def __init__(self, inner, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **rest):
         super().__init__(inner)
         self.configs = list(configs) or [Config({})]
-        self.key = key
+        self.key = list(key or [])
         self.prune_configs_by = prune_configs_by or {}
+        self.reset_to_zero = list(reset_to_zero or [])
+        self.restore_value = list(restore_value or [])
         self.best_config = None
+        self.cache = {}
+        self.timings = {}
+
+    def _launch(self, config, args, grid, kwargs, named, repeat=1):
+        merged = {**kwargs, **config.kwargs, "num_warps": config.num_warps, "num_stages": config.num_stages}
+        if config.pre_hook:
+            config.pre_hook({**named, **config.kwargs})
+        return self.inner.run(*args, grid=grid, _repeat=repeat, **merged)
 
     def run(self, *args, grid, **kwargs):
         configs = self.configs
@@ -107,12 +123,52 @@ class Autotuner(_Wrapper):
         named = self.bound_args(args, kwargs)
         if prune:
             configs = prune(configs, named) or configs
-        config = configs[0]
-        self.best_config = config
-        merged = {**kwargs, **config.kwargs}
-        if config.pre_hook:
-            config.pre_hook({**named, **config.kwargs})
-        return self.inner.run(*args, grid=grid, **merged)
+        if not tilevm.options["autotune"] or len(configs) == 1:
+            self.best_config = configs[0]
+            return self._launch(configs[0], args, grid, kwargs, named)
+        key = tuple(_key_value(named.get(k)) for k in self.key)
+        if key not in self.cache:
+            times = {}
+            for config in configs:
+                saved = {n: _clone(named[n]) for n in self.restore_value if n in named}
+                for n in self.reset_to_zero:
+                    if n in named:
+                        _zero(named[n])
+                times[config] = self._launch(config, args, grid, kwargs, named, repeat=3)["seconds"]
+                for n, v in saved.items():
+                    _copy_into(named[n], v)
+            self.cache[key] = min(times, key=times.get)
+            self.timings = times
+        self.best_config = self.cache[key]
+        for n in self.reset_to_zero:
+            if n in named:
+                _zero(named[n])
+        return self._launch(self.best_config, args, grid, kwargs, named)
+
+
+def _key_value(v):
+    """What an autotune key sees of an argument: a number, or a tensor's dtype and shape."""
+    if hasattr(v, "shape") and hasattr(v, "dtype"):
+        return (str(v.dtype), tuple(v.shape))
+    return v
+
+
+def _clone(x):
+    return x.clone() if hasattr(x, "clone") else x.copy()
+
+
+def _zero(x):
+    if hasattr(x, "zero_"):
+        x.zero_()
+    else:
+        x[...] = 0
+
+
+def _copy_into(x, v):
+    if hasattr(x, "copy_"):
+        x.copy_(v)
+    else:
+        x[...] = v
 
 
 class Heuristics(_Wrapper):

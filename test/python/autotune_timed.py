@@ -1,0 +1,48 @@
+# Autotuning in the style of Triton's tutorials, with the state Triton's autotuner must protect:
+# an atomic accumulation (reset_to_zero) and an in-place update (restore_value). Run it with
+# `python3 -m tilevm --autotune` to time every config; without the flag the first one runs.
+import numpy as np
+import triton
+import triton.language as tl
+
+CONFIGS = [triton.Config({"BLOCK": 64}, num_warps=2), triton.Config({"BLOCK": 128}, num_warps=4),
+           triton.Config({"BLOCK": 256}, num_warps=4)]
+
+
+@triton.autotune(configs=CONFIGS, key=["n"], reset_to_zero=["total_ptr"])
+@triton.jit
+def sum_kernel(x_ptr, total_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0)
+    tl.atomic_add(total_ptr, tl.sum(x, axis=0))
+
+
+@triton.autotune(configs=CONFIGS, key=["n"], restore_value=["x_ptr"])
+@triton.jit
+def increment_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1, mask=mask)
+
+
+rng = np.random.default_rng()
+n = 1000
+x = rng.integers(-100, 100, n).astype(np.int32)
+total = np.zeros(1, np.int32)
+grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)
+sum_kernel[grid](x, total, n)
+assert total[0] == x.sum(), (total[0], x.sum())  # trials zeroed total before each run
+
+y = x.copy()
+increment_kernel[grid](y, n)
+assert np.array_equal(y, x + 1), "restore_value: the trials' increments must not accumulate"
+
+import tilevm
+if tilevm.options["autotune"]:
+    assert len(sum_kernel.timings) == len(CONFIGS) and all(t > 0 for t in sum_kernel.timings.values())
+    assert sum_kernel.best_config in CONFIGS
+    assert increment_kernel.best_config is sum_kernel.cache[(n,)] or increment_kernel.best_config in CONFIGS
+    print(f"autotuned: best {sum_kernel.best_config} of {len(CONFIGS)} timed")
+else:
+    assert sum_kernel.best_config is CONFIGS[0]
+    print("first config (no --autotune)")
