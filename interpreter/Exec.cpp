@@ -382,7 +382,9 @@ bool execBlock(Program& p, const CBlock& b) {
   std::vector<const Tile*>& in = s.in;
   std::vector<Tile*>& outs = s.outs;
   std::vector<Tile>& dense = s.dense;  // materialized operands of the current op
+  OpProfile* profile = p.launch.options.profile;
   for (const Instr& ins : b.instrs) {
+    if (profile) profile->ops.at(ins.op).executions.fetch_add(1, std::memory_order_relaxed);
     in.clear();
     bool anySymbolic = false;
     for (uint32_t s : ins.in) {

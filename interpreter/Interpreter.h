@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "interpreter/Report.h"
+#include "interpreter/Profile.h"
 #include "ir/IR.h"
 
 namespace tilevm::interp {
@@ -74,6 +75,10 @@ struct LaunchOptions {
   /// dead operands. Results are identical either way; off runs every op densely into fresh
   /// memory: the plain reference path (for tests).
   bool symbolic = true;
+  /// Per-op counters to fill (tilevm viz --run; Profile.h), or null.
+  OpProfile* profile = nullptr;
+  /// One buffer's per-element readers and writers to record (tilevm viz --access), or null.
+  AccessMap* access = nullptr;
 };
 
 struct CompiledKernel;  // Exec.h

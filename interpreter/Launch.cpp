@@ -162,6 +162,17 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
         readOnly[args[i].buffer] = false;
   }
   AddressSpace memory(buffers, opts.checks, readOnly);
+  if (opts.access) {
+    bool found = false;
+    for (Buffer& b : buffers)
+      if (b.name == opts.access->buffer) {
+        found = true;
+        opts.access->base = reinterpret_cast<uint64_t>(b.data());
+        opts.access->elemBytes = storageBytes(b.elem);
+        if (opts.access->numel != b.numel()) opts.access->resize(b.numel());
+      }
+    if (!found) throw std::invalid_argument("--access " + opts.access->buffer + ": no array argument of that name");
+  }
   LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}, {}, {}};
   if (opts.timeoutSeconds > 0)
     launch.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(

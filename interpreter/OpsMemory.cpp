@@ -81,7 +81,46 @@ MemRegion* regionFor(Program& p, MemRegion* home, uint64_t lo, uint64_t end) {
   return p.launch.memory.find(lo, end);
 }
 
+Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb);
+
+// What a memory op's lanes did, for `tilevm viz` (Profile.h): only when the launch asks.
+void recordLanes(Program& p, const Instr& ins, Lanes& l, int64_t n, unsigned eb) {
+  const LaunchOptions& o = p.launch.options;
+  int64_t active = 0;
+  if (l.any) {
+    if (!l.mask) active = n;
+    else if (l.maskIsScalar) active = l.mask[0] ? n : 0;
+    else
+      for (int64_t i = 0; i < n; ++i) active += l.mask[i] != 0;
+  }
+  if (o.profile) {
+    OpProfile::Counters& c = o.profile->ops.at(ins.op);
+    c.lanes.fetch_add(uint64_t(n), std::memory_order_relaxed);
+    c.activeLanes.fetch_add(uint64_t(active), std::memory_order_relaxed);
+    c.bytes.fetch_add(uint64_t(active) * eb, std::memory_order_relaxed);
+  }
+  if (o.access && active) {
+    AccessMap& m = *o.access;
+    const uint64_t* a = laneAddrs(p, l);
+    uint64_t end = m.base + uint64_t(m.numel) * m.elemBytes;
+    bool write = ins.op->code != Opcode::Load, read = ins.op->code != Opcode::Store;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!l.active(i) || a[i] < m.base || a[i] >= end) continue;
+      int64_t e = int64_t((a[i] - m.base) / m.elemBytes);
+      if (read) m.record(e, p.linear, false);
+      if (write) m.record(e, p.linear, true);
+    }
+  }
+}
+
 Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
+  Lanes l = checkLanesUnrecorded(p, ins, ptrs, mask, eb);
+  if (p.launch.options.profile || p.launch.options.access) recordLanes(p, ins, l, ptrs.size(), eb);
+  return l;
+}
+
+// The lanes of a memory op: addresses, mask, the region they lie in, with bounds checked.
+Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
   Lanes l;
   l.ptrs = &ptrs;
   int64_t n = ptrs.size();

@@ -34,5 +34,6 @@ else
     run --device cuda "$here/$script"
   done
   run --device cuda --autotune "$here/autotune_timed.py"
+  for script in "$here"/gpu/*.py; do run --device cuda "$script"; done
 fi
 exit $failed
