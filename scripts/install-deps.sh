@@ -9,5 +9,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ python3 python3-numpy python3-torch python3-dev pybind11-dev \
   llvm-19-dev llvm-19-tools libzstd-dev zlib1g-dev \
   clang-19 libclang-rt-19-dev \
-  libtbb-dev catch2 libcli11-dev graphviz >/dev/null
+  libtbb-dev catch2 libcli11-dev graphviz libgraphviz-dev >/dev/null
 echo "install-deps: ok"

@@ -12,5 +12,6 @@ void addCompileCommand(CLI::App& app, int& rc);  // compile
 void addRunCommand(CLI::App& app, int& rc);  // run
 void addDiffCommand(CLI::App& app, int& rc);  // diff: two engines (or --self) on one input set
 void addCodegenCommands(CLI::App& app, int& rc);  // ptx, llvm-ir
+void addVizCommand(CLI::App& app, int& rc);  // viz: dataflow graphs, run overlays, access maps
 
 }  // namespace tilevm::tools

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   addRunCommand(app, rc);
   addDiffCommand(app, rc);
   addCodegenCommands(app, rc);
+  addVizCommand(app, rc);
   addCompileCommand(app, rc);
   addIrCommands(app, rc);
   addDemoCommand(app, rc);

@@ -1,0 +1,158 @@
+// VizCommand.cpp - `tilevm viz`: a kernel as a tile dataflow graph (viz/), drawn by Graphviz to
+// SVG, PNG or DOT; with --run, an interpreter run's counters and findings on the graph; with
+// --access BUFFER, that buffer's access map as an SVG heat map.
+#include <iostream>
+
+#include "runtime/Device.h"
+#include "runtime/Launch.h"
+#include "tools/Commands.h"
+#include "tools/ExitCodes.h"
+#include "tools/Load.h"
+
+#ifdef TILEVM_HAVE_VIZ
+#include "viz/AccessSvg.h"
+#include "viz/Graph.h"
+#include "viz/Graphviz.h"
+#include "viz/Overlay.h"
+#endif
+
+namespace tilevm::tools {
+
+namespace {
+
+struct VizCli {
+  std::string input, kernel, output, grid = "1", access, accessOutput;
+  std::vector<std::string> args, defines, includeDirs;
+  uint64_t seed = 0;
+  bool run = false, collapse = false;
+};
+
+int fail(const std::string& msg) {
+  std::cerr << "<command line>: error: " << msg << "\n";
+  return kExitBadInput;
+}
+
+std::string extensionOf(const std::string& path) {
+  size_t dot = path.find_last_of('.'), slash = path.find_last_of('/');
+  return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? "" : path.substr(dot + 1);
+}
+
+#ifdef TILEVM_HAVE_VIZ
+bool parseGrid(const std::string& s, std::array<int64_t, 3>& g) {
+  g = {1, 1, 1};
+  size_t start = 0;
+  for (int d = 0; d < 3; ++d) {
+    size_t c = s.find(',', start);
+    std::string part = s.substr(start, c == std::string::npos ? std::string::npos : c - start);
+    char* end = nullptr;
+    long long v = std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end || v <= 0 || v > interp::kMaxGridAxis) return false;
+    g[size_t(d)] = v;
+    if (c == std::string::npos) return uint64_t(g[0]) * uint64_t(g[1]) * uint64_t(g[2]) <= interp::kMaxGridPrograms;
+    start = c + 1;
+  }
+  return false;
+}
+#endif
+
+int runViz(const VizCli& o) {
+#ifndef TILEVM_HAVE_VIZ
+  (void)o;
+  std::cerr << "tilevm: error: this build has no `viz` (Graphviz's headers, libgraphviz-dev, were not found when it was built)\n";
+  return kExitEnvironment;
+#else
+  std::string format = extensionOf(o.output);
+  if (o.output.empty() && o.access.empty()) return fail("viz needs -o FILE.svg|.png|.dot (or --access BUFFER -o FILE.svg)");
+  if (!o.output.empty() && format != "svg" && format != "png" && format != "dot")
+    return fail("-o " + o.output + ": the file name must end in .svg, .png or .dot");
+  if (!o.access.empty() && extensionOf(o.accessOutput) != "svg")
+    return fail("--access-output " + o.accessOutput + ": the access map is an .svg file");
+  std::array<int64_t, 3> grid;
+  if (!parseGrid(o.grid, grid)) return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers within the launch limits");
+  bool run = o.run || !o.access.empty();
+
+  auto parsed = rt::parseArgs(o.args, o.seed);
+  if (!parsed) return std::cerr << render(parsed.error()), kExitBadInput;
+  SourceManager sources;
+  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs}, *parsed, sources);
+  if (!loaded) {
+    report({loaded.error()}, sources);
+    return kExitBadInput;
+  }
+  auto gv = viz::Graphviz::load();
+  if (!gv) {
+    std::cerr << "tilevm viz: " << gv.error().message << "\n";
+    return kExitEnvironment;
+  }
+  viz::Graph graph = viz::buildGraph(*loaded->module, *loaded->kernel, viz::BuildOptions{o.collapse});
+
+  if (run) {
+    auto bound = rt::bindArgs(*loaded->kernel, *parsed, !rt::isPython(o.input));
+    if (!bound) return std::cerr << render(bound.error()), kExitBadInput;
+    std::unique_ptr<interp::OpProfile> profile = interp::OpProfile::forKernel(*loaded->kernel);
+    interp::AccessMap access(o.access);
+    interp::LaunchOptions opts;
+    opts.grid = grid;
+    opts.profile = profile.get();
+    if (!o.access.empty()) {
+      if (!bound->bufferOf.count(o.access)) return fail("--access " + o.access + ": no array argument of that name");
+      opts.access = &access;
+    }
+    auto ran = rt::interpreterDevice()->run(*loaded, *bound, opts, 1);
+    if (!ran) return std::cerr << render(ran.error()), kExitBadInput;
+    std::cerr << ran->text();
+    viz::annotate(graph, *loaded->module, *profile, *ran);
+    std::cerr << "tilevm viz: @" << loaded->kernel->name << " ran on the interpreter: " << ran->programs << " programs, "
+              << ran->findings.size() << (ran->findings.size() == 1 ? " finding" : " findings") << "\n";
+    if (!o.access.empty()) {
+      const interp::Buffer& b = bound->buffers[bound->bufferOf.at(o.access)];
+      std::string svg = viz::accessSvg(access, b.shape, grid);
+      if (!writeFile(o.accessOutput, svg.data(), svg.size())) return kExitBadInput;
+      std::cerr << "tilevm viz: access map of " << o.access << " in " << o.accessOutput << " ("
+                << viz::conflictedElements(access) << " elements touched by several programs with a write)\n";
+    }
+  }
+  if (o.output.empty()) return kExitOk;
+  std::string text;
+  if (format == "dot") {
+    text = gv->get()->dot(graph);
+  } else {
+    auto r = gv->get()->render(graph, format);
+    if (!r) {
+      std::cerr << "tilevm viz: " << r.error().message << "\n";
+      return kExitEnvironment;
+    }
+    text = std::move(*r);
+  }
+  if (!writeFile(o.output, text.data(), text.size())) return kExitBadInput;
+  return kExitOk;
+#endif
+}
+
+}  // namespace
+
+void addVizCommand(CLI::App& app, int& rc) {
+  auto o = std::make_shared<VizCli>();
+  CLI::App* c = app.add_subcommand("viz", "Draw a kernel as a tile dataflow graph (Graphviz), optionally annotated with a run");
+  c->add_option("input", o->input, "kernel file: .py (with --arg specs for its signature), .tile or .tbc")->required();
+  c->add_option("-k,--kernel", o->kernel, "kernel name (optional when the module has one)");
+  c->add_option("-o,--output", o->output, "the graph: FILE.svg, FILE.png or FILE.dot");
+  c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run (for .py: gives the signature)");
+  c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
+  c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
+  c->add_flag("--collapse", o->collapse, "fold chains of elementwise ops into one node");
+  c->add_flag("--run", o->run, "run the kernel on the interpreter (the arguments of tilevm run) and draw what it did");
+  c->add_option("--grid", o->grid, "grid for --run: X[,Y[,Z]]")->capture_default_str();
+  c->add_option("--seed", o->seed, "seed for generated arguments");
+  c->add_option("--access", o->access, "with a run: draw which program read and wrote each element of this array argument");
+  c->add_option("--access-output", o->accessOutput, "the access map: FILE.svg (default: the graph's name with -access.svg)");
+  c->callback([o, &rc] {
+    if (!o->access.empty() && o->accessOutput.empty()) {
+      std::string base = o->output.empty() ? o->access : o->output.substr(0, o->output.find_last_of('.'));
+      o->accessOutput = base + "-access.svg";
+    }
+    rc = runViz(*o);
+  });
+}
+
+}  // namespace tilevm::tools

@@ -1,0 +1,245 @@
+// Graphviz.cpp - Graph to cgraph, laid out and rendered by gvc, with both libraries opened by
+// dlopen (see Graphviz.h). Styles: loads blue, stores orange, atomics gold (double border),
+// dot green, reductions and scans violet, control flow grey; the ops between a load and a store
+// and the edges joining them drawn thick and blue, so the data's path reads at a glance; values
+// flowing back from a body to its loop dashed; ops with a finding red, the finding as tooltip.
+#include "viz/Graphviz.h"
+
+#include <dlfcn.h>
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+namespace tilevm::viz {
+
+struct Graphviz::Api {
+  void* cgraph = nullptr;
+  void* gvc = nullptr;
+  Agdesc_t* directed = nullptr;
+  Agraph_t* (*agopen)(char*, Agdesc_t, Agdisc_t*) = nullptr;
+  int (*agclose)(Agraph_t*) = nullptr;
+  Agraph_t* (*agmemread)(const char*) = nullptr;
+  int (*agwrite)(Agraph_t*, void*) = nullptr;
+  Agnode_t* (*agnode)(Agraph_t*, char*, int) = nullptr;
+  Agnode_t* (*agfstnode)(Agraph_t*) = nullptr;
+  Agnode_t* (*agnxtnode)(Agraph_t*, Agnode_t*) = nullptr;
+  Agedge_t* (*agedge)(Agraph_t*, Agnode_t*, Agnode_t*, char*, int) = nullptr;
+  char* (*agnameof)(void*) = nullptr;
+  char* (*agget)(void*, char*) = nullptr;
+  int (*agsafeset)(void*, char*, char*, char*) = nullptr;
+  Agraph_t* (*agsubg)(Agraph_t*, char*, int) = nullptr;
+  Agraph_t* (*agfstsubg)(Agraph_t*) = nullptr;
+  Agraph_t* (*agnxtsubg)(Agraph_t*) = nullptr;
+  int (*agnnodes)(Agraph_t*) = nullptr;
+  int (*agnedges)(Agraph_t*) = nullptr;
+  GVC_t* (*gvContext)() = nullptr;
+  int (*gvLayout)(GVC_t*, graph_t*, const char*) = nullptr;
+  int (*gvRenderData)(GVC_t*, graph_t*, const char*, char**, unsigned int*) = nullptr;
+  void (*gvFreeRenderData)(char*) = nullptr;
+  int (*gvFreeLayout)(GVC_t*, graph_t*) = nullptr;
+  int (*gvFreeContext)(GVC_t*) = nullptr;
+  ~Api() {
+    if (gvc) dlclose(gvc);
+    if (cgraph) dlclose(cgraph);
+  }
+};
+
+namespace {
+
+void* openFirst(std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (void* h = dlopen(n, RTLD_NOW | RTLD_GLOBAL)) return h;
+  return nullptr;
+}
+
+template <typename F>
+bool bind(void* lib, F& f, const char* name) {
+  f = reinterpret_cast<F>(dlsym(lib, name));
+  return f != nullptr;
+}
+
+char* cs(const std::string& s) { return const_cast<char*>(s.c_str()); }
+
+void set(const Graphviz::Api& a, void* obj, const char* name, const std::string& value) {
+  a.agsafeset(obj, const_cast<char*>(name), cs(value), const_cast<char*>(""));
+}
+
+// DOT label text: backslashes and quotes are handled by cgraph; a line break is "\n".
+std::string label(const Node& n) {
+  std::string s = n.title;
+  if (!n.type.empty() && n.kind != NodeKind::Control) s += "\\n" + n.type;
+  if (!n.where.empty()) s += "\\n" + n.where;
+  for (const std::string& note : n.notes) s += "\\n" + note;
+  return s;
+}
+
+const char* fill(NodeKind k) {
+  switch (k) {
+    case NodeKind::Param: return "#eeeeee";
+    case NodeKind::Load: return "#cfe2ff";
+    case NodeKind::Store: return "#ffd8b1";
+    case NodeKind::Atomic: return "#ffe699";
+    case NodeKind::Dot: return "#c7f0c2";
+    case NodeKind::Reduce: return "#e6d5f5";
+    case NodeKind::Control: return "#f2f2f2";
+    case NodeKind::Debug: return "#fff7cc";
+    default: return "#ffffff";
+  }
+}
+
+// The graph built in cgraph (caller closes it).
+Agraph_t* build(const Graphviz::Api& a, const Graph& g) {
+  Agraph_t* root = a.agopen(cs(g.name.empty() ? "kernel" : g.name), *a.directed, nullptr);
+  set(a, root, "label", "@" + g.name);
+  set(a, root, "labelloc", "t");
+  set(a, root, "fontname", "Helvetica");
+  set(a, root, "rankdir", "TB");
+  set(a, root, "nodesep", "0.25");
+  set(a, root, "ranksep", "0.35");
+  std::vector<Agraph_t*> sub(g.clusters.size(), nullptr);
+  std::function<Agraph_t*(int)> clusterGraph = [&](int c) -> Agraph_t* {
+    if (c < 0) return root;
+    if (!sub[size_t(c)]) {
+      const Cluster& cl = g.clusters[size_t(c)];
+      sub[size_t(c)] = a.agsubg(clusterGraph(cl.parent), cs(cl.id), 1);
+      set(a, sub[size_t(c)], "label", cl.label);
+      set(a, sub[size_t(c)], "style", "rounded");
+      set(a, sub[size_t(c)], "color", "#999999");
+      set(a, sub[size_t(c)], "fontsize", "10");
+      set(a, sub[size_t(c)], "fontname", "Helvetica");
+    }
+    return sub[size_t(c)];
+  };
+  for (size_t c = 0; c < g.clusters.size(); ++c) clusterGraph(int(c));
+  std::map<std::string, Agnode_t*> nodes;
+  for (const Node& n : g.nodes) {
+    Agnode_t* x = a.agnode(clusterGraph(n.cluster), cs(n.id), 1);
+    nodes[n.id] = x;
+    set(a, x, "label", label(n));
+    set(a, x, "fontname", "Helvetica");
+    set(a, x, "fontsize", "10");
+    set(a, x, "shape", n.kind == NodeKind::Param ? "ellipse" : n.kind == NodeKind::Control ? "hexagon" : "box");
+    set(a, x, "style", n.kind == NodeKind::Param || n.kind == NodeKind::Control ? "filled" : "rounded,filled");
+    set(a, x, "fillcolor", fill(n.kind));
+    if (n.kind == NodeKind::Atomic) set(a, x, "peripheries", "2");
+    if (n.onLoadStorePath) {
+      set(a, x, "penwidth", "2");
+      set(a, x, "color", "#1f5fbf");
+    }
+    if (!n.finding.empty()) {
+      set(a, x, "color", "red");
+      set(a, x, "fontcolor", "red");
+      set(a, x, "penwidth", "3");
+      set(a, x, "tooltip", n.finding);
+    } else {
+      set(a, x, "tooltip", n.title + (n.where.empty() ? "" : " at " + n.where));
+    }
+  }
+  for (const Edge& e : g.edges) {
+    auto from = nodes.find(e.from), to = nodes.find(e.to);
+    if (from == nodes.end() || to == nodes.end()) continue;
+    Agedge_t* x = a.agedge(root, from->second, to->second, nullptr, 1);
+    set(a, x, "label", e.label);
+    set(a, x, "fontsize", "8");
+    set(a, x, "fontname", "Helvetica");
+    set(a, x, "fontcolor", "#555555");
+    set(a, x, "color", e.onLoadStorePath ? "#1f5fbf" : "#8c8c8c");
+    set(a, x, "penwidth", e.onLoadStorePath ? "2" : "1");
+    if (e.backEdge) {
+      set(a, x, "style", "dashed");
+      set(a, x, "constraint", "false");
+    }
+  }
+  return root;
+}
+
+void clusters(const Graphviz::Api& a, Agraph_t* g, DotSummary& s) {
+  for (Agraph_t* sub = a.agfstsubg(g); sub; sub = a.agnxtsubg(sub)) {
+    std::string name = a.agnameof(sub);
+    if (name.rfind("cluster", 0) == 0) {
+      char* l = a.agget(sub, const_cast<char*>("label"));
+      s.clusterLabels.push_back(l ? l : "");
+    }
+    clusters(a, sub, s);
+  }
+}
+
+}  // namespace
+
+Graphviz::Graphviz(std::unique_ptr<Api> api) : api_(std::move(api)) {}
+Graphviz::~Graphviz() = default;
+
+Result<std::shared_ptr<Graphviz>> Graphviz::load() {
+  auto a = std::make_unique<Api>();
+  a->cgraph = openFirst({"libcgraph.so.6", "libcgraph.so"});
+  a->gvc = openFirst({"libgvc.so.6", "libgvc.so"});
+  if (!a->cgraph || !a->gvc)
+    return Diagnostic{"<viz>", 0, 0, "Graphviz's libraries (libcgraph.so.6, libgvc.so.6) are not installed: apt-get install libgvc6 (or graphviz)"};
+  bool ok = bind(a->cgraph, a->directed, "Agdirected") && bind(a->cgraph, a->agopen, "agopen") && bind(a->cgraph, a->agclose, "agclose") &&
+            bind(a->cgraph, a->agmemread, "agmemread") && bind(a->cgraph, a->agwrite, "agwrite") && bind(a->cgraph, a->agnode, "agnode") &&
+            bind(a->cgraph, a->agfstnode, "agfstnode") && bind(a->cgraph, a->agnxtnode, "agnxtnode") && bind(a->cgraph, a->agedge, "agedge") &&
+            bind(a->cgraph, a->agnameof, "agnameof") && bind(a->cgraph, a->agget, "agget") && bind(a->cgraph, a->agsafeset, "agsafeset") &&
+            bind(a->cgraph, a->agsubg, "agsubg") && bind(a->cgraph, a->agfstsubg, "agfstsubg") && bind(a->cgraph, a->agnxtsubg, "agnxtsubg") &&
+            bind(a->cgraph, a->agnnodes, "agnnodes") && bind(a->cgraph, a->agnedges, "agnedges") && bind(a->gvc, a->gvContext, "gvContext") &&
+            bind(a->gvc, a->gvLayout, "gvLayout") && bind(a->gvc, a->gvRenderData, "gvRenderData") &&
+            bind(a->gvc, a->gvFreeRenderData, "gvFreeRenderData") && bind(a->gvc, a->gvFreeLayout, "gvFreeLayout") &&
+            bind(a->gvc, a->gvFreeContext, "gvFreeContext");
+  if (!ok) return Diagnostic{"<viz>", 0, 0, "Graphviz's libraries lack an entry point tilevm uses (version 2.42 or later is needed)"};
+  return std::shared_ptr<Graphviz>(new Graphviz(std::move(a)));
+}
+
+std::string Graphviz::dot(const Graph& g) const {
+  Agraph_t* root = build(*api_, g);
+  char* buf = nullptr;
+  size_t len = 0;
+  FILE* f = open_memstream(&buf, &len);
+  api_->agwrite(root, f);
+  std::fclose(f);
+  std::string out(buf, len);
+  std::free(buf);
+  api_->agclose(root);
+  return out;
+}
+
+Result<std::string> Graphviz::render(const Graph& g, const std::string& format) const {
+  Agraph_t* root = build(*api_, g);
+  GVC_t* gvc = api_->gvContext();
+  if (api_->gvLayout(gvc, root, "dot") != 0) {
+    api_->agclose(root);
+    api_->gvFreeContext(gvc);
+    return Diagnostic{"<viz>", 0, 0, "Graphviz could not lay the graph out (is the dot layout plugin installed?)"};
+  }
+  char* data = nullptr;
+  unsigned len = 0;
+  int rc = api_->gvRenderData(gvc, root, format.c_str(), &data, &len);
+  std::string out = rc == 0 && data ? std::string(data, len) : "";
+  if (data) api_->gvFreeRenderData(data);
+  api_->gvFreeLayout(gvc, root);
+  api_->agclose(root);
+  api_->gvFreeContext(gvc);
+  if (rc != 0) return Diagnostic{"<viz>", 0, 0, "Graphviz cannot render format '" + format + "'"};
+  return out;
+}
+
+Result<DotSummary> Graphviz::read(const std::string& dotText) const {
+  Agraph_t* g = api_->agmemread(dotText.c_str());
+  if (!g) return Diagnostic{"<viz>", 0, 0, "not a DOT graph Graphviz can read"};
+  DotSummary s;
+  s.nodes = api_->agnnodes(g);
+  s.edges = api_->agnedges(g);
+  clusters(*api_, g, s);
+  for (Agnode_t* n = api_->agfstnode(g); n; n = api_->agnxtnode(g, n)) {
+    auto& attrs = s.nodeAttrs[api_->agnameof(n)];
+    for (const char* k : {"label", "color", "tooltip", "fillcolor", "penwidth"}) {
+      char* v = api_->agget(n, const_cast<char*>(k));
+      if (v && *v) attrs[k] = v;
+    }
+  }
+  api_->agclose(g);
+  return s;
+}
+
+}  // namespace tilevm::viz
