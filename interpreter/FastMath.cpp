@@ -11,6 +11,48 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void exp2Floats(con
   for (int64_t i = 0; i < n; ++i) o[i] = exp2ToFloat(double(x[i]) * scale);
 }
 
+__attribute__((target_clones("avx512f", "avx2", "default"))) void halfToFloats(const uint16_t* __restrict x,
+                                                                     float* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t h = x[i], sign = (h & 0x8000u) << 16, em = h & 0x7fffu, exp = em >> 10;
+    const uint32_t normal = (em << 13) + 0x38000000u;            // rebias 15 -> 127
+    const uint32_t special = normal + 0x38000000u;               // exponent 31 -> 255 (inf, NaN)
+    const uint32_t sub = std::bit_cast<uint32_t>(float(em) * 0x1p-24f);  // subnormal (and 0): exact
+    const uint32_t r = exp == 0 ? sub : exp == 31 ? special : normal;
+    o[i] = std::bit_cast<float>(r | sign);
+  }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void floatsToHalf(const float* __restrict x,
+                                                                     uint16_t* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t b = std::bit_cast<uint32_t>(x[i]), sign = (b >> 16) & 0x8000u, a = b & 0x7fffffffu;
+    const uint32_t nan = sign | 0x7e00u | ((a >> 13) & 0x3ffu);
+    const uint32_t inf = sign | 0x7c00u;
+    // Below 2^-14: a multiple of 2^-24, rounded to nearest even by adding and removing 2^23.
+    const float scaled = std::bit_cast<float>(a) * 16777216.0f;
+    const uint32_t sub = sign | uint32_t((scaled + 8388608.0f) - 8388608.0f);
+    const uint32_t man = a & 0x7fffffu, h = (((a >> 23) - 112u) << 10) | (man >> 13), rest = man & 0x1fffu;
+    const uint32_t normal = sign | (h + uint32_t(rest > 0x1000u || (rest == 0x1000u && (h & 1u))));
+    const uint32_t r = a > 0x7f800000u ? nan : a >= 0x477ff000u ? inf : a < 0x38800000u ? sub : normal;
+    o[i] = uint16_t(r);
+  }
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void bf16ToFloats(const uint16_t* __restrict x,
+                                                                     float* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = std::bit_cast<float>(uint32_t(x[i]) << 16);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void floatsToBf16(const float* __restrict x,
+                                                                     uint16_t* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t b = std::bit_cast<uint32_t>(x[i]);
+    const uint32_t rounded = (b + 0x7fffu + ((b >> 16) & 1u)) >> 16, nan = (b >> 16) | 0x40u;
+    o[i] = uint16_t((b & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
+  }
+}
+
 __attribute__((target_clones("avx512f", "avx2", "default"))) bool roundToTf32Floats(const float* __restrict x,
                                                                           float* __restrict o, int64_t n) {
   uint32_t outside = 0;  // nonzero: some result is outside [2^-63, 2^63) and not 0

@@ -3,7 +3,8 @@
 // nearest integer and |f| <= 1/2; 2^f comes from its Taylor series to degree 8 (relative error
 // below 2^-32, a hundredth of a float ulp) and is rounded to float once, so results are within
 // 1 ulp of the true value (InterpOpsTest checks it) and independent of the CPU: no FMA, no
-// table, no libm. tf32 rounding of dot inputs and a blocked transpose live here too.
+// table, no libm. tf32 rounding of dot inputs, f16/bf16 conversions and a blocked transpose
+// live here too.
 // (-fno-trapping-math lets the clamps if-convert, so the loop vectorizes.)
 #pragma once
 
@@ -53,6 +54,14 @@ void exp2Floats(const float* x, float* o, int64_t n, double scale);
 /// every result is 0 or has magnitude in [2^-63, 2^63): then any product of two of them is
 /// exact in f32 (at most 22 significant bits, within the normal range).
 bool roundToTf32Floats(const float* x, float* o, int64_t n);
+
+/// f16/bf16 <-> f32 conversions of n elements, exactly as halfToFloat / floatToHalf /
+/// bf16ToFloat / floatToBf16 (Numeric.h) do element by element (round to nearest even, NaN kept
+/// quiet), written without branches so the loops vectorize (AVX2 / AVX-512 clones).
+void halfToFloats(const uint16_t* x, float* o, int64_t n);
+void floatsToHalf(const float* x, uint16_t* o, int64_t n);
+void bf16ToFloats(const uint16_t* x, float* o, int64_t n);
+void floatsToBf16(const float* x, uint16_t* o, int64_t n);
 
 /// Transposes a matrix of 4-byte elements: src has `rows` rows `srcStride` bytes apart, `cols`
 /// contiguous elements each; dst (cols x rows, dense) gets dst[c * rows + r] = src[r][c]. In

@@ -38,6 +38,7 @@ struct Lanes {
   bool contiguous = false;               // lane i at base + i * eb, all active
   bool rowsContiguous = false;           // each row (last dim) is contiguous, all active
   bool denseSet = false;                 // the lanes cover [denseLo, denseLo + n * eb) once each
+  bool maskedContiguous = false;         // lane i at denseLo + i * eb, some lanes masked off
   uint64_t denseLo = 0;
   int64_t rowLen = 1;
   bool any = false;
@@ -154,6 +155,28 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
       l.denseLo = lo;
       if (l.rowsContiguous) setRowAddrs(p, l, n);
       return l;
+    }
+  }
+  if (ptrs.symbolic && l.mask && !l.maskIsScalar) {
+    // A masked contiguous tile (the tail of a row): lane i at lo + i eb, so only the span of the
+    // active lanes must lie in one buffer, and no lane needs an address of its own.
+    AffineLayout lay = affineLayout(ptrs, eb);
+    if (lay.contiguous && (lay.misaligned & (eb - 1)) == 0) {
+      int64_t first = -1, last = -1;
+      for (int64_t i = 0; i < n; ++i)
+        if (l.mask[i]) {
+          if (first < 0) first = i;
+          last = i;
+        }
+      if (first < 0) return l;  // every lane off
+      uint64_t lo = uint64_t(affineRange(ptrs).lo);
+      if (MemRegion* r = regionFor(p, home, lo + uint64_t(first) * eb, lo + uint64_t(last + 1) * eb)) {
+        l.any = true;
+        l.single = r;
+        l.maskedContiguous = true;
+        l.denseLo = lo;
+        return l;
+      }
     }
   }
   const uint64_t* a = laneAddrs(p, l);
@@ -344,6 +367,21 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
       std::memcpy(out.data + size_t(r) * eb, reinterpret_cast<const void*>(l.rowAddr[k]), size_t(l.rowLen) * eb);
   } else if (l.single && !l.mask && ptrs.symbolic) {
     gatherAffine(ptrs, eb, out.data);  // e.g. a transposed tile: no per-lane addresses needed
+  } else if (l.maskedContiguous) {
+    // Runs of active lanes copied whole; masked-off runs from `other` (or 0, poison).
+    if (other && other->lazy()) other = &(denseOther = materialize(p.arena, *other));
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(l.denseLo);
+    for (int64_t i = 0, j; i < n; i = j) {
+      const bool on = l.mask[i] != 0;
+      for (j = i + 1; j < n && (l.mask[j] != 0) == on;) ++j;
+      size_t at = size_t(i) * eb, bytes = size_t(j - i) * eb;
+      if (on) std::memcpy(out.data + at, src + at, bytes);
+      else if (other) std::memcpy(out.data + at, other->data + at, bytes);
+      else {
+        std::memset(out.data + at, 0, bytes);
+        needPoison = true;
+      }
+    }
   } else if (l.single && (other || !checks.uninit)) {
     // Every active lane is in bounds: a typed gather, masked-off lanes from `other` (or 0).
     if (other && other->lazy()) other = &(denseOther = materialize(p.arena, *other));
@@ -433,7 +471,7 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   bool rowsDisjoint = l.rowsContiguous && l.rowAddr;
   for (int64_t k = 1; rowsDisjoint && k < n / l.rowLen; ++k)
     rowsDisjoint = l.rowAddr[k] >= l.rowAddr[k - 1] + uint64_t(l.rowLen) * eb;
-  if (checks.races && !l.contiguous && !l.denseSet && !rowsDisjoint && n > 1) {
+  if (checks.races && !l.contiguous && !l.denseSet && !l.maskedContiguous && !rowsDisjoint && n > 1) {
     const uint64_t* a = laneAddrs(p, l);
     std::vector<std::pair<uint64_t, int64_t>> byAddr;
     for (int64_t i = 0; i < n; ++i)
@@ -460,6 +498,13 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   } else if (l.rowsContiguous && l.single && val.size() == n) {
     for (int64_t r = 0, k = 0; r < n; r += l.rowLen, ++k)
       std::memcpy(reinterpret_cast<void*>(l.rowAddr[k]), val.data + size_t(r) * eb, size_t(l.rowLen) * eb);
+  } else if (l.maskedContiguous && val.size() == n) {
+    uint8_t* dst = reinterpret_cast<uint8_t*>(l.denseLo);
+    for (int64_t i = 0, j; i < n; i = j) {  // runs of active lanes, copied whole
+      const bool on = l.mask[i] != 0;
+      for (j = i + 1; j < n && (l.mask[j] != 0) == on;) ++j;
+      if (on) std::memcpy(dst + size_t(i) * eb, val.data + size_t(i) * eb, size_t(j - i) * eb);
+    }
   } else {
     const uint64_t* a = laneAddrs(p, l);
     for (int64_t i = 0; i < n; ++i)

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "interpreter/Exec.h"
+#include "interpreter/FastMath.h"
 
 namespace tilevm::interp {
 
@@ -155,11 +156,18 @@ void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out) {
       for (int64_t i = 0; i < n; ++i) storeInt(out, i, elementAsInt(in, i));
       break;
     case Opcode::ExtF:
-      for (int64_t i = 0; i < n; ++i) storeDouble(out, i, elementAsDouble(in, i));
+      // The common widenings in vectorized loops (FastMath.h), the rest element by element.
+      if (from == ScalarKind::F16 && to == ScalarKind::F32) halfToFloats(in.as<uint16_t>(), out.as<float>(), n);
+      else if (from == ScalarKind::BF16 && to == ScalarKind::F32) bf16ToFloats(in.as<uint16_t>(), out.as<float>(), n);
+      else
+        for (int64_t i = 0; i < n; ++i) storeDouble(out, i, elementAsDouble(in, i));
       break;
     case Opcode::TruncF: {
       const std::string* r = op.strAttr("rounding");
-      truncFloat(in, out, r && *r == "rtz");
+      bool rtz = r && *r == "rtz";
+      if (!rtz && from == ScalarKind::F32 && to == ScalarKind::F16) floatsToHalf(in.as<float>(), out.as<uint16_t>(), n);
+      else if (!rtz && from == ScalarKind::F32 && to == ScalarKind::BF16) floatsToBf16(in.as<float>(), out.as<uint16_t>(), n);
+      else truncFloat(in, out, rtz);
       break;
     }
     case Opcode::SIToFP:

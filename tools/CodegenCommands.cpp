@@ -36,7 +36,7 @@ int runCodegen(const CodegenCli& o) {
     report({loaded.error()}, sources);
     return kExitBadInput;
   }
-  codegen::Options copts{o.arch, o.numWarps, {}};
+  codegen::Options copts{o.arch, o.numWarps, {}, {}};
   // Specialized on the arguments given, as a launch would be (integers divisible by 16, arrays
   // aligned); parameters without an --arg get no assumption.
   for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {
