@@ -1,0 +1,37 @@
+# common.py - what the benchmark scripts share: timing of kernel launches (the same code under
+# Triton's interpreter and under `python3 -m tilevm`) and of torch's CPU equivalent.
+import time
+
+import torch
+
+launch_seconds = 0.0
+
+
+def launch(kernel, grid, *args, **kwargs):
+    """kernel[grid](*args, **kwargs), timed."""
+    global launch_seconds
+    t = time.perf_counter()
+    kernel[grid](*args, **kwargs)
+    launch_seconds += time.perf_counter() - t
+
+
+def torch_seconds(fn, reps=5):
+    fn()
+    t = time.perf_counter()
+    for _ in range(reps):
+        fn()
+    return (time.perf_counter() - t) / reps
+
+
+def torch_seconds_any(fn, fallback, note="f32 (no f16 kernel in this torch)"):
+    """torch_seconds(fn), or of `fallback` where this torch's CPU lacks what fn uses (torch 1.x:
+    no half-precision layer_norm or matmul, no SDPA): returns (seconds, which ran)."""
+    try:
+        return torch_seconds(fn), "same op"
+    except (RuntimeError, AttributeError):
+        return torch_seconds(fallback), note
+
+
+def report(name, launches, torch_s, torch_note="same op"):
+    print(f"RESULT {name} launches={launches} launch_s={launch_seconds:.6f} per_launch_s={launch_seconds / launches:.6f} "
+          f"torch_s={torch_s:.6f} torch={torch_note.replace(' ', '_')}")
