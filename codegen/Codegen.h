@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ inline uint32_t divisorOf(uint64_t value) { return value % 16 == 0 ? 16 : 1; }
 
 /// Threads per program for `o`.
 inline unsigned threadsPerProgram(const Options& o) { return 32 * o.numWarps; }
+
+/// How each value of k is spread over a program's threads on the GPU, in words ("blocked, 4
+/// per run", "mma accumulator, 2x2 warps", "scalar"): for `tilevm viz --layouts`.
+std::map<const ir::Value*, std::string> describeLayouts(const ir::Module& m, const ir::Kernel& k, const Options& o);
 
 /// The kernel as LLVM IR text (after O3), or a diagnostic naming what cannot be lowered yet.
 Result<std::string> emitLlvmIr(const ir::Module& m, const ir::Kernel& k, const Options& o);

@@ -135,4 +135,29 @@ void Lowerer::lowerWithLayouts(const ir::Op& op) {
   }
 }
 
+std::map<const ir::Value*, std::string> Lowerer::layoutNames() {
+  maxVec_ = kernelRunLength(k_);
+  assignLayouts();
+  std::map<const ir::Value*, std::string> names;
+  auto name = [&](const ir::Value* v) {
+    if (v->type.isScalar()) return std::string("scalar (every thread)");
+    Layout l = layoutOf(v);
+    if (l.mma)
+      return "mma accumulator, " + std::to_string(l.warpsM) + "x" + std::to_string(l.warpsN) + " warps, " +
+             std::to_string(l.slots()) + "/thread";
+    return "blocked, runs of " + std::to_string(l.vec) + ", " + std::to_string(l.slots()) + "/thread";
+  };
+  ir::walk(k_.body.block, [&](const ir::Op& op) {
+    for (const auto& r : op.results) names[r.get()] = name(r.get());
+    for (const auto& region : op.regions)
+      for (const auto& a : region->block.args) names[a.get()] = name(a.get());
+  });
+  return names;
+}
+
+std::map<const ir::Value*, std::string> describeLayouts(const ir::Module& m, const ir::Kernel& k, const Options& o) {
+  llvm::LLVMContext ctx;
+  return Lowerer(m, k, o, ctx).layoutNames();
+}
+
 }  // namespace tilevm::codegen

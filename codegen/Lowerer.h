@@ -34,6 +34,8 @@ class Lowerer {
   Lowerer(const ir::Module& m, const ir::Kernel& k, const Options& o, llvm::LLVMContext& ctx);
   /// The kernel as an LLVM module (unverified); throws DiagnosticError at an op not lowered.
   std::unique_ptr<llvm::Module> run();
+  /// Every value's layout in words, without lowering (describeLayouts).
+  std::map<const ir::Value*, std::string> layoutNames();
 
   /// Shared memory one kernel may hold statically (the launch passes no dynamic size).
   static constexpr uint64_t kMaxSharedBytes = 48 * 1024;

@@ -9,6 +9,9 @@
 #include "tools/ExitCodes.h"
 #include "tools/Load.h"
 
+#ifdef TILEVM_HAVE_CODEGEN
+#include "codegen/Codegen.h"
+#endif
 #ifdef TILEVM_HAVE_VIZ
 #include "viz/AccessSvg.h"
 #include "viz/Graph.h"
@@ -24,7 +27,8 @@ struct VizCli {
   std::string input, kernel, output, grid = "1", access, accessOutput;
   std::vector<std::string> args, defines, includeDirs;
   uint64_t seed = 0;
-  bool run = false, collapse = false;
+  unsigned numWarps = 4;
+  bool run = false, collapse = false, layouts = false;
 };
 
 int fail(const std::string& msg) {
@@ -70,6 +74,7 @@ int runViz(const VizCli& o) {
   std::array<int64_t, 3> grid;
   if (!parseGrid(o.grid, grid)) return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers within the launch limits");
   bool run = o.run || !o.access.empty();
+  if (o.numWarps == 0 || o.numWarps > 32 || (o.numWarps & (o.numWarps - 1))) return fail("--num-warps must be a power of two from 1 to 32");
 
   auto parsed = rt::parseArgs(o.args, o.seed);
   if (!parsed) return std::cerr << render(parsed.error()), kExitBadInput;
@@ -85,6 +90,16 @@ int runViz(const VizCli& o) {
     return kExitEnvironment;
   }
   viz::Graph graph = viz::buildGraph(*loaded->module, *loaded->kernel, viz::BuildOptions{o.collapse});
+  if (o.layouts) {
+#ifdef TILEVM_HAVE_CODEGEN
+    codegen::Options copts;
+    copts.numWarps = o.numWarps;
+    viz::annotateLayouts(graph, codegen::describeLayouts(*loaded->module, *loaded->kernel, copts));
+#else
+    std::cerr << "tilevm viz: --layouts needs the GPU code generator, which this build lacks (LLVM 19 was not found)\n";
+    return kExitEnvironment;
+#endif
+  }
 
   if (run) {
     auto bound = rt::bindArgs(*loaded->kernel, *parsed, !rt::isPython(o.input));
@@ -141,6 +156,8 @@ void addVizCommand(CLI::App& app, int& rc) {
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
   c->add_flag("--collapse", o->collapse, "fold chains of elementwise ops into one node");
+  c->add_flag("--layouts", o->layouts, "annotate each value with its layout on the GPU (the code generator's)");
+  c->add_option("--num-warps", o->numWarps, "warps per program for --layouts")->capture_default_str();
   c->add_flag("--run", o->run, "run the kernel on the interpreter (the arguments of tilevm run) and draw what it did");
   c->add_option("--grid", o->grid, "grid for --run: X[,Y[,Z]]")->capture_default_str();
   c->add_option("--seed", o->seed, "seed for generated arguments");

@@ -27,6 +27,14 @@ std::string count(uint64_t n) {
 
 }  // namespace
 
+void annotateLayouts(Graph& g, const std::map<const ir::Value*, std::string>& layouts) {
+  for (Node& n : g.nodes) {
+    if (n.ops.empty() || n.ops.back()->results.empty()) continue;
+    auto it = layouts.find(n.ops.back()->result());
+    if (it != layouts.end()) n.notes.push_back(it->second);
+  }
+}
+
 void annotate(Graph& g, const ir::Module& m, const interp::OpProfile& profile, const interp::Report& report) {
   // Findings by the op location they name ("file:line:col").
   std::map<std::string, std::vector<const interp::Finding*>> byLoc;

@@ -5,6 +5,9 @@
 // finding as its tooltip.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include "interpreter/Profile.h"
 #include "interpreter/Report.h"
 #include "viz/Graph.h"
@@ -13,6 +16,9 @@ namespace tilevm::viz {
 
 /// Adds the run's counters and findings to g (built from the same kernel `profile` counted).
 void annotate(Graph& g, const ir::Module& m, const interp::OpProfile& profile, const interp::Report& report);
+
+/// Adds each node's GPU layout (codegen::describeLayouts, by the node's last op's result).
+void annotateLayouts(Graph& g, const std::map<const ir::Value*, std::string>& layouts);
 
 /// "1.2 KB", "3.4 MB" ...
 std::string humanBytes(double bytes);
