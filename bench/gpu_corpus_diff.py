@@ -68,7 +68,7 @@ def main():
                 counts[verdict.split(" ")[0] + (" " + verdict.split(" ")[1] if verdict.startswith("NOT") else "")] += 1
                 print(f"{os.path.basename(path)} {kernel}: {verdict}", flush=True)
     print("\nsummary: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
-    return 0
+    return 0 if set(counts) <= {"PASS"} else 1
 
 
 if __name__ == "__main__":
