@@ -1,8 +1,9 @@
-// LowerControl.cpp - structured control flow and device asserts. for, if and while become LLVM
-// loops and branches whose carried values are phis, one per register slot of each value (a
-// value held once is repeated into every slot). Every condition is a scalar, the same in all
-// threads of a program, so barriers inside bodies stay uniform.
+// LowerControl.cpp - structured control flow, device asserts and prints. for, if and while
+// become LLVM loops and branches whose carried values are phis, one per register slot of each
+// value (a value held once is repeated into every slot). Every condition is a scalar, the same
+// in all threads of a program, so barriers inside bodies stay uniform.
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include "codegen/Lowerer.h"
 
@@ -151,6 +152,90 @@ void Lowerer::lowerWhile(const ir::Op& op) {
   b_.CreateBr(header);
   b_.SetInsertPoint(exit);
   for (size_t i = 0; i < passed.size(); ++i) values_[op.result(unsigned(i))] = passed[i];
+}
+
+// device_print: each element printed by the thread holding it, through the CUDA device
+// runtime's vprintf (as Triton does), in the interpreter's format: "pid (x, y, z) idx (i, j)
+// PREFIX v1, v2" (floats with 9 significant digits, integers in decimal, pointers and --hex in
+// hex). Lines come in the GPU's order, not the interpreter's. Scalars print once per program.
+void Lowerer::lowerPrint(const ir::Op& op) {
+  const std::string* prefixAttr = op.strAttr("prefix");
+  std::string prefix = prefixAttr ? *prefixAttr : "";
+  bool hex = op.intAttr("hex") && *op.intAttr("hex");
+  std::string format = "pid (%d, %d, %d)";
+  std::vector<llvm::Value*> args;
+  for (auto id : {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                  llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z})
+    args.push_back(b_.CreateIntrinsic(id, {}, {}));
+  const ir::Value* shapeOf = nullptr;  // the first tile operand gives the index
+  for (const ir::Value* v : op.operands)
+    if (!v->type.isScalar() && !shapeOf) shapeOf = v;
+  if (shapeOf) {
+    format += " idx (";
+    for (unsigned d = 0; d < shapeOf->type.rank(); ++d) format += d ? ", %d" : "%d";
+    format += ")";
+  }
+  format += " " + prefix;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const ir::Type& t = op.operands[i]->type;
+    format += i ? ", " : "";
+    if (t.isFloat()) format += "%.9g";
+    else if (hex || t.isPtr()) format += "0x%llx";
+    else format += "%lld";
+  }
+  format += "\n";
+  llvm::Constant* text = llvm::ConstantDataArray::getString(ctx_, format);
+  auto* fmt = new llvm::GlobalVariable(*mod_, text->getType(), true, llvm::GlobalValue::PrivateLinkage, text, "print_format",
+                                       nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  llvm::Type* generic = llvm::PointerType::get(ctx_, 0);
+  llvm::FunctionCallee vprintf =
+      mod_->getOrInsertFunction("vprintf", llvm::FunctionType::get(b_.getInt32Ty(), {generic, generic}, false));
+  // The arguments buffer: each value at its natural alignment (ints as 32 or 64 bits, floats
+  // as double, as C's varargs promote them), in a local array made once in the entry block.
+  auto emitLine = [&](const std::vector<llvm::Value*>& values) {
+    std::vector<llvm::Type*> fields;
+    for (llvm::Value* v : values) fields.push_back(v->getType());
+    auto* argsTy = llvm::StructType::get(ctx_, fields);
+    llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().getFirstInsertionPt());
+    llvm::AllocaInst* buffer = entry.CreateAlloca(argsTy);
+    for (size_t i = 0; i < values.size(); ++i) b_.CreateStore(values[i], b_.CreateStructGEP(argsTy, buffer, unsigned(i)));
+    b_.CreateCall(vprintf, {b_.CreateAddrSpaceCast(fmt, generic), b_.CreateAddrSpaceCast(buffer, generic)});
+  };
+  auto widen = [&](llvm::Value* v, const ir::Type& t) -> llvm::Value* {
+    if (t.isFloat()) return v->getType()->isDoubleTy() ? v : b_.CreateFPExt(v, b_.getDoubleTy());
+    if (t.isPtr()) return b_.CreatePtrToInt(v, b_.getInt64Ty());
+    bool isSigned = t.elem().kind != ir::ScalarKind::I1;
+    return isSigned ? b_.CreateSExtOrTrunc(v, b_.getInt64Ty()) : b_.CreateZExt(v, b_.getInt64Ty());
+  };
+  if (!shapeOf) {  // scalars: once per program, by thread 0
+    auto* doPrint = llvm::BasicBlock::Create(ctx_, "print", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "printed", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(tid_, b_.getInt32(0)), doPrint, done);
+    b_.SetInsertPoint(doPrint);
+    std::vector<llvm::Value*> values = args;
+    for (const ir::Value* v : op.operands) values.push_back(widen(slot(v, 0), v->type));
+    emitLine(values);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    return;
+  }
+  Layout tl = layoutOf(shapeOf);
+  std::vector<int64_t> strides(shapeOf->type.rank(), 1);
+  for (size_t d = strides.size(); d-- > 1;) strides[d - 1] = strides[d] * shapeOf->type.dim(unsigned(d));
+  for (unsigned k = 0; k < tl.slots(); ++k) {
+    auto* doPrint = llvm::BasicBlock::Create(ctx_, "print", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "printed", fn_);
+    b_.CreateCondBr(inTile(tl, k), doPrint, done);
+    b_.SetInsertPoint(doPrint);
+    std::vector<llvm::Value*> values = args;
+    llvm::Value* e = elementIndex(tl, k);
+    for (size_t d = 0; d < strides.size(); ++d)
+      values.push_back(b_.CreateURem(b_.CreateUDiv(e, b_.getInt32(int32_t(strides[d]))), b_.getInt32(int32_t(shapeOf->type.dim(unsigned(d))))));
+    for (const ir::Value* v : op.operands) values.push_back(widen(slot(v, k), v->type));
+    emitLine(values);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
 }
 
 // device_assert: a lane whose element is false calls __assertfail (the CUDA device runtime's

@@ -179,6 +179,7 @@ void Lowerer::lowerOp(const ir::Op& op) {
     case Opcode::If: return lowerIf(op);
     case Opcode::While: return lowerWhile(op);
     case Opcode::Assert: return lowerAssert(op);
+    case Opcode::Print: return lowerPrint(op);
     case Opcode::Barrier:
       barrier();
       return;

@@ -153,6 +153,7 @@ class Lowerer {
   void lowerIf(const ir::Op& op);
   void lowerWhile(const ir::Op& op);
   void lowerAssert(const ir::Op& op);
+  void lowerPrint(const ir::Op& op);
   /// Every slot of v in the layout of `like` (a value of the same type), converted for `user`.
   Values allSlotsOf(const ir::Op& user, const ir::Value* v, const ir::Value* like);
   /// The values a region's terminator passes on (from operand `first`), each with every slot
