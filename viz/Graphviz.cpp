@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <mutex>
 
 namespace tilevm::viz {
 
@@ -40,11 +41,10 @@ struct Graphviz::Api {
   int (*gvRenderData)(GVC_t*, graph_t*, const char*, char**, unsigned int*) = nullptr;
   void (*gvFreeRenderData)(char*) = nullptr;
   int (*gvFreeLayout)(GVC_t*, graph_t*) = nullptr;
-  int (*gvFreeContext)(GVC_t*) = nullptr;
-  ~Api() {
-    if (gvc) dlclose(gvc);
-    if (cgraph) dlclose(cgraph);
-  }
+  /// One layout context for the process: Graphviz 2.42's text-size cache outlives a context,
+  /// and a second context reads font names the first one freed (AddressSanitizer found it in
+  /// the unit tests), so the context is made once and never freed.
+  GVC_t* context = nullptr;
 };
 
 namespace {
@@ -62,6 +62,11 @@ bool bind(void* lib, F& f, const char* name) {
 }
 
 char* cs(const std::string& s) { return const_cast<char*>(s.c_str()); }
+
+std::mutex& renderMutex() {
+  static std::mutex m;
+  return m;
+}
 
 void set(const Graphviz::Api& a, void* obj, const char* name, const std::string& value) {
   a.agsafeset(obj, const_cast<char*>(name), cs(value), const_cast<char*>(""));
@@ -173,6 +178,11 @@ Graphviz::Graphviz(std::unique_ptr<Api> api) : api_(std::move(api)) {}
 Graphviz::~Graphviz() = default;
 
 Result<std::shared_ptr<Graphviz>> Graphviz::load() {
+  // One instance per process (the libraries stay loaded, the layout context lives on).
+  static std::mutex mutex;
+  static std::shared_ptr<Graphviz> instance;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (instance) return instance;
   auto a = std::make_unique<Api>();
   a->cgraph = openFirst({"libcgraph.so.6", "libcgraph.so"});
   a->gvc = openFirst({"libgvc.so.6", "libgvc.so"});
@@ -185,10 +195,12 @@ Result<std::shared_ptr<Graphviz>> Graphviz::load() {
             bind(a->cgraph, a->agsubg, "agsubg") && bind(a->cgraph, a->agfstsubg, "agfstsubg") && bind(a->cgraph, a->agnxtsubg, "agnxtsubg") &&
             bind(a->cgraph, a->agnnodes, "agnnodes") && bind(a->cgraph, a->agnedges, "agnedges") && bind(a->gvc, a->gvContext, "gvContext") &&
             bind(a->gvc, a->gvLayout, "gvLayout") && bind(a->gvc, a->gvRenderData, "gvRenderData") &&
-            bind(a->gvc, a->gvFreeRenderData, "gvFreeRenderData") && bind(a->gvc, a->gvFreeLayout, "gvFreeLayout") &&
-            bind(a->gvc, a->gvFreeContext, "gvFreeContext");
+            bind(a->gvc, a->gvFreeRenderData, "gvFreeRenderData") && bind(a->gvc, a->gvFreeLayout, "gvFreeLayout");
   if (!ok) return Diagnostic{"<viz>", 0, 0, "Graphviz's libraries lack an entry point tilevm uses (version 2.42 or later is needed)"};
-  return std::shared_ptr<Graphviz>(new Graphviz(std::move(a)));
+  a->context = a->gvContext();
+  if (!a->context) return Diagnostic{"<viz>", 0, 0, "Graphviz could not make a layout context (are its plugins installed?)"};
+  instance = std::shared_ptr<Graphviz>(new Graphviz(std::move(a)));
+  return instance;
 }
 
 std::string Graphviz::dot(const Graph& g) const {
@@ -205,11 +217,11 @@ std::string Graphviz::dot(const Graph& g) const {
 }
 
 Result<std::string> Graphviz::render(const Graph& g, const std::string& format) const {
+  std::lock_guard<std::mutex> lock(renderMutex());  // one context: one layout at a time
   Agraph_t* root = build(*api_, g);
-  GVC_t* gvc = api_->gvContext();
+  GVC_t* gvc = api_->context;
   if (api_->gvLayout(gvc, root, "dot") != 0) {
     api_->agclose(root);
-    api_->gvFreeContext(gvc);
     return Diagnostic{"<viz>", 0, 0, "Graphviz could not lay the graph out (is the dot layout plugin installed?)"};
   }
   char* data = nullptr;
@@ -219,7 +231,6 @@ Result<std::string> Graphviz::render(const Graph& g, const std::string& format) 
   if (data) api_->gvFreeRenderData(data);
   api_->gvFreeLayout(gvc, root);
   api_->agclose(root);
-  api_->gvFreeContext(gvc);
   if (rc != 0) return Diagnostic{"<viz>", 0, 0, "Graphviz cannot render format '" + format + "'"};
   return out;
 }
