@@ -14,5 +14,5 @@ tbb=$(ldd dist/tilevm | awk '/libtbb.so/ {print $3}')
 cp -L "$tbb" dist/
 # Both binaries exceed what one device call carries (64 MiB): they also travel compressed, as
 # dist.tar.xz (unpack there with `tar xJf dist.tar.xz`).
-tar cJf dist.tar.xz dist
+tar cJf dist.tar.xz dist/tilevm dist/tilevm_gpu_tests dist/libtbb.so.12  # the extension is for this Python only
 ls -la dist dist.tar.xz

@@ -29,3 +29,5 @@ ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists(
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# Sanitized builds: Graphviz's own leaks (viz) are suppressed by library (test/lsan.supp).
+config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.abspath(os.path.join(config.test_source_root, "..", "lsan.supp"))
