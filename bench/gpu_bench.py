@@ -5,7 +5,7 @@
 # median of warm launches, L2 cleared before each the same way). Compile time: tilevm's IR to a
 # loaded module beside Triton's cold compile (bench/anchors/triton_compile.py).
 #   TILEVM=dist/tilevm OUT=dir python3 bench/gpu_bench.py
-import json, os, subprocess, sys
+import json, os, subprocess, sys, tempfile
 import torch, triton
 from triton.testing import do_bench
 
@@ -25,7 +25,9 @@ def med(fn):
 
 
 def tilevm(cmd, *extra):
-    p = subprocess.run([TILEVM, cmd, KFILE, *extra], capture_output=True, text=True)
+    # A fresh kernel cache for every command: the compile times reported are cold.
+    env = dict(os.environ, TILEVM_CACHE_DIR=tempfile.mkdtemp(prefix="tilevm-cache-"))
+    p = subprocess.run([TILEVM, cmd, KFILE, *extra], capture_output=True, text=True, env=env)
     log.write(f"$ tilevm {cmd} {' '.join(extra)}\n{p.stdout[-3000:]}{p.stderr[-3000:]}exit {p.returncode}\n\n")
     log.flush()
     return p

@@ -6,7 +6,7 @@
 # triton.testing.do_bench, and torch (cuBLAS matmul, SDPA). TFLOP/s = 2MNK / t (matmul),
 # 4 B H N^2 D / t (attention).
 #   TILEVM=dist/tilevm OUT=dir python3 bench/gpu_dot_bench.py
-import json, os, subprocess, sys
+import json, os, subprocess, sys, tempfile
 import torch, triton
 from triton.testing import do_bench
 
@@ -23,7 +23,9 @@ rows = []
 
 
 def tilevm(cmd, *extra):
-    p = subprocess.run([TILEVM, cmd, KFILE, *extra], capture_output=True, text=True)
+    # A fresh kernel cache for every command: the compile times reported are cold.
+    env = dict(os.environ, TILEVM_CACHE_DIR=tempfile.mkdtemp(prefix="tilevm-cache-"))
+    p = subprocess.run([TILEVM, cmd, KFILE, *extra], capture_output=True, text=True, env=env)
     log.write(f"$ tilevm {cmd} {' '.join(extra)}\n{p.stdout[-2000:]}{p.stderr[-2000:]}exit {p.returncode}\n\n")
     log.flush()
     return p

@@ -3,7 +3,7 @@ import torch
 import triton
 import triton.language as tl
 
-from common import launch, report, torch_seconds, torch_seconds_any
+from common import LAUNCHES, launch, report, torch_seconds, torch_seconds_any
 
 
 @triton.jit
@@ -38,10 +38,10 @@ def attn_fwd(Q, K, V, O, sm_scale, N_CTX: tl.constexpr, HEAD: tl.constexpr, BM: 
 BH, N, D = 4, 512, 64
 q, k, v = (torch.randn(BH, N, D) for _ in range(3))
 o = torch.empty_like(q)
-for _ in range(3):
+for _ in range(LAUNCHES):
     launch(attn_fwd, (N // 64, BH), q, k, v, o, D ** -0.5, N, HEAD=D, BM=64, BN=64)
 ref = torch.softmax((q @ k.transpose(1, 2)) * D ** -0.5, -1) @ v
 torch.testing.assert_close(o, ref, atol=2e-2, rtol=1e-2)
-report("attention_fwd", 3, *torch_seconds_any(lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v),
+report("attention_fwd", LAUNCHES, *torch_seconds_any(lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v),
                                               lambda: torch.softmax((q @ k.transpose(1, 2)) * D ** -0.5, -1) @ v,
                                               "softmax(q k^T) v (no SDPA in this torch)"))

@@ -4,15 +4,18 @@ import time
 
 import torch
 
+LAUNCHES = 5  # the first compiles; the median of the other four is the warm launch time
 launch_seconds = 0.0
+launch_times = []
 
 
 def launch(kernel, grid, *args, **kwargs):
-    """kernel[grid](*args, **kwargs), timed."""
+    """kernel[grid](*args, **kwargs), timed (the first launch compiles; later ones are warm)."""
     global launch_seconds
     t = time.perf_counter()
     kernel[grid](*args, **kwargs)
-    launch_seconds += time.perf_counter() - t
+    launch_times.append(time.perf_counter() - t)
+    launch_seconds += launch_times[-1]
 
 
 def torch_seconds(fn, reps=5):
@@ -33,5 +36,6 @@ def torch_seconds_any(fn, fallback, note="f32 (no f16 kernel in this torch)"):
 
 
 def report(name, launches, torch_s, torch_note="same op"):
-    print(f"RESULT {name} launches={launches} launch_s={launch_seconds:.6f} per_launch_s={launch_seconds / launches:.6f} "
-          f"torch_s={torch_s:.6f} torch={torch_note.replace(' ', '_')}")
+    warm = sorted(launch_times[1:]) or launch_times
+    print(f"RESULT {name} launches={launches} launch_s={launch_seconds:.6f} first_s={launch_times[0]:.6f} "
+          f"warm_s={warm[len(warm) // 2]:.6f} torch_s={torch_s:.6f} torch={torch_note.replace(' ', '_')}")

@@ -4,7 +4,7 @@ import torch
 import triton
 import triton.language as tl
 
-from common import launch, report, torch_seconds, torch_seconds_any
+from common import LAUNCHES, launch, report, torch_seconds, torch_seconds_any
 
 
 @triton.jit
@@ -33,10 +33,10 @@ x = torch.randn(M, N).to(dtype)
 w, b = torch.rand(N).to(dtype), torch.rand(N).to(dtype)
 y = torch.empty_like(x)
 mean, rstd = torch.empty(M), torch.empty(M)
-for _ in range(3):
+for _ in range(LAUNCHES):
     launch(_layer_norm_fwd, (M,), x, y, w, b, mean, rstd, x.stride(0), N, 1e-5, BLOCK_SIZE=8192)
 ref = torch.nn.functional.layer_norm(x.float(), (N,), w.float(), b.float(), 1e-5).to(dtype)
 torch.testing.assert_close(y, ref, atol=1e-2, rtol=0)
 xf, wf, bf = x.float(), w.float(), b.float()
-report("layer_norm_f16", 3, *torch_seconds_any(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5),
+report("layer_norm_f16", LAUNCHES, *torch_seconds_any(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5),
                                                    lambda: torch.nn.functional.layer_norm(xf, (N,), wf, bf, 1e-5)))

@@ -4,7 +4,7 @@ import torch
 import triton
 import triton.language as tl
 
-from common import launch, report, torch_seconds, torch_seconds_any
+from common import LAUNCHES, launch, report, torch_seconds, torch_seconds_any
 
 
 @triton.jit
@@ -42,9 +42,9 @@ S = 512
 a, b = torch.randn(S, S).half(), torch.randn(S, S).half()
 c = torch.empty(S, S).half()
 grid = lambda META: (triton.cdiv(S, META["BLOCK_SIZE_M"]) * triton.cdiv(S, META["BLOCK_SIZE_N"]),)
-for _ in range(3):
+for _ in range(LAUNCHES):
     launch(matmul_kernel, grid, a, b, c, S, S, S, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
            BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8)
 torch.testing.assert_close(c.float(), a.float() @ b.float(), atol=5e-2, rtol=1e-2)
 af, bf = a.float(), b.float()
-report("matmul_f16", 3, *torch_seconds_any(lambda: a @ b, lambda: af @ bf))
+report("matmul_f16", LAUNCHES, *torch_seconds_any(lambda: a @ b, lambda: af @ bf))

@@ -3,7 +3,7 @@ import torch
 import triton
 import triton.language as tl
 
-from common import launch, report, torch_seconds
+from common import LAUNCHES, launch, report, torch_seconds
 
 
 @triton.jit
@@ -20,7 +20,7 @@ size = 98432 * 4
 x, y = torch.rand(size), torch.rand(size)
 out = torch.empty_like(x)
 grid = lambda meta: (triton.cdiv(size, meta["BLOCK_SIZE"]),)
-for _ in range(3):
+for _ in range(LAUNCHES):
     launch(add_kernel, grid, x, y, out, size, BLOCK_SIZE=1024)
 torch.testing.assert_close(out, x + y)
-report("vector_add", 3, torch_seconds(lambda: torch.add(x, y, out=out)))
+report("vector_add", LAUNCHES, torch_seconds(lambda: torch.add(x, y, out=out)))
