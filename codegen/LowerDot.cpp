@@ -2,7 +2,7 @@
 // tensor cores: a and b go to shared memory (b transposed, so each thread's fragment pairs are
 // consecutive halves), each warp loads its fragments and issues mma.sync.m16n8k16 with f32
 // accumulators, the result in the mma layout (Layout.h) where it stays for the loop that carries
-// it. Otherwise by FMA on CUDA cores in the interpreter's input precision.
+// it. Otherwise by FMA on CUDA cores in the interpreter's input precision (tf32, 3xTF32, ieee).
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -101,7 +101,6 @@ void Lowerer::dotByFma(const ir::Op& op) {
   ScalarKind in = at.elem().kind, ck = op.result()->type.elem().kind;
   const std::string* prec = op.strAttr("input_precision");
   std::string mode = in == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
-  if (mode == "tf32x3") fail(op, "codegen: dot with input_precision tf32x3 is not lowered to the GPU yet");
   llvm::Type* inTy = scalarType(at.elem());
   llvm::Type* cTy = scalarType(op.result()->type.elem());
   bool intDot = in == ScalarKind::I8;
@@ -110,15 +109,23 @@ void Lowerer::dotByFma(const ir::Op& op) {
   llvm::Value* aBase = writeShared(op, op.operands[0], 0);
   llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at));
   barrier();
-  auto operand = [&](llvm::Value* base, llvm::Value* e) {
+  // Round to tf32: nearest, ties away, on the 10-bit mantissa (Inf/NaN kept), as the interpreter.
+  auto tf32 = [&](llvm::Value* x) {
+    llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
+    llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
+    llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u)));
+    return b_.CreateBitCast(b_.CreateSelect(special, bits, rounded), accTy);
+  };
+  // Which part of an f32 input a pass multiplies (3xTF32 splits each into hi + lo).
+  enum class Part { Whole, Hi, Lo };
+  auto operand = [&](llvm::Value* base, llvm::Value* e, Part part) -> llvm::Value* {
     llvm::Value* x = readShared(base, inTy, e);
     if (intDot) return b_.CreateSExt(x, accTy);
     if (x->getType() != accTy) return b_.CreateFPExt(x, accTy);
-    if (mode == "tf32") {  // round to nearest, ties away, on the 10-bit mantissa (Inf/NaN kept)
-      llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
-      llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
-      llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u)));
-      return b_.CreateBitCast(b_.CreateSelect(special, bits, rounded), accTy);
+    if (mode == "tf32") return tf32(x);
+    if (mode == "tf32x3" && part != Part::Whole) {
+      llvm::Value* hi = tf32(x);
+      return part == Part::Hi ? hi : tf32(b_.CreateFSub(x, hi));
     }
     return x;
   };
@@ -132,17 +139,32 @@ void Lowerer::dotByFma(const ir::Op& op) {
     llvm::Value* c = slot(op.operands[2], k);
     init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
   }
-  Values acc = countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), init, [&](llvm::Value* kk, const Values& a) {
-    Values next;
-    for (size_t s = 0; s < a.size(); ++s) {
-      llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk));
-      llvm::Value* y = operand(bBase, b_.CreateAdd(b_.CreateMul(kk, b_.getInt32(int32_t(N))), col[s]));
-      // An FMA: the same result as the interpreter's product-then-add where products are exact
-      // (f16, bf16, tf32 inputs), one rounding fewer for ieee f32.
-      next.push_back(intDot ? b_.CreateAdd(a[s], b_.CreateMul(x, y)) : b_.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, a[s]}));
-    }
-    return next;
-  });
+  // One pass along k: acc += a_part * b_part, element by element in k order.
+  auto pass = [&](const Values& start, Part pa, Part pb) {
+    return countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), start, [&](llvm::Value* kk, const Values& a) {
+      Values next;
+      for (size_t s = 0; s < a.size(); ++s) {
+        llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk), pa);
+        llvm::Value* y = operand(bBase, b_.CreateAdd(b_.CreateMul(kk, b_.getInt32(int32_t(N))), col[s]), pb);
+        // An FMA: the same result as the interpreter's product-then-add where products are
+        // exact (f16, bf16, tf32 inputs), one rounding fewer for ieee f32.
+        next.push_back(intDot ? b_.CreateAdd(a[s], b_.CreateMul(x, y)) : b_.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, a[s]}));
+      }
+      return next;
+    });
+  };
+  Values acc;
+  if (mode == "tf32x3") {
+    // Triton's 3xTF32, in the interpreter's order: the small terms lo(a) hi(b) and hi(a) lo(b)
+    // summed apart from 0, added to the accumulator, then the main term hi(a) hi(b).
+    Values small = pass(Values(init.size(), llvm::ConstantFP::get(accTy, 0.0)), Part::Lo, Part::Hi);
+    small = pass(small, Part::Hi, Part::Lo);
+    Values start;
+    for (size_t s = 0; s < init.size(); ++s) start.push_back(b_.CreateFAdd(init[s], small[s]));
+    acc = pass(start, Part::Hi, Part::Hi);
+  } else {
+    acc = pass(init, Part::Whole, Part::Whole);
+  }
   Values out;
   for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
   values_[op.result()] = out;

@@ -1,4 +1,4 @@
-# Used by ptx.test: a dot in 3xTF32 precision, which the code generator does not lower yet.
+# Used by ops.test: a dot in 3xTF32 precision (three FMA passes on the GPU).
 import triton
 import triton.language as tl
 
