@@ -306,7 +306,20 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       out.provenance = in[1]->provenance == in[2]->provenance ? in[1]->provenance : nullptr;
       unsigned eb = storageBytes(out.type.elem().kind);
       const uint8_t* c = in[0]->data;
-      for (int64_t i = 0; i < n; ++i) std::memcpy(out.data + size_t(i) * eb, (c[i] ? in[1] : in[2])->data + size_t(i) * eb, eb);
+      // Typed loops (they vectorize): element i from in[1] where c[i], else from in[2].
+      auto choose = [&](auto tag) {
+        using T = decltype(tag);
+        const T* a = in[1]->as<T>();
+        const T* b = in[2]->as<T>();
+        T* o = out.as<T>();
+        for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
+      };
+      switch (eb) {
+        case 1: choose(uint8_t{}); break;
+        case 2: choose(uint16_t{}); break;
+        case 4: choose(uint32_t{}); break;
+        default: choose(uint64_t{}); break;
+      }
       if (in[0]->poison || in[1]->poison || in[2]->poison) {
         out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
         for (int64_t i = 0; i < n; ++i) {
