@@ -445,6 +445,8 @@ class PyParser : public detail::ExprParser {
           fail(peek(), "*args, **kwargs and positional-only markers are not supported in @triton.jit functions");
         Param p;
         PyToken n = expectName();
+        for (const Param& earlier : f->params)  // Python's own SyntaxError
+          if (earlier.name == n.text) fail(n, "duplicate argument '" + n.text + "' in function definition");
         p.name = n.text;
         p.line = n.line;
         p.col = n.col;
