@@ -2,7 +2,7 @@
 # fuzz.sh [SECONDS] - builds the libFuzzer targets (clang-19, ASan+UBSan) and runs each for
 # SECONDS (default 40) over its seed corpus. Fails on any finding:
 #   tilevm_reader_fuzz  bytecode reader + verifier (seeds: the examples' bytecode, invalid files)
-#   tilevm_python_fuzz  Python frontend (seeds: the repository's kernel files; a dictionary)
+#   tilevm_python_fuzz  Python frontend (seeds: the repository's kernel files and test/fuzz/regressions, inputs it once crashed on; a dictionary)
 #   tilevm_args_fuzz    argument specs + .npy reader (seeds: specs and .npy files)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +40,7 @@ run_fuzzer reader "$seeds" -max_len=8192
 seeds="$build/seeds-python"
 mkdir -p "$seeds"
 i=0
-for f in $(find test/corpus test/lit/frontend bench/anchors -name '*.py' | sort); do
+for f in $(find test/corpus test/lit/frontend bench/anchors test/fuzz/regressions -name '*.py' | sort); do
   i=$((i + 1))
   cp "$f" "$seeds/$i.py"
 done
