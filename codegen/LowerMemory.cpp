@@ -1,7 +1,7 @@
 // LowerMemory.cpp - loads, stores and atomics. Each slot's access is predicated on its element
 // being in the tile and its mask; runs of consecutive slots (Layout.h) become one vector access
 // when their addresses are consecutive and aligned and their mask is one value (checked at run
-// time where the run-shape analysis, Contiguity.h, could not prove it).
+// time where the axis analysis, Contiguity.h, could not prove it).
 #include <llvm/IR/InlineAsm.h>
 
 #include "codegen/Lowerer.h"
