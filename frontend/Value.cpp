@@ -32,6 +32,7 @@ std::string DType::name() const {
 bool parseDTypeName(const std::string& raw, DType& out) {
   using ir::ScalarKind;
   if (!raw.empty() && raw[0] == '*') {
+    if (raw.size() > 1 && raw[1] == '*') return false;  // no pointers to pointers (and no recursion per '*')
     DType e;
     if (!parseDTypeName(raw.substr(1), e) || e.isPtr()) return false;
     out = DType::ptrTo(e);

@@ -3,7 +3,7 @@
 # SECONDS (default 40) over its seed corpus. Fails on any finding:
 #   tilevm_reader_fuzz  bytecode reader + verifier (seeds: the examples' bytecode, invalid files)
 #   tilevm_python_fuzz  Python frontend (seeds: the repository's kernel files and test/fuzz/regressions, inputs it once crashed on; a dictionary)
-#   tilevm_args_fuzz    argument specs + .npy reader (seeds: specs and .npy files)
+#   tilevm_args_fuzz    argument specs + .npy reader (seeds: specs, .npy files, test/fuzz/regressions/args)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-40}
@@ -57,5 +57,6 @@ done
 "$tilevm" run examples/vadd.tile --grid 1 --arg x=arange:f32:5 --arg y=zeros:f32:5 --arg o=empty:f32:5 --arg n=5 \
   --save o="$build/o.npy" -q
 printf 'x=@o.npy\n' | cat - "$build/o.npy" > "$seeds/npy1"
+cp test/fuzz/regressions/args/* "$seeds/"
 run_fuzzer args "$seeds" -max_len=4096
 echo "fuzz: no finding in 3 x ${seconds}s"

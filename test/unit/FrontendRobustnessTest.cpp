@@ -7,6 +7,7 @@
 
 #include "TestKernels.h"
 #include "frontend/Compile.h"
+#include "frontend/Value.h"
 #include "ir/Verifier.h"
 
 using namespace tilevm;
@@ -22,6 +23,15 @@ frontend::CompileOptions softmaxOptions() {
   return o;
 }
 }  // namespace
+
+TEST_CASE("dtype names: one '*' makes a pointer; more are refused at once (the args fuzzer overflowed the stack with 4000)",
+          "[frontend][robustness]") {
+  frontend::DType d;
+  CHECK(frontend::parseDTypeName("*fp32", d));
+  CHECK(d.isPtr());
+  CHECK_FALSE(frontend::parseDTypeName("**fp32", d));
+  CHECK_FALSE(frontend::parseDTypeName(std::string(100000, '*') + "fp32", d));
+}
 
 TEST_CASE("the unmodified anchor file compiles", "[frontend]") {
   auto r = frontend::compileKernel(anchorSource(), "anchors.py", softmaxOptions());
