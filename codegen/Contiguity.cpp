@@ -22,14 +22,7 @@ int64_t powerOfTwoIn(int64_t v) {
   return d;
 }
 
-int64_t elementBytes(ir::ScalarKind k) {
-  switch (k) {
-    case ir::ScalarKind::I1: case ir::ScalarKind::I8: return 1;
-    case ir::ScalarKind::I16: case ir::ScalarKind::F16: case ir::ScalarKind::BF16: return 2;
-    case ir::ScalarKind::I32: case ir::ScalarKind::F32: return 4;
-    default: return 8;
-  }
-}
+int64_t elementBytes(ir::ScalarKind k) { return std::max(1u, ir::bitWidth(k) / 8); }
 
 int64_t mul(int64_t a, int64_t b) { return std::min(kMax, a * b); }
 

@@ -93,19 +93,8 @@ void Lowerer::reduce(const ir::Op& op) {
   }
   // Through shared memory: each result element folds its line along the axis in order.
   AxisSplit s = splitAt(in->type, *op.intAttr("axis"));
-  barrier();
-  std::vector<llvm::Value*> bases;
-  uint64_t offset = 0;
-  for (const ir::Value* v : op.operands) {
-    bases.push_back(writeShared(op, v, offset));
-    offset += storageBytes(v->type);
-  }
-  barrier();
-  auto read = [&](llvm::Value* e) {
-    Values x;
-    for (size_t i = 0; i < op.operands.size(); ++i) x.push_back(readShared(bases[i], scalarType(op.operands[i]->type.elem()), e));
-    return x;
-  };
+  std::vector<llvm::Value*> bases = shareOperands(op);
+  auto read = [&](llvm::Value* e) { return readOperands(op, bases, e); };
   Layout rl = layoutOf(op.result());
   std::vector<Values> results(op.results.size());
   for (unsigned k = 0; k < rl.slots(); ++k) {
@@ -160,19 +149,8 @@ void Lowerer::scan(const ir::Op& op) {
   const ir::Value* in = op.operands[0];
   AxisSplit s = splitAt(in->type, *op.intAttr("axis"));
   bool reverse = op.intAttr("reverse") && *op.intAttr("reverse");
-  barrier();
-  std::vector<llvm::Value*> bases;
-  uint64_t offset = 0;
-  for (const ir::Value* v : op.operands) {
-    bases.push_back(writeShared(op, v, offset));
-    offset += storageBytes(v->type);
-  }
-  barrier();
-  auto read = [&](llvm::Value* e) {
-    Values x;
-    for (size_t i = 0; i < op.operands.size(); ++i) x.push_back(readShared(bases[i], scalarType(op.operands[i]->type.elem()), e));
-    return x;
-  };
+  std::vector<llvm::Value*> bases = shareOperands(op);
+  auto read = [&](llvm::Value* e) { return readOperands(op, bases, e); };
   Layout l = layoutOf(op.result());
   std::vector<Values> results(op.results.size());
   llvm::Value* inner = b_.getInt32(int32_t(s.inner));

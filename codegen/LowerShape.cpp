@@ -32,13 +32,7 @@ bool gathers(Opcode c) {
 }  // namespace
 
 uint64_t Lowerer::storageBytes(const ir::Type& t) const {
-  uint64_t eb = 8;  // pointers, i64, f64
-  switch (t.elem().kind) {
-    case ScalarKind::I1: case ScalarKind::I8: eb = 1; break;  // i1 is kept as a byte
-    case ScalarKind::I16: case ScalarKind::F16: case ScalarKind::BF16: eb = 2; break;
-    case ScalarKind::I32: case ScalarKind::F32: eb = 4; break;
-    default: break;
-  }
+  uint64_t eb = std::max(1u, ir::bitWidth(t.elem().kind) / 8);  // i1 is kept as a byte; pointers are 8
   return (uint64_t(t.numElements()) * eb + 15) / 16 * 16;  // each array 16-byte aligned
 }
 
@@ -124,6 +118,24 @@ llvm::Value* Lowerer::readShared(llvm::Value* base, llvm::Type* ty, llvm::Value*
   llvm::Type* cell = ty->isIntegerTy(1) ? b_.getInt8Ty() : ty;
   llvm::Value* v = b_.CreateLoad(cell, b_.CreateGEP(cell, base, e));
   return ty->isIntegerTy(1) ? b_.CreateTrunc(v, ty) : v;
+}
+
+std::vector<llvm::Value*> Lowerer::shareOperands(const ir::Op& op) {
+  barrier();  // earlier readers of the scratch array are done
+  std::vector<llvm::Value*> bases;
+  uint64_t offset = 0;
+  for (const ir::Value* v : op.operands) {
+    bases.push_back(writeShared(op, v, offset));
+    offset += storageBytes(v->type);
+  }
+  barrier();
+  return bases;
+}
+
+Lowerer::Values Lowerer::readOperands(const ir::Op& op, const std::vector<llvm::Value*>& bases, llvm::Value* e) {
+  Values x;
+  for (size_t i = 0; i < op.operands.size(); ++i) x.push_back(readShared(bases[i], scalarType(op.operands[i]->type.elem()), e));
+  return x;
 }
 
 llvm::Value* Lowerer::sourceIndex(const ir::Op& op, llvm::Value* e) {
@@ -218,15 +230,7 @@ void Lowerer::shapeOp(const ir::Op& op) {
     recomputed = recomputed && isIndexFunction(v, budget);
   }
   std::vector<llvm::Value*> bases;
-  if (!recomputed) {
-    barrier();  // earlier readers of the scratch array are done
-    uint64_t offset = 0;
-    for (const ir::Value* v : op.operands) {
-      bases.push_back(writeShared(op, v, offset));
-      offset += storageBytes(v->type);
-    }
-    barrier();
-  }
+  if (!recomputed) bases = shareOperands(op);
   for (unsigned r = 0; r < op.results.size(); ++r) {
     const ir::Value* res = op.result(r);
     Layout l = layoutOf(res);

@@ -128,6 +128,11 @@ class Lowerer {
   llvm::Value* writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset,
                            const std::function<llvm::Value*(llvm::Value*)>& place = nullptr);
   llvm::Value* readShared(llvm::Value* base, llvm::Type* ty, llvm::Value* e);
+  /// Every operand of op written to shared memory one after another, between two barriers:
+  /// their bases, for readShared (reduce, scan, gathers).
+  std::vector<llvm::Value*> shareOperands(const ir::Op& op);
+  /// Element e of every operand from the bases shareOperands gave.
+  Values readOperands(const ir::Op& op, const std::vector<llvm::Value*>& bases, llvm::Value* e);
   /// The shared scratch array every layout change goes through, as i8 addrspace(3).
   llvm::Value* scratch(const ir::Op& op, uint64_t bytes);
   uint64_t storageBytes(const ir::Type& t) const;
