@@ -5,42 +5,26 @@
 # median of warm launches, L2 cleared before each the same way). Compile time: tilevm's IR to a
 # loaded module beside Triton's cold compile (bench/anchors/triton_compile.py).
 #   TILEVM=dist/tilevm OUT=dir python3 bench/gpu_bench.py
-import json, os, subprocess, sys, tempfile
+import json, os, subprocess, sys
 import torch, triton
 from triton.testing import do_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "anchors"))
 import triton_gpu_kernels as k  # noqa: E402
+from gpu_common import Tilevm  # noqa: E402
 
 TILEVM = os.environ.get("TILEVM", "dist/tilevm")
 OUT = os.environ.get("OUT", ".")
-KFILE = os.path.join(HERE, "anchors", "triton_gpu_kernels.py")
 REPS = int(os.environ.get("REPS", "101"))
-rows, log = [], open(os.path.join(OUT, "gpu_bench.log"), "w")
+rows = []
 
 
 def med(fn):
     return do_bench(fn, warmup=50, rep=300, return_mode="median")
 
-
-def tilevm(cmd, *extra):
-    # A fresh kernel cache for every command: the compile times reported are cold.
-    env = dict(os.environ, TILEVM_CACHE_DIR=tempfile.mkdtemp(prefix="tilevm-cache-"))
-    p = subprocess.run([TILEVM, cmd, KFILE, *extra], capture_output=True, text=True, env=env)
-    log.write(f"$ tilevm {cmd} {' '.join(extra)}\n{p.stdout[-3000:]}{p.stderr[-3000:]}exit {p.returncode}\n\n")
-    log.flush()
-    return p
-
-
-def tilevm_ms(args):
-    js = os.path.join(OUT, "run.json")
-    p = tilevm("run", *args, "--device", "cuda", "--repeat", str(REPS), "--json", js)
-    if p.returncode != 0:
-        return None, None
-    r = json.load(open(js))
-    return r["seconds"] * 1e3, r["compile_seconds"] * 1e3
-
+tilevm = Tilevm(TILEVM, OUT, "gpu_bench.log", REPS, log_chars=3000)
+tilevm_ms = tilevm.ms
 
 def bench(name, args, tol, gbytes, triton_fn, torch_fn):
     d = tilevm("diff", *args, *tol)

@@ -9,7 +9,6 @@ import collections
 import glob
 import os
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
@@ -30,27 +29,12 @@ def main():
             if os.path.basename(path) == "run_corpus.py":
                 continue
             for case in run_corpus.cases(path):
-                d = os.path.dirname(os.path.abspath(path))
-                run = shlex.split(case["run"].replace("{dir}", d))
-                for opt in ("--schedule", "--threads", "--check"):  # the interpreter's own options
-                    while opt in run:
-                        i = run.index(opt)
-                        del run[i:i + 2]
                 ptxas = os.environ.get("PTXAS")
-                if ptxas and "--grid" in run:  # ptx takes the kernel's arguments, not its grid
-                    i = run.index("--grid")
-                    del run[i:i + 2]
+                # The interpreter's own options go; ptx takes the kernel's arguments, not its grid.
+                drop = ("--schedule", "--threads", "--check") + (("--grid",) if ptxas else ())
                 ptx = os.path.join(tmp, "kernel.ptx")
-                cmd = [tilevm, "ptx" if ptxas else "diff", path] + run + (["-o", ptx] if ptxas else [])
-                for a in case["args"]:
-                    name, spec = a.split("=", 1)
-                    arr = run_corpus.make_input(spec, rng)
-                    if arr is not None:
-                        f = os.path.join(tmp, name + ".npy")
-                        np.save(f, arr)
-                        cmd += ["--arg", f"{name}=@{f}"]
-                    else:
-                        cmd += ["--arg", a]
+                cmd = ([tilevm, "ptx" if ptxas else "diff", path] + run_corpus.command_line(path, case, rng, tmp, drop) +
+                       (["-o", ptx] if ptxas else []))
                 r = subprocess.run(cmd, capture_output=True, text=True)
                 if ptxas and r.returncode == 0:
                     r = subprocess.run([ptxas, "-arch=sm_90", ptx, "-o", os.path.join(tmp, "kernel.cubin")], capture_output=True, text=True)

@@ -6,39 +6,22 @@
 # triton.testing.do_bench, and torch (cuBLAS matmul, SDPA). TFLOP/s = 2MNK / t (matmul),
 # 4 B H N^2 D / t (attention).
 #   TILEVM=dist/tilevm OUT=dir python3 bench/gpu_dot_bench.py
-import json, os, subprocess, sys, tempfile
+import json, os, sys
 import torch, triton
 from triton.testing import do_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "anchors"))
 import triton_gpu_kernels as k  # noqa: E402
+from gpu_common import Tilevm  # noqa: E402
 
 TILEVM = os.environ.get("TILEVM", "dist/tilevm")
 OUT = os.environ.get("OUT", ".")
-KFILE = os.path.join(HERE, "anchors", "triton_gpu_kernels.py")
 REPS = os.environ.get("REPS", "21")
-log = open(os.path.join(OUT, "gpu_dot_bench.log"), "w")
 rows = []
 
-
-def tilevm(cmd, *extra):
-    # A fresh kernel cache for every command: the compile times reported are cold.
-    env = dict(os.environ, TILEVM_CACHE_DIR=tempfile.mkdtemp(prefix="tilevm-cache-"))
-    p = subprocess.run([TILEVM, cmd, KFILE, *extra], capture_output=True, text=True, env=env)
-    log.write(f"$ tilevm {cmd} {' '.join(extra)}\n{p.stdout[-2000:]}{p.stderr[-2000:]}exit {p.returncode}\n\n")
-    log.flush()
-    return p
-
-
-def tilevm_ms(args):
-    js = os.path.join(OUT, "run.json")
-    p = tilevm("run", *args, "--device", "cuda", "--repeat", REPS, "--json", js)
-    if p.returncode != 0:
-        return None, None
-    r = json.load(open(js))
-    return r["seconds"] * 1e3, r["compile_seconds"] * 1e3
-
+tilevm = Tilevm(TILEVM, OUT, "gpu_dot_bench.log", REPS, log_chars=2000)
+tilevm_ms = tilevm.ms
 
 med = lambda f: do_bench(f, warmup=25, rep=200, return_mode="median")
 

@@ -2,7 +2,7 @@
 """viz_corpus.py TILEVM - every case of the kernel corpus (test/corpus: kernels in real projects'
 styles) drawn by `tilevm viz --run` (SVG, with the run's counters) and `--collapse`: whether each
 draws, and the node counts before and after folding. Prints one line per case and a summary."""
-import glob, os, re, shlex, subprocess, sys, tempfile
+import glob, os, re, subprocess, sys, tempfile
 
 import numpy as np
 
@@ -19,26 +19,13 @@ def main():
             if os.path.basename(path) == "run_corpus.py":
                 continue
             for case in run_corpus.cases(path):
-                run = shlex.split(case["run"].replace("{dir}", os.path.dirname(os.path.abspath(path))))
-                for opt in ("--schedule", "--threads", "--check"):
-                    while opt in run:
-                        del run[run.index(opt):run.index(opt) + 2]
-                args = []
-                for a in case["args"]:
-                    name, spec = a.split("=", 1)
-                    arr = run_corpus.make_input(spec, rng)
-                    if arr is not None:
-                        f = os.path.join(tmp, name + ".npy")
-                        np.save(f, arr)
-                        args += ["--arg", f"{name}=@{f}"]
-                    else:
-                        args += ["--arg", a]
+                cli = run_corpus.command_line(path, case, rng, tmp, ("--schedule", "--threads", "--check"))
                 counts = []
                 good = True
                 for extra in ([], ["--collapse"]):
                     out = os.path.join(tmp, "g.dot")
-                    r = subprocess.run([tilevm, "viz", path] + run + args + ["--run", "-o", out] + extra, capture_output=True, text=True)
-                    svg = subprocess.run([tilevm, "viz", path] + run + args + ["-o", os.path.join(tmp, "g.svg")] + extra,
+                    r = subprocess.run([tilevm, "viz", path] + cli + ["--run", "-o", out] + extra, capture_output=True, text=True)
+                    svg = subprocess.run([tilevm, "viz", path] + cli + ["-o", os.path.join(tmp, "g.svg")] + extra,
                                          capture_output=True, text=True)
                     if r.returncode != 0 or svg.returncode != 0:
                         good = False

@@ -74,6 +74,26 @@ def make_input(spec, rng):
     return a.astype(dt)
 
 
+def command_line(path, case, rng, tmp, drop=()):
+    """The case's RUN options (without those named in `drop`, each taking one value) and its
+    arguments, for any tilevm subcommand; generated arrays are saved as .npy files in tmp."""
+    run = shlex.split(case["run"].replace("{dir}", os.path.dirname(os.path.abspath(path))))
+    for opt in drop:
+        while opt in run:
+            i = run.index(opt)
+            del run[i:i + 2]
+    for a in case["args"]:
+        name, spec = a.split("=", 1)
+        arr = make_input(spec, rng)
+        if arr is not None:
+            f = os.path.join(tmp, name + ".npy")
+            np.save(f, arr)
+            run += ["--arg", f"{name}=@{f}"]
+        else:
+            run += ["--arg", a]
+    return run
+
+
 def run_case(tilevm, path, case, rng, tmp):
     d = os.path.dirname(os.path.abspath(path))
     cmd = [tilevm, "run", path] + shlex.split(case["run"].replace("{dir}", d)) + ["--check", "all", "-q"]
