@@ -97,12 +97,8 @@ Lowerer::Values Lowerer::inLayout(const ir::Op& user, const ir::Value* v, const 
   auto key = std::make_pair(v, want.mma);
   if (auto it = converted_.find(key); it != converted_.end()) return it->second;
   Values out;
-  int budget = kRecomputeBudget;
-  if (isIndexFunction(v, budget)) {
-    for (unsigned k = 0; k < want.slots(); ++k) {
-      int b = 1 << 20;
-      out.push_back(recompute(v, elementIndex(want, k), b));
-    }
+  if (isIndexFunction(v)) {
+    for (unsigned k = 0; k < want.slots(); ++k) out.push_back(recompute(v, elementIndex(want, k)));
   } else {
     barrier();
     llvm::Value* base = writeShared(user, v, 0);

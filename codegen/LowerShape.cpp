@@ -157,27 +157,25 @@ llvm::Value* Lowerer::sourceIndex(const ir::Op& op, llvm::Value* e) {
   return src;
 }
 
-llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e, int& budget) {
-  if (--budget < 0) return nullptr;
+llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e) {
   if (isUniform(v)) return slot(v, 0);
-  const ir::Op* d = v->def;
-  if (!d) return nullptr;  // a block argument: data
+  const ir::Op* d = v->def;  // not null: isIndexFunction(v) holds
   switch (d->code) {
     case Opcode::Arange: return b_.CreateAdd(e, b_.getInt32(int32_t(*d->intAttr("start"))));
     case Opcode::ExpandDims:
-    case Opcode::Reshape: return recompute(d->operands[0], e, budget);
+    case Opcode::Reshape: return recompute(d->operands[0], e);
     case Opcode::Broadcast:
-    case Opcode::Permute: return recompute(d->operands[0], sourceIndex(*d, e), budget);
+    case Opcode::Permute: return recompute(d->operands[0], sourceIndex(*d, e));
     default: break;
   }
-  if (!ir::hasTrait(d->code, ir::Elementwise)) return nullptr;
-  Values args;
-  for (const ir::Value* a : d->operands) {
-    llvm::Value* x = recompute(a, e, budget);
-    if (!x) return nullptr;
-    args.push_back(x);
-  }
+  Values args;  // an elementwise op
+  for (const ir::Value* a : d->operands) args.push_back(recompute(a, e));
   return elementOp(*d, args);
+}
+
+bool Lowerer::isIndexFunction(const ir::Value* v) const {
+  int budget = kRecomputeBudget;
+  return isIndexFunction(v, budget);
 }
 
 bool Lowerer::isIndexFunction(const ir::Value* v, int& budget) const {
@@ -225,10 +223,7 @@ void Lowerer::shapeOp(const ir::Op& op) {
     }
   };
   bool recomputed = true;
-  for (const ir::Value* v : op.operands) {
-    int budget = kRecomputeBudget;
-    recomputed = recomputed && isIndexFunction(v, budget);
-  }
+  for (const ir::Value* v : op.operands) recomputed = recomputed && isIndexFunction(v);
   std::vector<llvm::Value*> bases;
   if (!recomputed) bases = shareOperands(op);
   for (unsigned r = 0; r < op.results.size(); ++r) {
@@ -241,9 +236,8 @@ void Lowerer::shapeOp(const ir::Op& op) {
       if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
       Source s = sourceOf(r, e);
       if (recomputed) {
-        int budget = 1 << 20;  // checked by isIndexFunction
-        llvm::Value* first = recompute(op.operands[0], s.index, budget);
-        out.push_back(s.second ? b_.CreateSelect(s.second, recompute(op.operands[1], s.index, budget), first) : first);
+        llvm::Value* first = recompute(op.operands[0], s.index);
+        out.push_back(s.second ? b_.CreateSelect(s.second, recompute(op.operands[1], s.index), first) : first);
       } else {
         llvm::Value* base = s.second ? b_.CreateSelect(s.second, bases[1], bases[0]) : bases[0];
         out.push_back(readShared(base, ty, s.index));

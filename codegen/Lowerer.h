@@ -116,9 +116,10 @@ class Lowerer {
   // ---- LowerShape.cpp ----
   void shapeOp(const ir::Op& op);
   /// The element of v at flat index `e` computed again from its definition (aranges,
-  /// constants, splats, shape ops and elementwise ops of them), or null when v is data.
-  llvm::Value* recompute(const ir::Value* v, llvm::Value* e, int& budget);
-  /// Whether recompute can give v's elements within `budget` ops.
+  /// constants, splats, shape ops and elementwise ops of them); isIndexFunction(v) must hold.
+  llvm::Value* recompute(const ir::Value* v, llvm::Value* e);
+  /// Whether recompute can give v's elements within kRecomputeBudget ops.
+  bool isIndexFunction(const ir::Value* v) const;
   bool isIndexFunction(const ir::Value* v, int& budget) const;
   /// The source flat index of a shape op's result element e (expand_dims, reshape, broadcast,
   /// permute).
