@@ -1,9 +1,11 @@
-// Load.cpp - file loading shared by the subcommands.
+// Load.cpp - file loading and option parsing shared by the subcommands.
 #include "tools/Load.h"
 
 #include "runtime/Launch.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -34,6 +36,23 @@ std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager&
     return nullptr;
   }
   return std::move(*m);
+}
+
+bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill) {
+  out = {fill, fill, fill};
+  size_t start = 0;
+  for (int d = 0; d < 3; ++d) {
+    size_t c = s.find(',', start);
+    std::string part = s.substr(start, c == std::string::npos ? std::string::npos : c - start);
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || errno == ERANGE) return false;
+    out[size_t(d)] = v;
+    if (c == std::string::npos) return true;
+    start = c + 1;
+  }
+  return false;
 }
 
 }  // namespace tilevm::tools

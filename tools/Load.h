@@ -1,6 +1,8 @@
-// Load.h - reads a module from a file in either form (.tile text or .tbc bytecode) and verifies it.
+// Load.h - what the subcommands share: reading a module from a file in either form (.tile text or
+// .tbc bytecode) and verifying it, reporting diagnostics, parsing X[,Y[,Z]] options.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +25,10 @@ bool looksLikeBytecode(const std::string& path, const std::string& bytes);
 /// Parses or reads `path`, then verifies. On failure the diagnostics are printed to stderr
 /// (with source lines from `sources`) and null is returned.
 std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager& sources);
+
+/// Parses "X[,Y[,Z]]" (grids, program ids) into out, missing parts set to `fill`; false unless
+/// each part is a whole decimal int64.
+bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill);
 
 /// Prints diagnostics to stderr.
 void report(const std::vector<Diagnostic>& diags, const SourceManager& sources);

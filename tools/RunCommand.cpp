@@ -36,24 +36,6 @@ int fail(const std::string& msg) {
   return kExitBadInput;
 }
 
-bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill) {
-  out = {fill, fill, fill};
-  size_t start = 0;
-  for (int d = 0; d < 3; ++d) {
-    size_t c = s.find(',', start);
-    std::string part = s.substr(start, c == std::string::npos ? std::string::npos : c - start);
-    char* end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || errno == ERANGE) return false;
-    out[size_t(d)] = v;
-    if (c == std::string::npos) return true;
-    start = c + 1;
-  }
-  return false;
-}
-
-
 int runKernel(const RunCli& o) {
   interp::LaunchOptions opts;
   if (!parseTriple(o.grid, opts.grid, 1) || opts.grid[0] <= 0 || opts.grid[1] <= 0 || opts.grid[2] <= 0)

@@ -41,24 +41,6 @@ std::string extensionOf(const std::string& path) {
   return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? "" : path.substr(dot + 1);
 }
 
-#ifdef TILEVM_HAVE_VIZ
-bool parseGrid(const std::string& s, std::array<int64_t, 3>& g) {
-  g = {1, 1, 1};
-  size_t start = 0;
-  for (int d = 0; d < 3; ++d) {
-    size_t c = s.find(',', start);
-    std::string part = s.substr(start, c == std::string::npos ? std::string::npos : c - start);
-    char* end = nullptr;
-    long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end || v <= 0 || v > interp::kMaxGridAxis) return false;
-    g[size_t(d)] = v;
-    if (c == std::string::npos) return uint64_t(g[0]) * uint64_t(g[1]) * uint64_t(g[2]) <= interp::kMaxGridPrograms;
-    start = c + 1;
-  }
-  return false;
-}
-#endif
-
 int runViz(const VizCli& o) {
 #ifndef TILEVM_HAVE_VIZ
   (void)o;
@@ -72,7 +54,10 @@ int runViz(const VizCli& o) {
   if (!o.access.empty() && extensionOf(o.accessOutput) != "svg")
     return fail("--access-output " + o.accessOutput + ": the access map is an .svg file");
   std::array<int64_t, 3> grid;
-  if (!parseGrid(o.grid, grid)) return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers within the launch limits");
+  bool gridOk = parseTriple(o.grid, grid, 1);
+  for (int64_t g : grid) gridOk = gridOk && g > 0 && g <= interp::kMaxGridAxis;
+  gridOk = gridOk && (unsigned __int128)grid[0] * uint64_t(grid[1]) * uint64_t(grid[2]) <= interp::kMaxGridPrograms;
+  if (!gridOk) return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers within the launch limits");
   bool run = o.run || !o.access.empty();
   if (o.numWarps == 0 || o.numWarps > 32 || (o.numWarps & (o.numWarps - 1))) return fail("--num-warps must be a power of two from 1 to 32");
 
