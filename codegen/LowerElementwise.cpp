@@ -6,6 +6,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "codegen/Lowerer.h"
@@ -24,8 +25,18 @@ void Lowerer::elementwise(const ir::Op& op) {
   if (uniform) uniform_.insert(op.result());
   Layout l = layoutOf(op.result());
   unsigned n = once ? 1 : l.slots();
+  // Elements the axis analysis proves equal within an aligned group of a run are computed once
+  // per group (Triton's deduplication by constancy): `cols < N` with N divisible by 16 is one
+  // compare per run, not one per element kept live in a predicate register.
+  unsigned group = 1;
+  if (auto it = axes_.find(op.result()); !once && !l.mma && !l.scalar && it != axes_.end())
+    group = unsigned(std::min<int64_t>(it->second.constancy, l.vec));
   Values out;
   for (unsigned k = 0; k < n; ++k) {
+    if (unsigned lead = k - (k % l.vec) % group; lead != k) {
+      out.push_back(out[lead]);
+      continue;
+    }
     Values args;
     for (const ir::Value* v : op.operands) args.push_back(slot(v, k));
     out.push_back(elementOp(op, args));
@@ -218,23 +229,30 @@ llvm::Value* Lowerer::libdevice(const char* name, llvm::Type* ty, std::span<llvm
 
 // exp(x) for f32 within a few ulp over the whole range: x = n ln2 + r with n = rint(x log2 e)
 // and ln2 split in two (FMA), e^r = 2^(r log2 e) by ex2.approx on |r log2 e| <= 1/2, times 2^n
-// (ex2.approx of an integer is exact). Infinities and NaN are passed through.
+// as two powers of two built from their exponent bits (2^h 2^(n-h), h = n >> 1: each normal
+// where 2^n alone would not be, and a product rounded once). One MUFU op per element (Triton's
+// exp is one too, without the range reduction): n comes from adding 1.5 * 2^23, which rounds to
+// an integer in the low mantissa bits. ex2.approx.ftz: its argument is within +-1/2, where
+// flushing a subnormal argument to 0 changes nothing, and sm_90's non-ftz ex2 is a longer
+// sequence (softmax at 16 warps: 71 registers, one program per SM, instead of 64 and two).
+// x is first clamped to [-104, 89], past which the result is 0 or inf anyway; the clamp
+// propagates NaN (max.NaN / min.NaN).
 llvm::Value* Lowerer::expF32(llvm::Value* x) {
   llvm::Type* f = b_.getFloatTy();
+  llvm::Type* i32 = b_.getInt32Ty();
   auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
-  llvm::Value* n = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, b_.CreateFMul(x, c(1.4426950408889634)));
+  x = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, b_.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, c(-104.0)), c(89.0));
+  const double magic = 12582912.0;  // 1.5 * 2^23
+  llvm::Value* shifted = b_.CreateFAdd(b_.CreateFMul(x, c(1.4426950408889634)), c(magic));
+  llvm::Value* n = b_.CreateFSub(shifted, c(magic));
+  llvm::Value* ni = b_.CreateSub(b_.CreateBitCast(shifted, i32), b_.CreateBitCast(c(magic), i32));
   llvm::Value* negN = b_.CreateFNeg(n);
   llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(0.693145751953125), x});
   r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(1.428606765330187e-06), r});
-  llvm::Value* er = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {b_.CreateFMul(r, c(1.4426950408889634))});
-  // 2^n in two halves, so that n near the ends of the range neither overflows nor flushes early.
-  llvm::Value* half = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, b_.CreateFMul(n, c(0.5)));
-  llvm::Value* p1 = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {half});
-  llvm::Value* p2 = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {b_.CreateFSub(n, half)});
-  llvm::Value* y = b_.CreateFMul(b_.CreateFMul(er, p1), p2);
-  llvm::Value* isInf = b_.CreateFCmpOEQ(b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), c(INFINITY));
-  llvm::Value* inf = b_.CreateSelect(b_.CreateFCmpOGT(x, c(0)), c(INFINITY), c(0));
-  return b_.CreateSelect(isInf, inf, y);
+  llvm::Value* er = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, {b_.CreateFMul(r, c(1.4426950408889634))});
+  auto pow2 = [&](llvm::Value* e) { return b_.CreateBitCast(b_.CreateShl(b_.CreateAdd(e, b_.getInt32(127)), 23), f); };
+  llvm::Value* h = b_.CreateAShr(ni, 1);
+  return b_.CreateFMul(b_.CreateFMul(er, pow2(h)), pow2(b_.CreateSub(ni, h)));
 }
 
 }  // namespace tilevm::codegen

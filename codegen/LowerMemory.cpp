@@ -3,6 +3,10 @@
 // when their addresses are consecutive and aligned and their mask is one value (checked at run
 // time where the axis analysis, Contiguity.h, could not prove it).
 #include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cstdio>
+#include <optional>
 
 #include "codegen/Lowerer.h"
 
@@ -90,7 +94,7 @@ llvm::Value* Lowerer::lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm
 // f16x2), so 8 halves are one `ld.global.v4.b32`; at most 16 bytes per instruction. With a
 // predicate (i1), the access is predicated (`@p ld`, as Triton emits it, no branch) and a load
 // gives 0 where the predicate is false.
-Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n, llvm::Value* pred) {
+Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n, llvm::Value* pred, uint64_t fill) {
   AccessWidth w = widthOf(b_, ty);
   bool pairs = w.bits == 16 && n % 2 == 0;
   AccessWidth word = pairs ? widthOf(b_, b_.getInt32Ty()) : w;
@@ -98,7 +102,9 @@ Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n
   Values lanes;
   for (unsigned first = 0; first < words; first += per) {
     std::string text, cons, bits = std::to_string(word.bits);
-    for (unsigned i = 0; pred && i < per; ++i) text += "mov.b" + bits + " $" + std::to_string(i) + ", 0;\n\t";
+    char fillText[24];
+    std::snprintf(fillText, sizeof fillText, "0x%llx", static_cast<unsigned long long>(fill));
+    for (unsigned i = 0; pred && i < per; ++i) text += "mov.b" + bits + " $" + std::to_string(i) + ", " + fillText + ";\n\t";
     text += pred ? "@$" + std::to_string(per + 1) + " " : "";
     text += (per == 1 ? "ld.global.b" : "ld.global.v" + std::to_string(per) + ".b") + bits + " {";
     for (unsigned i = 0; i < per; ++i) {
@@ -123,8 +129,10 @@ Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n
         lanes.push_back(b_.CreateBitCast(v, ty));
         continue;
       }
-      lanes.push_back(b_.CreateBitCast(b_.CreateTrunc(v, b_.getInt16Ty()), ty));  // little-endian: low half first
-      lanes.push_back(b_.CreateBitCast(b_.CreateTrunc(b_.CreateLShr(v, 16), b_.getInt16Ty()), ty));
+      // A word as a pair of lanes (little-endian: element 0 is the low half): one `mov.b32 {a, b}`.
+      llvm::Value* pair = b_.CreateBitCast(v, llvm::FixedVectorType::get(ty, 2));
+      lanes.push_back(b_.CreateExtractElement(pair, uint64_t(0)));
+      lanes.push_back(b_.CreateExtractElement(pair, uint64_t(1)));
     }
   }
   return lanes;
@@ -141,9 +149,21 @@ void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty,
       data.push_back(b_.CreateBitCast(lanes[i], w.reg));
       continue;
     }
-    llvm::Value* lo = b_.CreateZExt(b_.CreateBitCast(lanes[i], b_.getInt16Ty()), b_.getInt32Ty());
-    llvm::Value* hi = b_.CreateZExt(b_.CreateBitCast(lanes[i + 1], b_.getInt16Ty()), b_.getInt32Ty());
-    data.push_back(b_.CreateOr(lo, b_.CreateShl(hi, 16)));
+    // Two lanes rounded from f32 are rounded as a pair by one `cvt.rn.f16x2.f32` (bf16x2
+    // likewise; sm_80+, the same round-to-nearest-even), as Triton emits them.
+    auto* lo = llvm::dyn_cast<llvm::FPTruncInst>(lanes[i]);
+    auto* hi = llvm::dyn_cast<llvm::FPTruncInst>(lanes[i + 1]);
+    if (lo && hi && lo->getSrcTy()->isFloatTy() && hi->getSrcTy()->isFloatTy()) {
+      auto id = ty->isHalfTy() ? llvm::Intrinsic::nvvm_ff2f16x2_rn : llvm::Intrinsic::nvvm_ff2bf16x2_rn;
+      llvm::Value* pair = b_.CreateIntrinsic(id, {}, {hi->getOperand(0), lo->getOperand(0)});  // upper half first
+      data.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
+      continue;
+    }
+    // Other pairs of lanes as one word through a 2-vector: one `mov.b32 %r, {lo, hi}`.
+    llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
+    pair = b_.CreateInsertElement(pair, lanes[i], uint64_t(0));
+    pair = b_.CreateInsertElement(pair, lanes[i + 1], uint64_t(1));
+    data.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
   }
   unsigned words = unsigned(data.size()), per = std::min(words, 128 / word.bits);
   for (unsigned first = 0; first < words; first += per) {
@@ -302,6 +322,22 @@ bool Lowerer::isProvenTrue(llvm::Value* v) {
   return c && c->isOne();
 }
 
+// The bits of one word of a vector load whose every lane's `other` is the same constant (two
+// lanes to a word for 16-bit types); 0 with no `other`; nullopt when `other` varies.
+std::optional<uint64_t> Lowerer::fillWord(const ir::Op& op, unsigned k, llvm::Type* ty, unsigned n) {
+  if (op.operands.size() <= 2) return 0;
+  llvm::Constant* first = nullptr;
+  for (unsigned i = 0; i < n; ++i) {
+    auto* c = llvm::dyn_cast<llvm::Constant>(slot(op.operands[2], k + i));
+    if (!c || (first && c != first)) return std::nullopt;
+    first = c;
+  }
+  auto* bits = llvm::dyn_cast<llvm::ConstantInt>(llvm::ConstantExpr::getBitCast(first, b_.getIntNTy(ty->getPrimitiveSizeInBits())));
+  if (!bits) return std::nullopt;
+  uint64_t v = bits->getZExtValue();
+  return ty->getPrimitiveSizeInBits() == 16 && n % 2 == 0 ? v | (v << 16) : v;
+}
+
 // A run known contiguous, aligned and of one mask value: one predicated vector access, no
 // branch; a load gives `other` where the mask is off.
 Lowerer::Values Lowerer::provenVectorLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty) {
@@ -309,6 +345,10 @@ Lowerer::Values Lowerer::provenVectorLoad(const ir::Op& op, const Layout& l, uns
   llvm::Value* live = masked ? slot(op.operands[1], k) : b_.getTrue();
   if (!l.full()) live = b_.CreateAnd(live, inTile(l, k));
   if (isProvenTrue(live)) return vectorLoad(slot(op.operands[0], k), ty, l.vec);
+  // A constant `other` is what the registers hold before the predicated load (as Triton
+  // emits it): no select per element.
+  if (std::optional<uint64_t> word = fillWord(op, k, ty, l.vec))
+    return vectorLoad(slot(op.operands[0], k), ty, l.vec, live, *word);
   Values lanes = vectorLoad(slot(op.operands[0], k), ty, l.vec, live);
   if (op.operands.size() > 2)
     for (unsigned i = 0; i < l.vec; ++i) {

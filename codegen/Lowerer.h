@@ -105,7 +105,9 @@ class Lowerer {
   bool vectorizable(const Layout& l, llvm::Type* ty) const;
   llvm::Value* runIsVector(const ir::Op& op, const Layout& l, unsigned k, unsigned bytes, size_t maskIndex);
   llvm::Value* lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm::Type* elem);
-  Values vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n, llvm::Value* pred = nullptr);
+  /// n lanes from ptr (predicated by pred when given: registers hold `fill`'s bits per word where it is false).
+  Values vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n, llvm::Value* pred = nullptr, uint64_t fill = 0);
+  std::optional<uint64_t> fillWord(const ir::Op& op, unsigned k, llvm::Type* ty, unsigned n);
   void vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty, llvm::Value* pred = nullptr);
   llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr = nullptr);
   void scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Value* ptr = nullptr);
