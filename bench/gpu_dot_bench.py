@@ -34,17 +34,19 @@ def matmul_args(S, dt, BM, BN, BK, nw):
             "--arg", f"sbk={S}", "--arg", "sbn=1", "--arg", f"scm={S}", "--arg", "scn=1"]
 
 
-CONFIGS = [(128, 128, 32, 4), (128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4)]
+CONFIGS = [(128, 128, 32, 4), (128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4), (128, 128, 32, 8)]
+STAGES = (1, 3)  # tilevm: 1 = no software pipelining, 3 = loads one iteration ahead (codegen/Pipeline.cpp)
 for dt in ["float16", "bfloat16"]:
     d = tilevm("diff", *matmul_args(512, dt, 128, 128, 32, 4))
     verdict = "PASS" if d.returncode == 0 else f"FAIL({d.returncode})"
     S = 4096
     best, cfg_best, compile_ms = None, None, None
     for cfg in CONFIGS:
-        ms, c_ms = tilevm_ms(matmul_args(S, dt, *cfg))
-        print(f"tilevm matmul {dt} {cfg}: {ms} ms", flush=True)
-        if ms and (best is None or ms < best):
-            best, cfg_best, compile_ms = ms, cfg, c_ms
+        for ns in STAGES:
+            ms, c_ms = tilevm_ms(matmul_args(S, dt, *cfg) + ["--num-stages", str(ns)])
+            print(f"tilevm matmul {dt} {cfg} stages {ns}: {ms} ms", flush=True)
+            if ms and (best is None or ms < best):
+                best, cfg_best, compile_ms = ms, cfg + (ns,), c_ms
     a = torch.randn(S, S, device="cuda", dtype=getattr(torch, dt)); b = torch.randn_like(a); c = torch.empty_like(a)
     tr_best, tr_cfg = None, None
     for BM, BN, BK, nw in CONFIGS:
@@ -74,10 +76,11 @@ B, H, N, D = 4, 32, 4096, 64
 best, cfg_best, compile_ms = None, None, None
 ACFG = [(128, 64, 8), (128, 64, 4), (64, 64, 4)]
 for cfg in ACFG:
-    ms, c_ms = tilevm_ms(attn_args(B * H, N, D, *cfg))
-    print(f"tilevm attn {cfg}: {ms} ms", flush=True)
-    if ms and (best is None or ms < best):
-        best, cfg_best, compile_ms = ms, cfg, c_ms
+    for ns in STAGES:
+        ms, c_ms = tilevm_ms(attn_args(B * H, N, D, *cfg) + ["--num-stages", str(ns)])
+        print(f"tilevm attn {cfg} stages {ns}: {ms} ms", flush=True)
+        if ms and (best is None or ms < best):
+            best, cfg_best, compile_ms = ms, cfg + (ns,), c_ms
 q = torch.randn(B * H, N, D, device="cuda", dtype=torch.float16); kk = torch.randn_like(q); v = torch.randn_like(q); o = torch.empty_like(q)
 tr_best, tr_cfg = None, None
 for BM, BN, nw in ACFG:

@@ -18,6 +18,11 @@ namespace tilevm::codegen {
 struct Options {
   std::string arch = "sm_90";  ///< sm_80, sm_86, sm_89, sm_90 or sm_90a (validated: LLVM only warns)
   unsigned numWarps = 4;       ///< threads per program = 32 * numWarps
+  /// Triton's num_stages: 1 issues each loop's loads where they stand; 2 or more issues them one
+  /// iteration ahead (codegen/Pipeline.cpp; deeper pipelines are not built: 3 acts as 2). The
+  /// default is 1, not Triton's 3: on the H200 pipelining measured 0-25% slower on our tensor-core
+  /// path, whose bottleneck is the shared-memory operand copies, not global latency.
+  unsigned numStages = 1;
   /// Per kernel parameter, a power of two the launch guarantees divides it (an integer's value,
   /// a pointer's address in bytes), or empty for nothing known: Triton's specialization of
   /// arguments divisible by 16 (see divisorOf).

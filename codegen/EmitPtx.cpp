@@ -40,6 +40,7 @@ Result<std::unique_ptr<llvm::TargetMachine>> targetMachine(const Options& o) {
   if (!validArch(o.arch)) return Diagnostic{"<command line>", 0, 0, "--arch " + o.arch + ": expected sm_80, sm_86, sm_89, sm_90 or sm_90a"};
   if (o.numWarps == 0 || o.numWarps > 32 || (o.numWarps & (o.numWarps - 1)))
     return Diagnostic{"<command line>", 0, 0, "--num-warps must be a power of two from 1 to 32"};
+  if (o.numStages == 0 || o.numStages > 8) return Diagnostic{"<command line>", 0, 0, "--num-stages must be from 1 to 8"};
   initNvptx();
   std::string err;
   const llvm::Target* t = llvm::TargetRegistry::lookupTarget("nvptx64-nvidia-cuda", err);

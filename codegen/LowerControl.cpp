@@ -60,6 +60,21 @@ void Lowerer::lowerFor(const ir::Op& op) {
   llvm::Value* step = wide(op.operands[2]);
   std::vector<Values> init;
   for (size_t i = 3; i < op.operands.size(); ++i) init.push_back(allSlotsOf(op, op.operands[i], body.args[i - 2].get()));
+  llvm::Value* zero = b_.getInt64(0);
+  auto runs = [&](llvm::Value* i) {  // whether iteration i runs
+    return b_.CreateSelect(b_.CreateICmpSGT(step, zero), b_.CreateICmpSLT(i, ub),
+                           b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(i, ub)));
+  };
+  const ir::Value* ivArg = body.args[0].get();
+  llvm::Type* ivTy = scalarType(ivArg->type.elem());
+  // Software pipelining (Pipeline.cpp): the first iteration's loads before the loop.
+  PipelinePlan plan = planPipeline(op);
+  std::vector<Values> ahead;
+  if (!plan.loads.empty()) {
+    std::map<const ir::Value*, Values> first{{ivArg, {b_.CreateTrunc(lb, ivTy)}}};
+    for (const ir::Value* a : plan.carried) first[a] = init[a->index - 1];
+    ahead = prefetch(plan, first, runs(lb));
+  }
   llvm::BasicBlock* pre = b_.GetInsertBlock();
   auto* header = llvm::BasicBlock::Create(ctx_, "for", fn_);
   auto* bodyBlock = llvm::BasicBlock::Create(ctx_, "for_body", fn_);
@@ -69,13 +84,23 @@ void Lowerer::lowerFor(const ir::Op& op) {
   auto* iv = b_.CreatePHI(b_.getInt64Ty(), 2);
   iv->addIncoming(lb, pre);
   auto phis = phisFor(init, pre);
-  llvm::Value* zero = b_.getInt64(0);
-  llvm::Value* go = b_.CreateSelect(b_.CreateICmpSGT(step, zero), b_.CreateICmpSLT(iv, ub),
-                                    b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(iv, ub)));
-  b_.CreateCondBr(go, bodyBlock, exit);
+  auto aheadPhis = phisFor(ahead, pre);
+  b_.CreateCondBr(runs(iv), bodyBlock, exit);
   b_.SetInsertPoint(bodyBlock);
-  values_[body.args[0].get()] = {b_.CreateTrunc(iv, scalarType(body.args[0]->type.elem()))};
+  values_[ivArg] = {b_.CreateTrunc(iv, ivTy)};
   for (size_t i = 0; i < phis.size(); ++i) values_[body.args[i + 1].get()] = asValues(phis[i]);
+  std::vector<Values> aheadNext;
+  if (!plan.loads.empty()) {
+    // The next iteration's loads first, then this iteration's body with the loads it was given.
+    std::map<const ir::Value*, Values> next = nextCarried(plan, body);
+    llvm::Value* ivNext = b_.CreateAdd(iv, step);
+    next[ivArg] = {b_.CreateTrunc(ivNext, ivTy)};
+    aheadNext = prefetch(plan, next, runs(ivNext));
+    for (size_t i = 0; i < plan.loads.size(); ++i) {
+      values_[plan.loads[i]->result()] = asValues(aheadPhis[i]);
+      lowered_.insert(plan.loads[i]);
+    }
+  }
   lowerRegionBody(body);
   std::vector<const ir::Value*> carried;
   for (size_t i = 1; i < body.args.size(); ++i) carried.push_back(body.args[i].get());
@@ -84,6 +109,8 @@ void Lowerer::lowerFor(const ir::Op& op) {
   iv->addIncoming(b_.CreateAdd(iv, step), latch);
   for (size_t i = 0; i < phis.size(); ++i)
     for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
+  for (size_t i = 0; i < aheadPhis.size(); ++i)
+    for (size_t k = 0; k < aheadPhis[i].size(); ++k) aheadPhis[i][k]->addIncoming(aheadNext[i][k], latch);
   b_.CreateBr(header);
   b_.SetInsertPoint(exit);
   for (size_t i = 0; i < phis.size(); ++i) values_[op.result(unsigned(i))] = asValues(phis[i]);

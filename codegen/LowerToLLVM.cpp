@@ -118,7 +118,8 @@ int64_t Lowerer::runDivisor(const ir::Value* v) const {
 void Lowerer::barrier() { b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
 
 void Lowerer::lowerBlock(const ir::Block& block) {
-  for (const auto& opPtr : block.ops) lowerWithLayouts(*opPtr);
+  for (const auto& opPtr : block.ops)
+    if (!lowered_.count(opPtr.get())) lowerWithLayouts(*opPtr);
 }
 
 void Lowerer::lowerOp(const ir::Op& op) {

@@ -156,6 +156,28 @@ class Lowerer {
   Values countedLoop(llvm::Value* begin, llvm::Value* end, const Values& init,
                      const std::function<Values(llvm::Value*, const Values&)>& body);
 
+  // ---- Pipeline.cpp ----
+  /// Which loads of a `for` body are issued one iteration ahead (Options::numStages >= 2).
+  struct PipelinePlan {
+    std::vector<const ir::Op*> loads;       ///< the prefetched loads, in body order
+    std::vector<const ir::Op*> loadSlice;   ///< body ops their operands need, in body order
+    std::vector<const ir::Op*> yieldSlice;  ///< body ops the next values of `carried` need
+    std::set<const ir::Value*> carried;     ///< loop-carried block arguments the loads read
+  };
+  /// Bytes per thread the prefetched tiles of one loop may hold (32 registers), beside the
+  /// current ones.
+  static constexpr unsigned kPipelineBytes = 128;
+  PipelinePlan planPipeline(const ir::Op& forOp) const;
+  /// Lowers `ops` with `bindings` in place of those values, calls collect, then forgets what
+  /// was lowered and restores the bindings (a slice evaluated for another iteration).
+  void lowerWith(const std::map<const ir::Value*, Values>& bindings, const std::vector<const ir::Op*>& ops,
+                 const std::function<void()>& collect);
+  /// The plan's loads with `bindings` (the induction variable and carried values of the
+  /// iteration to fetch), issued only where `live`; zeros elsewhere.
+  std::vector<Values> prefetch(const PipelinePlan& plan, const std::map<const ir::Value*, Values>& bindings, llvm::Value* live);
+  /// The next values of the plan's carried arguments, from the current ones.
+  std::map<const ir::Value*, Values> nextCarried(const PipelinePlan& plan, const ir::Block& body);
+
   // ---- LowerControl.cpp ----
   void lowerFor(const ir::Op& op);
   void lowerIf(const ir::Op& op);
@@ -190,6 +212,7 @@ class Lowerer {
   std::map<const ir::Value*, Layout> mma_;       ///< values in the mma layout (assignLayouts)
   std::map<const ir::Value*, Layout> override_;  ///< operands converted for the op being lowered
   std::map<std::pair<const ir::Value*, bool>, Values> converted_;  ///< conversions at top level, by target kind
+  std::set<const ir::Op*> lowered_;  ///< ops whose values were lowered ahead (prefetched loads): skipped in order
   int depth_ = 0;                                ///< nesting of loop and branch bodies being lowered
 };
 

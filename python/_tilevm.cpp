@@ -30,12 +30,16 @@ struct Compiled {
   interp::PreparedKernel prepared;
 };
 
-// One GPU engine per (ordinal, warps), opened on first use.
-rt::Device& gpu(int ordinal, unsigned numWarps) {
-  static std::map<std::pair<int, unsigned>, std::unique_ptr<rt::Device>> devices;
-  auto key = std::make_pair(ordinal, numWarps);
+// One GPU engine per (ordinal, warps, stages), opened on first use.
+rt::Device& gpu(int ordinal, unsigned numWarps, unsigned numStages) {
+  static std::map<std::tuple<int, unsigned, unsigned>, std::unique_ptr<rt::Device>> devices;
+  auto key = std::make_tuple(ordinal, numWarps, numStages);
   if (auto it = devices.find(key); it != devices.end()) return *it->second;
-  auto d = rt::cudaDevice(ordinal, rt::GpuOptions{numWarps, false});
+  rt::GpuOptions options;
+  options.numWarps = numWarps;
+  options.numStages = numStages;
+  options.coldL2 = false;
+  auto d = rt::cudaDevice(ordinal, options);
   if (!d) throw std::runtime_error("tilevm: --device cuda: " + d.error().message);
   return *(devices[key] = std::move(*d));
 }
@@ -90,7 +94,7 @@ PYBIND11_MODULE(_tilevm, m) {
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
          std::array<int64_t, 3> grid, const std::string& check, unsigned threads, const std::string& schedule,
-         double timeout, const std::string& device, unsigned numWarps, unsigned repeat) {
+         double timeout, const std::string& device, unsigned numWarps, unsigned numStages, unsigned repeat) {
         auto c = compile(path, kernel, signature, defines, includes);
         // Arguments in the kernel's parameter order: ("buffer", name, allocation start, bytes,
         // dtype, numel, pointer) or ("int"/"float", name, value).
@@ -137,7 +141,7 @@ PYBIND11_MODULE(_tilevm, m) {
           py::gil_scoped_release release;
           rep = interp::run(c->prepared, buffers, launchArgs, o);
         } else {
-          rt::Device& d = gpu(ordinal, numWarps);
+          rt::Device& d = gpu(ordinal, numWarps, numStages);
           rt::BoundArgs bound;
           bound.buffers = std::move(buffers);
           bound.args = launchArgs;
@@ -158,7 +162,7 @@ PYBIND11_MODULE(_tilevm, m) {
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
       py::arg("grid"), py::arg("check") = "all", py::arg("threads") = 0, py::arg("schedule") = "parallel",
-      py::arg("timeout") = 300.0, py::arg("device") = "cpu", py::arg("num_warps") = 4, py::arg("repeat") = 1);
+      py::arg("timeout") = 300.0, py::arg("device") = "cpu", py::arg("num_warps") = 4, py::arg("num_stages") = 1, py::arg("repeat") = 1);
 #ifdef TILEVM_HAVE_GPU
   rt::setCudaFactory(&rt::openCuda);
 #endif

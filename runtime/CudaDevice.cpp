@@ -112,6 +112,7 @@ class CudaDevice : public Device {
     codegen::Options copts;
     copts.arch = probe_.major * 10 + probe_.minor >= 90 ? "sm_90" : "sm_80";
     copts.numWarps = options_.numWarps;
+    copts.numStages = options_.numStages;
     // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
     // allocations are 256-byte aligned, so a view's offset decides).
     for (size_t i = 0; i < k.kernel->params().size(); ++i) {
@@ -122,7 +123,8 @@ class CudaDevice : public Device {
     }
     // The kernel cache: the same bytecode, specialization, arch, warps and tilevm version give
     // the same PTX.
-    std::vector<std::string> keyParts{TILEVM_VERSION, copts.arch, std::to_string(copts.numWarps), k.kernel->name};
+    std::vector<std::string> keyParts{TILEVM_VERSION, copts.arch, std::to_string(copts.numWarps),
+                                      "stages=" + std::to_string(copts.numStages), k.kernel->name};
     std::vector<uint8_t> bytecode = ir::write(*k.module);
     keyParts.emplace_back(bytecode.begin(), bytecode.end());
     for (size_t i = 0; i < copts.paramDivisors.size(); ++i)

@@ -50,6 +50,7 @@ CudaProbe probeCuda(int ordinal);
 struct GpuOptions {
   unsigned numWarps = 4;   ///< threads per program = 32 * numWarps (Triton's num_warps)
   bool coldL2 = true;      ///< clear L2 (a 256 MiB write) before each timed launch, as triton.testing.do_bench does
+  unsigned numStages = 1;  ///< Triton's num_stages (codegen::Options::numStages)
 };
 
 /// The GPU engine on device `ordinal`; an error (an environment problem, exit 2) when no

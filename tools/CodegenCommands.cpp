@@ -18,7 +18,7 @@ namespace {
 struct CodegenCli {
   std::string input, kernel, output, arch = "sm_90";
   std::vector<std::string> args, defines, includeDirs;
-  unsigned numWarps = 4;
+  unsigned numWarps = 4, numStages = 1;
   bool llvmIr = false;
 };
 
@@ -36,7 +36,10 @@ int runCodegen(const CodegenCli& o) {
     report({loaded.error()}, sources);
     return kExitBadInput;
   }
-  codegen::Options copts{o.arch, o.numWarps, {}, {}};
+  codegen::Options copts;
+  copts.arch = o.arch;
+  copts.numWarps = o.numWarps;
+  copts.numStages = o.numStages;
   // Specialized on the arguments given, as a launch would be (integers divisible by 16, arrays
   // aligned); parameters without an --arg get no assumption.
   for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {
@@ -74,6 +77,8 @@ void addOne(CLI::App& app, int& rc, const char* name, const char* help, bool llv
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
   c->add_option("--arch", o->arch, "sm_80, sm_86, sm_89, sm_90 or sm_90a")->capture_default_str();
   c->add_option("--num-warps", o->numWarps, "warps per program")->capture_default_str();
+  c->add_option("--num-stages", o->numStages, "Triton's num_stages: 1 = no software pipelining; 2 or more = each loop's loads issued one iteration ahead")
+      ->capture_default_str();
   c->add_option("-o,--output", o->output, "output file (default: stdout)");
   c->callback([o, &rc] { rc = runCodegen(*o); });
 }

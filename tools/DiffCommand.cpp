@@ -25,7 +25,7 @@ struct DiffCli {
   int64_t ulps = -1;  // -1: the kernel's default (rt::defaultUlps)
   double rtol = -1, atol = -1;
   bool exact = false;
-  unsigned numWarps = 4;
+  unsigned numWarps = 4, numStages = 1;
   bool self = false;
 };
 
@@ -116,6 +116,7 @@ int runDiff(const DiffCli& o) {
     if (!rt::parseCudaDevice(o.device, ordinal)) return fail("--device " + o.device + ": expected cuda or cuda:N");
     rt::GpuOptions gpuOptions;
     gpuOptions.numWarps = o.numWarps;
+    gpuOptions.numStages = o.numStages;
     auto gpu = rt::cudaDevice(ordinal, gpuOptions);
     if (!gpu) {
       std::cerr << "tilevm diff: cannot run on the GPU: " << gpu.error().message
@@ -225,6 +226,7 @@ void addDiffCommand(CLI::App& app, int& rc) {
   c->add_option("--atol", o->atol, "absolute tolerance for floats (see --rtol)");
   c->add_flag("--exact", o->exact, "hold kernels that reduce to --ulps too (no relative tolerance)");
   c->add_option("--num-warps", o->numWarps, "warps per program on the GPU (Triton's num_warps)")->capture_default_str();
+  c->add_option("--num-stages", o->numStages, "Triton's num_stages on the GPU (1: no software pipelining)")->capture_default_str();
   c->add_flag("--self", o->self, "no GPU: compare the interpreter with itself (threads, schedules, dense path, bytecode round trip)");
   c->callback([o, &rc] { rc = runDiff(*o); });
 }

@@ -22,7 +22,7 @@ namespace {
 struct RunCli {
   std::string input, kernel, grid = "1", check = "all", schedule = "parallel", json, pid, device = "cpu";
   std::vector<std::string> args, defines, saves, includeDirs;
-  unsigned threads = 0, repeat = 1, numWarps = 4;
+  unsigned threads = 0, repeat = 1, numWarps = 4, numStages = 1;
   double timeout = 300;
   uint64_t seed = 0, fuel = uint64_t(1) << 24;
   bool trace = false, quiet = false, stats = false;
@@ -129,6 +129,7 @@ int runKernel(const RunCli& o) {
   } else {
     GpuOptions gpuOptions;
     gpuOptions.numWarps = o.numWarps;
+    gpuOptions.numStages = o.numStages;
     auto gpu = cudaDevice(ordinal, gpuOptions);
     if (!gpu) {
       std::cerr << "tilevm run: " << gpu.error().message << "\n";
@@ -189,6 +190,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--device", o->device, "where it runs: cpu (the checking interpreter) or cuda[:N] (the GPU engine; no checks)")
       ->capture_default_str();
   c->add_option("--num-warps", o->numWarps, "with --device cuda: warps per program (Triton's num_warps)")->capture_default_str();
+  c->add_option("--num-stages", o->numStages, "with --device cuda: Triton's num_stages (1: no software pipelining)")->capture_default_str();
   c->add_flag("--stats", o->stats, "with --device cuda: registers, shared memory and spills of the loaded kernel");
   c->add_flag("-q,--quiet", o->quiet, "no summary line");
   c->callback([o, &rc] { rc = runKernel(*o); });

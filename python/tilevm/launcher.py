@@ -59,7 +59,7 @@ def _define_text(v):
     return name
 
 
-def launch(jit_fn, grid, args, kwargs, num_warps=4, repeat=1):
+def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     sig = inspect.signature(jit_fn.fn)
     params = list(sig.parameters.values())
     meta = dict(kwargs)
@@ -97,7 +97,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, repeat=1):
     o = tilevm.options
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, list(jit_fn.include_dirs),
                             launch_args, grid, o["check"], o["threads"], o["schedule"], o["timeout"], o["device"],
-                            int(num_warps), int(repeat))
+                            int(num_warps), int(num_stages), int(repeat))
     if result["printed"]:
         print(result["printed"], end="")
     if result["findings"]:

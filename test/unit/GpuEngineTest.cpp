@@ -23,14 +23,14 @@ struct Engines {
   std::string why;  ///< when there is no GPU
 };
 
-Engines engines(unsigned numWarps = 4) {
+Engines engines(unsigned numWarps = 4, unsigned numStages = 3) {
   Engines e;
   rt::CudaProbe probe = rt::probeCuda(0);
   if (!probe.usable) {
     e.why = probe.reason;
     return e;
   }
-  auto d = rt::openCuda(0, rt::GpuOptions{numWarps, false});
+  auto d = rt::openCuda(0, rt::GpuOptions{.numWarps = numWarps, .coldL2 = false, .numStages = numStages});
   if (d) e.gpu = std::move(*d);
   else e.why = d.error().message;
   return e;
@@ -116,12 +116,14 @@ TEST_CASE("GPU: layer norm in f16 within assert_close's f16 tolerance") {
   }
 }
 
-TEST_CASE("GPU: matmul on tensor cores (f16 and bf16) against the interpreter") {
-  Engines e = engines(4);
+TEST_CASE("GPU: matmul on tensor cores (f16 and bf16) against the interpreter, with and without software pipelining") {
+  unsigned stages = GENERATE(1u, 3u);  // 3: each K step's tiles loaded one iteration ahead (codegen/Pipeline.cpp)
+  Engines e = engines(4, stages);
   if (!e.gpu) {
     WARN("no GPU: " << e.why);
     return;
   }
+  INFO("num_stages " << stages);
   for (std::string t : {"f16", "bf16"}) {
     std::string S = "256";
     Runs r = runBoth(e, "bench/anchors/triton_gpu_kernels.py", "matmul_k", {"BM=64", "BN=64", "BK=32", "GM=8"},

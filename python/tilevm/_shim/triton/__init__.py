@@ -60,10 +60,12 @@ class JITFunction:
     def run(self, *args, grid, _repeat=1, **kwargs):
         # Launch options are not kernel arguments (unless the kernel names a parameter so:
         # Triton's softmax tutorial takes num_stages as a constexpr); num_warps sizes the GPU
-        # engine's programs and means nothing to the interpreter.
+        # engine's programs and num_stages its software pipelining; neither means anything to the
+        # interpreter.
         meta = {k: v for k, v in kwargs.items() if k not in _LAUNCH_OPTIONS or k in self.arg_names}
         num_warps = kwargs.get("num_warps", 4) if "num_warps" not in self.arg_names else 4
-        return _launcher.launch(self, grid, args, meta, num_warps=num_warps or 4, repeat=_repeat)
+        num_stages = kwargs.get("num_stages", 1) if "num_stages" not in self.arg_names else 1
+        return _launcher.launch(self, grid, args, meta, num_warps=num_warps or 4, num_stages=num_stages or 1, repeat=_repeat)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @triton.jit function: launch it as {self.__name__}[grid](...)")
