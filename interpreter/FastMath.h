@@ -57,9 +57,13 @@ bool roundToTf32Floats(const float* x, float* o, int64_t n);
 
 /// f16/bf16 <-> f32 conversions of n elements, exactly as halfToFloat / floatToHalf /
 /// bf16ToFloat / floatToBf16 (Numeric.h) do element by element (round to nearest even, NaN kept
-/// quiet), written without branches so the loops vectorize (AVX2 / AVX-512 clones).
+/// quiet), written without branches so the loops vectorize (AVX2 / AVX-512 clones). f16 uses
+/// F16C's instructions where the CPU has them (nearly every x86-64 since 2013), else the
+/// portable loops (both exposed, so tests check each).
 void halfToFloats(const uint16_t* x, float* o, int64_t n);
 void floatsToHalf(const float* x, uint16_t* o, int64_t n);
+void halfToFloatsPortable(const uint16_t* x, float* o, int64_t n);
+void floatsToHalfPortable(const float* x, uint16_t* o, int64_t n);
 void bf16ToFloats(const uint16_t* x, float* o, int64_t n);
 void floatsToBf16(const float* x, uint16_t* o, int64_t n);
 

@@ -33,12 +33,14 @@ std::vector<float> boundaryFloats() {
 TEST_CASE("halfToFloats and bf16ToFloats equal the reference on every 16-bit pattern") {
   std::vector<uint16_t> all(65536);
   for (uint32_t i = 0; i < 65536; ++i) all[i] = uint16_t(i);
-  std::vector<float> h(65536), b(65536);
-  interp::halfToFloats(all.data(), h.data(), 65536);
+  std::vector<float> h(65536), p(65536), b(65536);
+  interp::halfToFloats(all.data(), h.data(), 65536);  // F16C where the CPU has it
+  interp::halfToFloatsPortable(all.data(), p.data(), 65536);
   interp::bf16ToFloats(all.data(), b.data(), 65536);
   int64_t wrong = 0;
   for (uint32_t i = 0; i < 65536; ++i) {
     wrong += bitsOf(h[i]) != bitsOf(interp::halfToFloat(uint16_t(i)));
+    wrong += bitsOf(p[i]) != bitsOf(interp::halfToFloat(uint16_t(i)));
     wrong += bitsOf(b[i]) != bitsOf(interp::bf16ToFloat(uint16_t(i)));
   }
   CHECK(wrong == 0);
@@ -46,12 +48,14 @@ TEST_CASE("halfToFloats and bf16ToFloats equal the reference on every 16-bit pat
 
 TEST_CASE("floatsToHalf and floatsToBf16 round exactly as the reference") {
   std::vector<float> v = boundaryFloats();
-  std::vector<uint16_t> h(v.size()), b(v.size());
-  interp::floatsToHalf(v.data(), h.data(), int64_t(v.size()));
+  std::vector<uint16_t> h(v.size()), p(v.size()), b(v.size());
+  interp::floatsToHalf(v.data(), h.data(), int64_t(v.size()));  // F16C where the CPU has it
+  interp::floatsToHalfPortable(v.data(), p.data(), int64_t(v.size()));
   interp::floatsToBf16(v.data(), b.data(), int64_t(v.size()));
   int64_t wrongHalf = 0, wrongBf16 = 0;
   for (size_t i = 0; i < v.size(); ++i) {
     wrongHalf += h[i] != interp::floatToHalf(v[i]);
+    wrongHalf += p[i] != interp::floatToHalf(v[i]);
     wrongBf16 += b[i] != interp::floatToBf16(v[i]);
   }
   CHECK(wrongHalf == 0);
