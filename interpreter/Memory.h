@@ -13,9 +13,9 @@
 namespace tilevm::interp {
 
 /// Elements per race-shadow chunk.
-inline constexpr int64_t kRaceChunk = 16;
+inline constexpr int64_t kRaceChunk = 64;
 
-/// Race-detection shadow (layout in Races.cpp): one 32-bit word per chunk of 16 elements that
+/// Race-detection shadow (layout in Races.cpp): one 32-bit word per chunk of 64 elements that
 /// describes the whole chunk while every access covered it entirely, and one word per element,
 /// used only for chunks an access covered partly (calloc: untouched pages cost nothing).
 struct RaceShadow {

@@ -10,7 +10,7 @@
 // the schedule. Accesses before a program's first release have epoch 1 and need no side entry.
 //
 // Chunks: a chunk word holds the word every element of its chunk has, as long as each access
-// covered the whole chunk (the common case of contiguous tiles: one CAS per 16 elements). The
+// covered the whole chunk (the common case of contiguous tiles: one CAS per 64 elements). The
 // first access that covers a chunk partly splits it: the chunk word is locked, copied into the
 // chunk's element words, and set to kSplit; from then on the element words are the state.
 #include "interpreter/Races.h"
@@ -29,6 +29,7 @@ enum State : uint32_t { None = 0, ReadOne = 1, Written = 2, ReadMany = 3 };
 
 // Chunk words no packed word can equal (pid+1 never reaches 2^20 - 1).
 constexpr uint32_t kSplit = 0xFFFFF000u, kLocked = 0xFFFFF001u;
+static_assert((kSplit & 3u) != ReadMany && (kLocked & 3u) != ReadMany, "raceRange's read fast path");
 
 struct Word {
   uint32_t pidPlus1, op;
@@ -183,13 +184,21 @@ bool quick(uint32_t& word, uint32_t mine) {
 
 void raceRange(Program& p, const Instr& ins, MemRegion& r, int64_t lo, int64_t hi, bool write) {
   const uint32_t mine = wordFor(p, ins, write);
+  // A read of a chunk already read by several programs changes nothing (accessWord's first
+  // test, inlined: every program reading a shared weight row takes this path per chunk).
+  const bool plainRead = !write && p.epoch <= 1;
   for (int64_t e = lo; e < hi;) {
     const int64_t c = e / kRaceChunk, start = c * kRaceChunk, end = std::min(start + kRaceChunk, r.race.numel);
     if (e == start && hi >= end) {
       // The whole chunk: one word for all of it, unless it was split.
       // (A split or locked chunk word is neither fresh nor ours: quick() declines it, and
-      // accessWord() returns false for it.)
+      // accessWord() returns false for it; neither has the ReadMany state bits.)
       uint32_t& cw = r.race.chunks[size_t(c)];
+      const uint32_t cur = std::atomic_ref<uint32_t>(cw).load(std::memory_order_acquire);
+      if (cur == mine || (plainRead && (cur & 3u) == ReadMany)) {
+        e = end;
+        continue;
+      }
       if (quick(cw, mine) || accessWord(p, ins, r, cw, chunkKey(r, c), start, end - start, write, true)) {
         e = end;
         continue;
