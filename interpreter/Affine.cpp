@@ -92,10 +92,25 @@ bool compare(const std::string& pred, const Tile& a, const Tile& b, Arena& arena
     out.affine.base = atLo;
     return true;
   }
+  // Lane by lane, with the relation chosen once (a row's tail mask, `cols < n`, on every row).
   out = allocTile(arena, type);
-  Tile values = materialize(arena, diff);
-  const int64_t* v = values.as<int64_t>();
-  for (int64_t i = 0, n = out.size(); i < n; ++i) out.data[i] = test(v[i]);
+  const int64_t n = out.size();
+  auto lanes = [&](auto holds) {
+    if (diff.type.rank() == 1) {  // lane i: base + i stride, no materialized difference
+      const int64_t base = int64_t(diff.affine.base), stride = diff.affine.stride[0];
+      for (int64_t i = 0; i < n; ++i) out.data[i] = uint8_t(holds(base + i * stride));
+      return;
+    }
+    Tile values = materialize(arena, diff);
+    const int64_t* v = values.as<int64_t>();
+    for (int64_t i = 0; i < n; ++i) out.data[i] = uint8_t(holds(v[i]));
+  };
+  if (rel == "eq") lanes([](int64_t v) { return v == 0; });
+  else if (rel == "ne") lanes([](int64_t v) { return v != 0; });
+  else if (rel == "lt") lanes([](int64_t v) { return v < 0; });
+  else if (rel == "le") lanes([](int64_t v) { return v <= 0; });
+  else if (rel == "gt") lanes([](int64_t v) { return v > 0; });
+  else lanes([](int64_t v) { return v >= 0; });
   return true;
 }
 

@@ -3,7 +3,9 @@
 // conflicting lanes within a store, and the race shadow. Faulting lanes never touch memory.
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "interpreter/Affine.h"
 #include "interpreter/Races.h"
@@ -84,6 +86,26 @@ MemRegion* regionFor(Program& p, MemRegion* home, uint64_t lo, uint64_t end) {
 
 Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb);
 
+// The first and the last nonzero byte of m[0, n), or -1: eight lanes of a mask at a time
+// (little-endian: byte k of a word is bits 8k..8k+7).
+int64_t firstSet(const uint8_t* m, int64_t n) {
+  int64_t i = 0;
+  for (uint64_t w; i + 8 <= n; i += 8)
+    if (std::memcpy(&w, m + i, 8), w) return i + std::countr_zero(w) / 8;
+  for (; i < n; ++i)
+    if (m[i]) return i;
+  return -1;
+}
+
+int64_t lastSet(const uint8_t* m, int64_t n) {
+  int64_t i = n;
+  for (uint64_t w; i >= 8; i -= 8)
+    if (std::memcpy(&w, m + i - 8, 8), w) return i - 8 + (63 - std::countl_zero(w)) / 8;
+  for (; i > 0; --i)
+    if (m[i - 1]) return i - 1;
+  return -1;
+}
+
 // What a memory op's lanes did, for `tilevm viz` (Profile.h): only when the launch asks.
 void recordLanes(Program& p, const Instr& ins, Lanes& l, int64_t n, unsigned eb) {
   const LaunchOptions& o = p.launch.options;
@@ -134,9 +156,7 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
     l.mask = mask->data;
     l.maskIsScalar = mask->size() != n;
     // A mask with every lane on is no mask (the common case of tail masks): take the fast path.
-    uint8_t all = 1;
-    for (int64_t i = 0, m = mask->size(); i < m; ++i) all &= uint8_t(mask->data[i] != 0);
-    if (all) l.mask = nullptr;
+    if (!std::memchr(mask->data, 0, size_t(mask->size()))) l.mask = nullptr;
   }
   MemRegion* home = const_cast<MemRegion*>(ptrs.provenance);
   if (ptrs.symbolic && !l.mask) {
@@ -162,12 +182,7 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
     // active lanes must lie in one buffer, and no lane needs an address of its own.
     AffineLayout lay = affineLayout(ptrs, eb);
     if (lay.contiguous && (lay.misaligned & (eb - 1)) == 0) {
-      int64_t first = -1, last = -1;
-      for (int64_t i = 0; i < n; ++i)
-        if (l.mask[i]) {
-          if (first < 0) first = i;
-          last = i;
-        }
+      const int64_t first = firstSet(l.mask, n), last = lastSet(l.mask, n);
       if (first < 0) return l;  // every lane off
       uint64_t lo = uint64_t(affineRange(ptrs).lo);
       if (MemRegion* r = regionFor(p, home, lo + uint64_t(first) * eb, lo + uint64_t(last + 1) * eb)) {
@@ -296,6 +311,17 @@ void forEachRange(Program& p, Lanes& l, int64_t n, unsigned shift, F&& f) {
     for (int64_t k = 0; k < n / l.rowLen; ++k) {
       int64_t e0 = int64_t(l.rowAddr[k] - l.single->base) >> shift;
       f(*l.single, e0, e0 + l.rowLen);
+    }
+    return;
+  }
+  if (l.single && l.maskedContiguous) {  // a row's tail: each run of active lanes is one range
+    const int64_t lo = int64_t(l.denseLo - l.single->base) >> shift;
+    for (int64_t i = firstSet(l.mask, n); i >= 0 && i < n;) {
+      int64_t j = i;
+      while (j < n && l.mask[j]) ++j;
+      f(*l.single, lo + i, lo + j);
+      while (j < n && !l.mask[j]) ++j;
+      i = j;
     }
     return;
   }

@@ -41,6 +41,7 @@ struct Report {
   size_t programs = 0;
   size_t arenaBytes = 0; ///< peak arena bytes over all workers
   size_t droppedFindings = 0;  ///< distinct findings past kMaxFindings, not listed
+  size_t copiedBytes = 0;      ///< set by the GPU engine: bytes copied between host and GPU (0 for CUDA tensors used in place)
 
   /// Human-readable findings, one paragraph each.
   std::string text() const;

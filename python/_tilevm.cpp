@@ -158,6 +158,7 @@ PYBIND11_MODULE(_tilevm, m) {
         out["printed"] = rep.printed;
         out["seconds"] = rep.seconds;
         out["programs"] = rep.programs;
+        out["copied_bytes"] = rep.copiedBytes;
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),

@@ -46,6 +46,7 @@ struct Driver {
   CUresult (*eventDestroy)(Handle) = nullptr;
   CUresult (*getErrorString)(CUresult, const char**) = nullptr;
   CUresult (*funcGetAttribute)(int*, int, Handle) = nullptr;
+  CUresult (*pointerGetAttribute)(void*, int, CUdeviceptr) = nullptr;
 
   std::string error(const char* what, CUresult r) const {
     const char* s = nullptr;
@@ -89,13 +90,14 @@ std::string loadDriver(Driver& d) {
   load(d.eventDestroy, "cuEventDestroy");
   load(d.getErrorString, "cuGetErrorString");
   load(d.funcGetAttribute, "cuFuncGetAttribute");
+  load(d.pointerGetAttribute, "cuPointerGetAttribute");
   return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
 }
 
 class CudaDevice : public Device {
  public:
-  CudaDevice(Driver d, Handle ctx, CudaProbe probe, GpuOptions options)
-      : d_(d), ctx_(ctx), probe_(std::move(probe)), options_(options) {}
+  CudaDevice(Driver d, Handle ctx, CudaProbe probe, GpuOptions options, int ordinal)
+      : d_(d), ctx_(ctx), probe_(std::move(probe)), options_(options), ordinal_(ordinal) {}
   ~CudaDevice() override {
     if (flush_) d_.memFree(flush_);
   }
@@ -161,21 +163,30 @@ class CudaDevice : public Device {
                         (cached ? ", PTX from the kernel cache (" + cache.dir() + ")" : "");
 
     std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
+    std::vector<bool> inPlace(bound.buffers.size(), false);  // memory already on this GPU (a CUDA tensor)
     struct Free {
       const Driver& d;
       std::vector<CUdeviceptr>& p;
+      std::vector<bool>& borrowed;
       ~Free() {
-        for (CUdeviceptr x : p)
-          if (x) d.memFree(x);
+        for (size_t i = 0; i < p.size(); ++i)
+          if (p[i] && !borrowed[i]) d.memFree(p[i]);
       }
-    } freeAll{d_, dev};
+    } freeAll{d_, dev, inPlace};
+    size_t copied = 0;
     for (size_t i = 0; i < bound.buffers.size(); ++i) {
       interp::Buffer& b = bound.buffers[i];
+      if (b.external && onThisGpu(b.data())) {
+        dev[i] = CUdeviceptr(b.data());
+        inPlace[i] = true;
+        continue;
+      }
       size_t bytes = std::max<size_t>(b.byteSize(), 1);
       if (CUresult r = d_.memAlloc(&dev[i], bytes); r != 0) return fail(d_.error("cuMemAlloc", r));
-      // cuMemcpy infers each side from the address (unified addressing): a buffer may be host
-      // memory or already on the GPU (a CUDA tensor from Python).
+      // cuMemcpy infers each side from the address (unified addressing): host memory, or a
+      // CUDA tensor on another GPU.
       if (b.byteSize() && d_.memcpy(dev[i], CUdeviceptr(b.data()), b.byteSize()) != 0) return fail("copying " + b.name + " to the GPU failed");
+      copied += b.byteSize();
     }
     // Pointer tables hold the device's addresses on the device (the host copy keeps the host's).
     for (const auto& [table, targets] : bound.addressTables) {
@@ -230,21 +241,35 @@ class CudaDevice : public Device {
       interp::Buffer& b = bound.buffers[i];
       bool table = false;
       for (const auto& t : bound.addressTables) table = table || t.first == i;
-      if (table) continue;  // device addresses: the host's copy stays
+      if (table || inPlace[i]) continue;  // device addresses: the host's copy stays; or written in place
       if (b.byteSize() && d_.memcpy(CUdeviceptr(b.data()), dev[i], b.byteSize()) != 0) return fail("copying " + b.name + " back failed");
+      copied += b.byteSize();
     }
     interp::Report rep;
     rep.programs = size_t(o.grid[0] * o.grid[1] * o.grid[2]);
     rep.seconds = medianSeconds(times);
     rep.compileSeconds = compileSeconds;
     rep.kernelStats = stats;
+    rep.copiedBytes = copied;
     return rep;
+  }
+
+  /// Whether p is device memory of this device's GPU (a torch CUDA tensor): used in place.
+  bool onThisGpu(const void* p) const {
+    unsigned type = 0;
+    int ordinal = -1;
+    constexpr int kMemoryType = 2, kDeviceOrdinal = 9;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE, _DEVICE_ORDINAL
+    constexpr unsigned kDeviceMemory = 2;               // CU_MEMORYTYPE_DEVICE
+    if (!d_.pointerGetAttribute || d_.pointerGetAttribute(&type, kMemoryType, CUdeviceptr(p)) != 0 || type != kDeviceMemory)
+      return false;
+    return d_.pointerGetAttribute(&ordinal, kDeviceOrdinal, CUdeviceptr(p)) == 0 && ordinal == ordinal_;
   }
 
  private:
   Driver d_;
   Handle ctx_;
   CudaProbe probe_;
+  int ordinal_ = 0;
   GpuOptions options_;
   CUdeviceptr flush_ = 0;   // the L2-clearing buffer, allocated at the first timed launch
 };
@@ -262,7 +287,7 @@ Result<std::unique_ptr<Device>> openCuda(int ordinal, const GpuOptions& options)
   Handle ctx = nullptr;
   if (d.deviceGet(&dev, ordinal) != 0 || d.primaryCtxRetain(&ctx, dev) != 0)
     return Diagnostic{"<device>", 0, 0, "cannot open a context on cuda:" + std::to_string(ordinal)};
-  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe, options));
+  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe, options, ordinal));
 }
 
 }  // namespace tilevm::rt

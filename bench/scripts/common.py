@@ -1,10 +1,11 @@
 # common.py - what the benchmark scripts share: timing of kernel launches (the same code under
 # Triton's interpreter and under `python3 -m tilevm`) and of torch's CPU equivalent.
+import os
 import time
 
 import torch
 
-LAUNCHES = 5  # the first compiles; the median of the other four is the warm launch time
+LAUNCHES = int(os.environ.get("LAUNCHES", "5"))  # the first compiles; the median of the others is the warm launch time
 launch_seconds = 0.0
 launch_times = []
 

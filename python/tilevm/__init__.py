@@ -24,3 +24,7 @@ class KernelError(RuntimeError):
 # autotune: time every configuration of @triton.autotune (else the first one runs).
 options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "warn": False, "device": "cpu",
            "autotune": False}
+
+# What the last kernel launch returned: programs, seconds, findings, and copied_bytes (bytes the
+# GPU engine copied between host and GPU: 0 when every tensor was a CUDA tensor, used in place).
+last_launch = None

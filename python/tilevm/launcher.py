@@ -98,6 +98,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, list(jit_fn.include_dirs),
                             launch_args, grid, o["check"], o["threads"], o["schedule"], o["timeout"], o["device"],
                             int(num_warps), int(num_stages), int(repeat))
+    tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings
     if result["printed"]:
         print(result["printed"], end="")
     if result["findings"]:

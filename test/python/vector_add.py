@@ -36,4 +36,9 @@ triton.testing.assert_close(output_triton, output_ref, atol=1e-6, rtol=1e-6)
 # A slice is passed by pointer into its array (no copy): the kernel sees the view's elements.
 half = add(x[1000:3000], y[1000:3000])
 triton.testing.assert_close(half, output_ref[1000:3000], atol=1e-6, rtol=1e-6)
+# tilevm.last_launch describes that launch: 2000 elements in blocks of 1024; the interpreter
+# copies nothing (the GPU engine copies CPU tensors in and out).
+import tilevm
+on_cpu = tilevm.options["device"] == "cpu"
+assert tilevm.last_launch["programs"] == 2 and (tilevm.last_launch["copied_bytes"] == 0) == on_cpu, tilevm.last_launch
 print("vector_add: ok")

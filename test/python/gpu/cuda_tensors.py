@@ -21,4 +21,12 @@ y = torch.empty(32, 250, device="cuda", dtype=torch.float16)
 scale_rows[(32,)](x, y, x.stride(0), y.stride(0), 250, 1.5, BLOCK=256)
 torch.testing.assert_close(y, (x.float() * 1.5).half())
 assert base.is_cuda and y.is_cuda
-print("cuda_tensors: ok (strided fp16 view on the GPU, in place)")
+# Used in place: no byte crossed between host and GPU for this launch.
+import tilevm
+assert tilevm.last_launch["copied_bytes"] == 0, tilevm.last_launch
+# CPU tensors on the GPU engine are copied in and back (x's whole allocation, y's).
+xc, yc = base.cpu(), torch.empty(32, 250, dtype=torch.float16)
+scale_rows[(32,)](xc[::2, 10:260], yc, 2 * 300, 250, 250, 1.5, BLOCK=256)
+torch.testing.assert_close(yc, (xc[::2, 10:260].float() * 1.5).half())
+assert tilevm.last_launch["copied_bytes"] == 2 * (64 * 300 * 2) + 2 * (32 * 250 * 2), tilevm.last_launch
+print("cuda_tensors: ok (strided fp16 view on the GPU, in place; CPU tensors copied)")
