@@ -7,7 +7,7 @@
 import json, os, re, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = ["vector_add", "fused_softmax", "layer_norm_f16", "matmul_f16", "attention_fwd"]
+SCRIPTS = ["vector_add", "fused_softmax", "softmax_f16", "layer_norm_f16", "matmul_f16", "attention_fwd"]
 OUT = os.environ.get("OUT", ".")
 TIMEOUT = int(os.environ.get("TRITON_TIMEOUT", "600"))
 
