@@ -2,7 +2,9 @@
 // tensor cores: a and b go to shared memory (b transposed, so each thread's fragment pairs are
 // consecutive halves), each warp loads its fragments and issues mma.sync.m16n8k16 with f32
 // accumulators, the result in the mma layout (Layout.h) where it stays for the loop that carries
-// it. Otherwise by FMA on CUDA cores in the interpreter's input precision (tf32, 3xTF32, ieee).
+// it; f32 inputs at tf32 precision (Triton's default) likewise with mma.sync.m16n8k8.tf32, each
+// input rounded to tf32 as the interpreter rounds it. Otherwise by FMA on CUDA cores in the
+// interpreter's input precision (3xTF32, ieee; i8, f64).
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -20,12 +22,15 @@ void Lowerer::dot(const ir::Op& op) {
 // Tensor cores. Per k step of 16 and per 16x8 block of the warp's part of the result, one
 // mma.sync: A fragment a0..a3 = A[g][2t..], A[g+8][2t..], A[g][2t+8..], A[g+8][2t+8..] and B
 // fragment b0, b1 = B[2t..][g], B[2t+8..][g] (pairs of halves as 32-bit words; g = lane / 4,
-// t = lane % 4), from the rows and columns the warp's blocks start at. The accumulator is f32;
+// t = lane % 4), from the rows and columns the warp's blocks start at. tf32 (m16n8k8, k steps of
+// 8): one f32 per register, a0..a3 = A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4] and b0, b1 =
+// B[t][g], B[t+4][g] (PTX ISA, "Matrix Fragments for mma.m16n8k8"). The accumulator is f32;
 // an f16/bf16 one is widened first and rounded at the end, as the interpreter does.
 void Lowerer::dotByMma(const ir::Op& op) {
   const ir::Type& at = op.operands[0]->type;
   int64_t K = at.dim(1);
   bool bf16 = at.elem().kind == ScalarKind::BF16;
+  bool tf32 = at.elem().kind == ScalarKind::F32;
   Layout l = layoutOf(op.result());
   llvm::Type* cTy = scalarType(op.result()->type.elem());
   llvm::Type* f32 = b_.getFloatTy();
@@ -42,37 +47,43 @@ void Lowerer::dotByMma(const ir::Op& op) {
   llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
   llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
   llvm::Value* g = b_.CreateLShr(lane, b_.getInt32(2));
-  llvm::Value* t2 = b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(1));
+  llvm::Value* t2 = b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(tf32 ? 0 : 1));  // tf32: t
   llvm::Value* rowBase = b_.CreateAdd(b_.CreateMul(b_.CreateUDiv(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.rows / l.warpsM))), g);
   llvm::Value* colBase = b_.CreateAdd(b_.CreateMul(b_.CreateURem(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.cols / l.warpsN))), g);
   // A word of two halves at element index e (even) of an f16 array in shared memory.
-  auto word = [&](llvm::Value* base, llvm::Value* e) {
-    return b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt16Ty(), base, e));
+  // tf32: the f32 at element e, rounded to tf32 (nearest, ties away; Inf/NaN kept) as its bits.
+  auto word = [&](llvm::Value* base, llvm::Value* e) -> llvm::Value* {
+    if (!tf32) return b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt16Ty(), base, e));
+    llvm::Value* bits = b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt32Ty(), base, e));
+    llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
+    return b_.CreateSelect(special, bits, b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u))));
   };
+  const int64_t kStep = tf32 ? 8 : 16, half = kStep / 2;  // the second register pair's k offset
   Values acc;
   for (unsigned k = 0; k < l.slots(); ++k) {
     llvm::Value* c = slot(op.operands[2], k);
     acc.push_back(c->getType() == f32 ? c : b_.CreateFPExt(c, f32));
   }
-  std::string text = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") + (bf16 ? "bf16.bf16" : "f16.f16") +
+  std::string shape = tf32 ? "m16n8k8" : "m16n8k16", types = tf32 ? "tf32.tf32" : bf16 ? "bf16.bf16" : "f16.f16";
+  std::string text = "mma.sync.aligned." + shape + ".row.col.f32." + types +
                      ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};";
   std::vector<llvm::Type*> ins(6, b_.getInt32Ty());
   ins.insert(ins.end(), 4, f32);
   auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, {f32, f32, f32, f32}), ins, false);
   auto* mma = llvm::InlineAsm::get(asmTy, text, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
-  for (int64_t k0 = 0; k0 < K; k0 += 16) {
+  for (int64_t k0 = 0; k0 < K; k0 += kStep) {
     std::vector<Values> aFrag(l.blocksM()), bFrag(l.blocksN());
     for (unsigned bm = 0; bm < l.blocksM(); ++bm) {
       llvm::Value* row = b_.CreateAdd(rowBase, b_.getInt32(int32_t(bm * 16)));
       llvm::Value* at0 = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(K))), b_.CreateAdd(t2, b_.getInt32(int32_t(k0))));
       int32_t down = int32_t(8 * K);
-      aFrag[bm] = {word(aBase, at0), word(aBase, b_.CreateAdd(at0, b_.getInt32(down))), word(aBase, b_.CreateAdd(at0, b_.getInt32(8))),
-                   word(aBase, b_.CreateAdd(at0, b_.getInt32(down + 8)))};
+      aFrag[bm] = {word(aBase, at0), word(aBase, b_.CreateAdd(at0, b_.getInt32(down))),
+                   word(aBase, b_.CreateAdd(at0, b_.getInt32(int32_t(half)))), word(aBase, b_.CreateAdd(at0, b_.getInt32(down + int32_t(half))))};
     }
     for (unsigned bn = 0; bn < l.blocksN(); ++bn) {
       llvm::Value* col = b_.CreateAdd(colBase, b_.getInt32(int32_t(bn * 8)));
       llvm::Value* bt0 = b_.CreateAdd(b_.CreateMul(col, b_.getInt32(int32_t(K))), b_.CreateAdd(t2, b_.getInt32(int32_t(k0))));
-      bFrag[bn] = {word(bBase, bt0), word(bBase, b_.CreateAdd(bt0, b_.getInt32(8)))};
+      bFrag[bn] = {word(bBase, bt0), word(bBase, b_.CreateAdd(bt0, b_.getInt32(int32_t(half))))};
     }
     for (unsigned bm = 0; bm < l.blocksM(); ++bm)
       for (unsigned bn = 0; bn < l.blocksN(); ++bn) {

@@ -21,7 +21,11 @@ Layout Lowerer::layoutOf(const ir::Value* v) const {
 bool Lowerer::dotOnTensorCores(const ir::Op& op) const {
   const ir::Type& a = op.operands[0]->type;
   ScalarKind in = a.elem().kind;
-  return (in == ScalarKind::F16 || in == ScalarKind::BF16) && a.dim(1) % 16 == 0 && Layout::mmaFits(op.result()->type, threads_);
+  if (!Layout::mmaFits(op.result()->type, threads_)) return false;
+  if (in == ScalarKind::F16 || in == ScalarKind::BF16) return a.dim(1) % 16 == 0;
+  // f32 with Triton's default input precision: tf32 tensor cores (m16n8k8), f32 accumulator.
+  const std::string* prec = op.strAttr("input_precision");
+  return in == ScalarKind::F32 && (!prec || *prec == "tf32") && op.result()->type.elem().kind == ScalarKind::F32 && a.dim(1) % 8 == 0;
 }
 
 void Lowerer::assignLayouts() {

@@ -61,9 +61,11 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
 }
 
 llvm::Value* Lowerer::scratch(const ir::Op& op, uint64_t bytes) {
+  // What the op needs in all (a dot stages both operands), not only this piece of it.
+  bytes = std::max(bytes, sharedNeed(op));
   if (bytes > kMaxSharedBytes)
     fail(op, "codegen: '" + std::string(op.mnemonic()) + "' needs " + std::to_string(bytes) +
-                 " bytes of shared memory to change layouts; at most " + std::to_string(kMaxSharedBytes) +
+                 " bytes of shared memory for its operands or a layout change; at most " + std::to_string(kMaxSharedBytes) +
                  " are used yet (smaller tiles work)");
   if (!scratch_) {
     // One array for the whole kernel, sized for the op that needs the most (within the limit);

@@ -94,6 +94,16 @@ bool reducesInAnyOrder(const ir::Kernel& k) {
   return found;
 }
 
+bool dotsInTf32(const ir::Kernel& k) {
+  bool found = false;
+  ir::walk(k.body.block, [&](const ir::Op& op) {
+    if (op.code != ir::Opcode::Dot || op.operands[0]->type.elem().kind != ir::ScalarKind::F32) return;
+    const std::string* prec = op.strAttr("input_precision");
+    found = found || !prec || *prec == "tf32";
+  });
+  return found;
+}
+
 BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& actual, const Tolerance& tol) {
   BufferDiff d;
   d.buffer = expected.name;
@@ -109,6 +119,7 @@ BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& 
   interp::Tile ta = interp::tileAt(ir::Type(ir::ElemType{actual.elem, ir::ScalarKind::I32}, std::vector<int64_t>{d.elements}),
                                    const_cast<uint8_t*>(actual.bytes.data()));
   auto [rtol, atol] = defaultRelativeTolerance(expected.elem);  // used when tol.relative
+  if (tol.tf32Dot && expected.elem == ir::ScalarKind::F32) rtol = kTf32Rtol;
   if (tol.rtol >= 0) rtol = tol.rtol;
   if (tol.atol >= 0) atol = tol.atol;
   double rms = 0;

@@ -25,7 +25,18 @@ struct Tolerance {
   /// of the sum: an element near zero by cancellation (a dot product of random data) is held to
   /// the buffer's scale.
   bool scaleByRms = false;
+  /// The kernel multiplies f32 matrices at tf32 precision (Triton's default): the GPU sums them
+  /// on tensor cores, whose accumulation does not round like an f32 FMA chain, so f32 results
+  /// get kTf32Rtol instead of f32's default rtol (inputs are rounded alike on both engines).
+  bool tf32Dot = false;
 };
+
+/// The relative tolerance of f32 results of a tf32 tensor-core dot: 2^-13, an eighth of tf32's
+/// own precision (2^-10). Measured: 5.6e-6 at K = 256; a wrong fragment is off by O(1).
+inline constexpr double kTf32Rtol = 1.0 / 8192;
+
+/// Whether k has a dot of f32 matrices at tf32 precision (no input_precision, or "tf32").
+bool dotsInTf32(const ir::Kernel& k);
 
 /// torch.testing.assert_close's default (rtol, atol) for a float dtype: f16 (1e-3, 1e-5), bf16
 /// (1.6e-2, 1e-5), f32 (1.3e-6, 1e-5), f64 (1e-7, 1e-7): what results of reductions and dot,

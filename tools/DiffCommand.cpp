@@ -139,10 +139,12 @@ int runDiff(const DiffCli& o) {
     tol.rtol = o.rtol;
     tol.atol = o.atol;
     tol.scaleByRms = tol.relative && o.rtol < 0 && o.atol < 0;
+    tol.tf32Dot = tol.scaleByRms && rt::dotsInTf32(*loaded->kernel);
     if (tol.relative)
       std::cout << "tolerance: |gpu - cpu| <= atol + rtol * " << (tol.scaleByRms ? "(|cpu| + rms(cpu))" : "|cpu|") << " ("
                 << (o.rtol >= 0 || o.atol >= 0 ? "as given" : "the kernel reduces: torch.testing.assert_close's defaults per dtype, "
                                                               "scaled by the buffer's rms where sums cancel")
+                << (tol.tf32Dot ? "; f32 results of tf32 tensor-core dots: rtol 2^-13" : "")
                 << ")" << (tol.maxUlps ? ", or within " + std::to_string(tol.maxUlps) + " ulp" : "") << "\n";
     else if (tol.maxUlps)
       std::cout << "tolerance: within " << tol.maxUlps << " ulp"

@@ -104,3 +104,26 @@ TEST_CASE("kernels that reduce or use approximate math are recognised; exact ele
   CHECK(rt::reducesInAnyOrder(*(*softmax)->kernels[0]));
   CHECK(rt::defaultUlps(*(*softmax)->kernels[0]) == rt::kApproxMathUlps);  // tl.exp
 }
+
+TEST_CASE("f32 dots at tf32 precision are recognised and their f32 results held to 2^-13") {
+  frontend::CompileOptions o;
+  o.defines["N"] = "16";
+  o.signature = "a: *fp32, b: *fp32, c: *fp32";
+  std::string src = test::readRepoFile("test/lit/codegen/Inputs/tf32x3.py");
+  o.kernel = "dot_tf32";
+  auto tf32 = frontend::compileKernel(src, "tf32x3.py", o);
+  REQUIRE(tf32.ok());
+  CHECK(rt::dotsInTf32(*(*tf32)->kernels[0]));
+  o.kernel = "dot3";  // input_precision="tf32x3": FMA passes on the GPU, f32's own tolerance
+  auto x3 = frontend::compileKernel(src, "tf32x3.py", o);
+  REQUIRE(x3.ok());
+  CHECK_FALSE(rt::dotsInTf32(*(*x3)->kernels[0]));
+  // 35.656 vs 35.6559 (the H200's tf32 mma against the interpreter at K = 256: 23 ulp).
+  auto expected = floats({35.6560135f, 1.0f}), actual = floats({35.6559258f - 0.0001f, 1.0f});
+  rt::Tolerance rel{0, true, -1, -1, true};
+  CHECK(rt::compareBuffers(expected, actual, rel).mismatches == 1);
+  rel.tf32Dot = true;
+  CHECK(rt::compareBuffers(expected, actual, rel).mismatches == 0);
+  auto wrong = floats({36.0f, 1.0f});  // a wrong fragment is off by far more
+  CHECK(rt::compareBuffers(expected, wrong, rel).mismatches == 1);
+}

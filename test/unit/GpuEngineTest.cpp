@@ -116,7 +116,7 @@ TEST_CASE("GPU: layer norm in f16 within assert_close's f16 tolerance") {
   }
 }
 
-TEST_CASE("GPU: matmul on tensor cores (f16 and bf16) against the interpreter, with and without software pipelining") {
+TEST_CASE("GPU: matmul on tensor cores (f16, bf16, and f32 as tf32) against the interpreter, with and without software pipelining") {
   unsigned stages = GENERATE(1u, 3u);  // 3: each K step's tiles loaded one iteration ahead (codegen/Pipeline.cpp)
   Engines e = engines(4, stages);
   if (!e.gpu) {
@@ -124,13 +124,15 @@ TEST_CASE("GPU: matmul on tensor cores (f16 and bf16) against the interpreter, w
     return;
   }
   INFO("num_stages " << stages);
-  for (std::string t : {"f16", "bf16"}) {
+  for (std::string t : {"f16", "bf16", "f32"}) {  // f32: tl.dot's default tf32 precision, mma.m16n8k8
+    INFO(t);
     std::string S = "256";
     Runs r = runBoth(e, "bench/anchors/triton_gpu_kernels.py", "matmul_k", {"BM=64", "BN=64", "BK=32", "GM=8"},
                      {"a=randn:" + t + ":256x256", "b=randn:" + t + ":256x256", "c=empty:" + t + ":256x256", "M=" + S, "N=" + S, "K=" + S,
                       "sam=" + S, "sak=1", "sbk=" + S, "sbn=1", "scm=" + S, "scn=1"},
                      {16, 1, 1}, freshSeed());
     rt::Tolerance tol{0, true, -1, -1, true};
+    tol.tf32Dot = t == "f32";  // what diff sets for a tf32 dot (rt::dotsInTf32)
     CHECK(mismatches(r, "c", tol) == 0);
   }
 }

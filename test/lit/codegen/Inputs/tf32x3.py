@@ -1,4 +1,4 @@
-# Used by ops.test: a dot in 3xTF32 precision (three FMA passes on the GPU).
+# Used by ops.test: f32 dots in 3xTF32 precision (three FMA passes on the GPU) and in tf32 (tensor cores).
 import triton
 import triton.language as tl
 
@@ -10,3 +10,11 @@ def dot3(a, b, c, N: tl.constexpr):
     y = tl.load(b + offs[:, None] * N + offs[None, :])
     z = tl.dot(x, y, input_precision="tf32x3")
     tl.store(c + offs[:, None] * N + offs[None, :], z)
+
+
+@triton.jit
+def dot_tf32(a, b, c, N: tl.constexpr):  # Triton's default precision for f32: tf32 tensor cores
+    offs = tl.arange(0, N)
+    x = tl.load(a + offs[:, None] * N + offs[None, :])
+    y = tl.load(b + offs[:, None] * N + offs[None, :])
+    tl.store(c + offs[:, None] * N + offs[None, :], tl.dot(x, y))
