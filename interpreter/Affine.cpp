@@ -5,6 +5,7 @@
 #include "interpreter/Views.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string_view>
 
 namespace tilevm::interp {
@@ -95,10 +96,25 @@ bool compare(const std::string& pred, const Tile& a, const Tile& b, Arena& arena
   // Lane by lane, with the relation chosen once (a row's tail mask, `cols < n`, on every row).
   out = allocTile(arena, type);
   const int64_t n = out.size();
+  const bool ordered = rel != "eq" && rel != "ne";
   auto lanes = [&](auto holds) {
     if (diff.type.rank() == 1) {  // lane i: base + i stride, no materialized difference
       const int64_t base = int64_t(diff.affine.base), stride = diff.affine.stride[0];
-      for (int64_t i = 0; i < n; ++i) out.data[i] = uint8_t(holds(base + i * stride));
+      auto at = [&](int64_t i) { return uint8_t(holds(base + i * stride)); };
+      if (ordered && n > 1) {
+        // Monotone in i, and not uniform (that returned above): one change, found by bisection;
+        // the lanes before it hold lane 0's value, the rest the other (a tail mask is a prefix).
+        const uint8_t first = at(0);
+        int64_t lo = 0, hi = n - 1;  // at(lo) == first, at(hi) != first
+        while (hi - lo > 1) {
+          const int64_t mid = lo + (hi - lo) / 2;
+          (at(mid) == first ? lo : hi) = mid;
+        }
+        std::memset(out.data, first, size_t(hi));
+        std::memset(out.data + hi, !first, size_t(n - hi));
+        return;
+      }
+      for (int64_t i = 0; i < n; ++i) out.data[i] = at(i);
       return;
     }
     Tile values = materialize(arena, diff);

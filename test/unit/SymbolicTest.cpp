@@ -145,3 +145,37 @@ def tload(x, out, off, R: tl.constexpr, C: tl.constexpr, LD: tl.constexpr):
     }
   }
 }
+
+TEST_CASE("1-D comparisons of index tiles (tail masks) agree with dense evaluation at every boundary", "[interp][symbolic]") {
+  // `a * j + b <op> n` over a 1-D arange: the symbolic path finds the one lane where a monotone
+  // predicate changes by bisection (eq/ne lane by lane); every boundary position, both slopes,
+  // every predicate, against the dense path.
+  const int64_t C = 64;
+  const char* ops[] = {"<", "<=", ">", ">=", "==", "!="};
+  int64_t checked = 0;
+  for (int64_t slope : {1, -1, 3, -2}) {
+    for (const char* op : ops) {
+      std::ostringstream k;
+      k << "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+        << "def tail(out, n, b, C: tl.constexpr):\n"
+        << "    j = tl.arange(0, C)\n"
+        << "    m = (" << slope << " * j + b) " << op << " n\n"
+        << "    tl.store(out + j, m.to(tl.int32))\n";
+      frontend::CompileOptions co;
+      co.kernel = "tail";
+      co.defines = {{"C", std::to_string(C)}};
+      co.signature = "out: *i32, n: i32, b: i32";
+      auto compiled = frontend::compileKernel(k.str(), "tail.py", co);
+      REQUIRE(compiled);
+      for (int64_t n = -3 * C; n <= 3 * C; n += 7) {
+        INFO("slope " << slope << " op " << op << " n " << n);
+        std::vector<interp::Buffer> b{buffer("out", ScalarKind::I32, C)};
+        interp::LaunchOptions o;
+        o.grid = {1, 1, 1};
+        runBothWays(**compiled, b, {bufArg(0), intArg(n), intArg(5)}, o);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked == 4 * 6 * 55);
+}
