@@ -35,6 +35,14 @@ struct Options {
 /// aligned to 16 bytes, 1 otherwise. Kernels compiled for 16 run only on such arguments.
 inline uint32_t divisorOf(uint64_t value) { return value % 16 == 0 ? 16 : 1; }
 
+/// Dynamic shared memory a program may use on `arch` (the opt-in maximum per block, less 1 KiB
+/// for the kernel's static arrays): sm_90 227 KiB, sm_80 163 KiB, sm_86/sm_89 99 KiB.
+uint64_t maxDynamicSharedBytes(const std::string& arch);
+
+/// The dynamic shared memory a kernel's PTX (from emitPtx) needs at launch: 0 when its scratch
+/// array is static (48 KiB or less). emitPtx writes it as a comment line the driver ignores.
+uint64_t dynamicSharedBytes(const std::string& ptx);
+
 /// Threads per program for `o`.
 inline unsigned threadsPerProgram(const Options& o) { return 32 * o.numWarps; }
 

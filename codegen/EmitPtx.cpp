@@ -7,10 +7,13 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <optional>
 
 #include "codegen/Libdevice.h"
+#include "codegen/Lowerer.h"
 #include "codegen/Lowering.h"
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
@@ -21,6 +24,9 @@ extern "C" void LLVMInitializeNVPTXAsmPrinter();
 namespace tilevm::codegen {
 
 namespace {
+
+// The line emitPtx appends when the kernel uses dynamic shared memory (a PTX comment).
+constexpr const char* kDynamicSharedComment = "// tilevm.dynamic_shared_bytes ";
 
 void initNvptx() {
   static std::once_flag once;
@@ -102,7 +108,20 @@ Result<std::string> emitPtx(const ir::Module& m, const ir::Kernel& k, const Opti
   if ((*tm)->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
     return Diagnostic{"<codegen>", 0, 0, "internal error: the NVPTX backend cannot emit assembly"};
   pm.run(**mod);
-  return std::string(ptx.str());
+  std::string text(ptx.str());
+  if (auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>((*mod)->getModuleFlag(Lowerer::kDynamicSharedFlag)))
+    text += std::string(kDynamicSharedComment) + std::to_string(flag->getZExtValue()) + "\n";
+  return text;
+}
+
+uint64_t dynamicSharedBytes(const std::string& ptx) {
+  size_t at = ptx.rfind(kDynamicSharedComment);
+  return at == std::string::npos ? 0 : std::strtoull(ptx.c_str() + at + std::strlen(kDynamicSharedComment), nullptr, 10);
+}
+
+uint64_t maxDynamicSharedBytes(const std::string& arch) {
+  uint64_t kib = arch == "sm_80" ? 163 : (arch == "sm_86" || arch == "sm_89") ? 99 : 227;
+  return (kib - 1) * 1024;
 }
 
 }  // namespace tilevm::codegen

@@ -63,21 +63,30 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
 llvm::Value* Lowerer::scratch(const ir::Op& op, uint64_t bytes) {
   // What the op needs in all (a dot stages both operands), not only this piece of it.
   bytes = std::max(bytes, sharedNeed(op));
-  if (bytes > kMaxSharedBytes)
+  const uint64_t limit = maxDynamicSharedBytes(o_.arch);
+  if (bytes > limit)
     fail(op, "codegen: '" + std::string(op.mnemonic()) + "' needs " + std::to_string(bytes) +
-                 " bytes of shared memory for its operands or a layout change; at most " + std::to_string(kMaxSharedBytes) +
-                 " are used yet (smaller tiles work)");
+                 " bytes of shared memory for its operands or a layout change; at most " + std::to_string(limit) +
+                 " fit one program on " + o_.arch + " (smaller tiles work)");
   if (!scratch_) {
     // One array for the whole kernel, sized for the op that needs the most (within the limit);
     // every use is fenced by barriers, so uses never overlap.
     uint64_t need = 16;
     ir::walk(k_.body.block, [&](const ir::Op& o) {
       uint64_t n = sharedNeed(o);
-      if (n <= kMaxSharedBytes) need = std::max(need, n);
+      if (n <= limit) need = std::max(need, n);
     });
-    auto* ty = llvm::ArrayType::get(b_.getInt8Ty(), need);
-    scratch_ = new llvm::GlobalVariable(*mod_, ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
-                                        "scratch", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    if (need <= kMaxStaticSharedBytes) {
+      auto* ty = llvm::ArrayType::get(b_.getInt8Ty(), need);
+      scratch_ = new llvm::GlobalVariable(*mod_, ty, false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(ty),
+                                          "scratch", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    } else {
+      // Past 48 KiB: `.extern .shared .b8 scratch[]`, sized by the launch (Triton does the same).
+      auto* ty = llvm::ArrayType::get(b_.getInt8Ty(), 0);
+      scratch_ = new llvm::GlobalVariable(*mod_, ty, false, llvm::GlobalValue::ExternalLinkage, nullptr, "scratch", nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, 3);
+      mod_->addModuleFlag(llvm::Module::Warning, kDynamicSharedFlag, uint32_t(need));
+    }
     scratch_->setAlignment(llvm::Align(16));
     scratchBytes_ = need;
   }

@@ -37,8 +37,11 @@ class Lowerer {
   /// Every value's layout in words, without lowering (describeLayouts).
   std::map<const ir::Value*, std::string> layoutNames();
 
-  /// Shared memory one kernel may hold statically (the launch passes no dynamic size).
-  static constexpr uint64_t kMaxSharedBytes = 48 * 1024;
+  /// Shared memory a kernel holds statically; past it the scratch array is dynamic shared
+  /// memory (its size told to the launch: dynamicSharedBytes), up to maxDynamicSharedBytes.
+  static constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
+  /// The LLVM module flag that carries the dynamic shared bytes to emitPtx.
+  static constexpr const char* kDynamicSharedFlag = "tilevm.dynamic_shared_bytes";
   /// Ops recomputed per element before shared memory is the cheaper way to move a value.
   static constexpr int kRecomputeBudget = 48;
 

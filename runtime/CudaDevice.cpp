@@ -47,6 +47,7 @@ struct Driver {
   CUresult (*getErrorString)(CUresult, const char**) = nullptr;
   CUresult (*funcGetAttribute)(int*, int, Handle) = nullptr;
   CUresult (*pointerGetAttribute)(void*, int, CUdeviceptr) = nullptr;
+  CUresult (*funcSetAttribute)(Handle, int, int) = nullptr;
 
   std::string error(const char* what, CUresult r) const {
     const char* s = nullptr;
@@ -91,6 +92,7 @@ std::string loadDriver(Driver& d) {
   load(d.getErrorString, "cuGetErrorString");
   load(d.funcGetAttribute, "cuFuncGetAttribute");
   load(d.pointerGetAttribute, "cuPointerGetAttribute");
+  load(d.funcSetAttribute, "cuFuncSetAttribute");
   return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
 }
 
@@ -150,6 +152,12 @@ class CudaDevice : public Device {
       ~Unload() { d.moduleUnload(m); }
     } unload{d_, module};
     if (CUresult r = d_.moduleGetFunction(&fn, module, k.kernel->name.c_str()); r != 0) return fail(d_.error("cuModuleGetFunction", r));
+    // A scratch array past 48 KiB is dynamic shared memory: allowed, then sized, per launch.
+    const uint64_t dynamicShared = codegen::dynamicSharedBytes(*ptx);
+    constexpr int kMaxDynamicShared = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    if (dynamicShared)
+      if (CUresult r = d_.funcSetAttribute(fn, kMaxDynamicShared, int(dynamicShared)); r != 0)
+        return fail(d_.error("cuFuncSetAttribute", r) + " (allowing " + std::to_string(dynamicShared) + " bytes of dynamic shared memory)");
     double compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
     // What the driver's JIT made of it (CU_FUNC_ATTRIBUTE_NUM_REGS, _SHARED_SIZE_BYTES,
     // _LOCAL_SIZE_BYTES: local memory per thread is where spills go).
@@ -157,8 +165,8 @@ class CudaDevice : public Device {
     d_.funcGetAttribute(&regs, 4, fn);
     d_.funcGetAttribute(&shared, 1, fn);
     d_.funcGetAttribute(&local, 3, fn);
-    std::string stats = "registers " + std::to_string(regs) + " per thread, shared memory " + std::to_string(shared) +
-                        " bytes per block, local memory (spills) " + std::to_string(local) + " bytes per thread, " +
+    std::string stats = "registers " + std::to_string(regs) + " per thread, shared memory " + std::to_string(shared + int(dynamicShared)) +
+                        " bytes per block (" + std::to_string(dynamicShared) + " dynamic), local memory (spills) " + std::to_string(local) + " bytes per thread, " +
                         std::to_string(codegen::threadsPerProgram(copts)) + " threads per block" +
                         (cached ? ", PTX from the kernel cache (" + cache.dir() + ")" : "");
 
@@ -226,7 +234,7 @@ class CudaDevice : public Device {
       if (flush_) d_.memsetD8(flush_, 0, kFlushBytes);
       d_.eventRecord(start, nullptr);
       r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), codegen::threadsPerProgram(copts), 1,
-                          1, 0, nullptr, params.data(), nullptr);
+                          1, unsigned(dynamicShared), nullptr, params.data(), nullptr);
       d_.eventRecord(stop, nullptr);
       if (r == 0) r = d_.ctxSynchronize();
       float ms = 0;
@@ -269,8 +277,8 @@ class CudaDevice : public Device {
   Driver d_;
   Handle ctx_;
   CudaProbe probe_;
-  int ordinal_ = 0;
   GpuOptions options_;
+  int ordinal_ = 0;
   CUdeviceptr flush_ = 0;   // the L2-clearing buffer, allocated at the first timed launch
 };
 

@@ -1,5 +1,6 @@
-# Used by ptx.test: a transpose of a 128x128 f32 tile of loaded data, whose layout change needs
-# 64 KiB of shared memory, past what the code generator uses (48 KiB of static shared memory).
+# Used by ptx.test: a transpose of an NxN f32 tile of loaded data, whose layout change needs
+# N*N*4 bytes of shared memory: 64 KiB at N=128 (past 48 KiB: dynamic shared memory), 256 KiB at
+# N=256 (past what one program may hold).
 import triton
 import triton.language as tl
 
