@@ -97,6 +97,18 @@ int64_t firstSet(const uint8_t* m, int64_t n) {
   return -1;
 }
 
+// The end of the run of lanes that share lane i's mask state: the first j > i whose state
+// differs, or n (memchr for the first off lane of an on run, a word scan for the first on lane).
+int64_t runEnd(const uint8_t* m, int64_t i, int64_t n) {
+  if (i + 1 >= n) return n;
+  if (m[i]) {
+    const void* off = std::memchr(m + i + 1, 0, size_t(n - i - 1));
+    return off ? static_cast<const uint8_t*>(off) - m : n;
+  }
+  const int64_t on = firstSet(m + i + 1, n - i - 1);
+  return on < 0 ? n : i + 1 + on;
+}
+
 int64_t lastSet(const uint8_t* m, int64_t n) {
   int64_t i = n;
   for (uint64_t w; i >= 8; i -= 8)
@@ -317,11 +329,9 @@ void forEachRange(Program& p, Lanes& l, int64_t n, unsigned shift, F&& f) {
   if (l.single && l.maskedContiguous) {  // a row's tail: each run of active lanes is one range
     const int64_t lo = int64_t(l.denseLo - l.single->base) >> shift;
     for (int64_t i = firstSet(l.mask, n); i >= 0 && i < n;) {
-      int64_t j = i;
-      while (j < n && l.mask[j]) ++j;
+      const int64_t j = runEnd(l.mask, i, n);
       f(*l.single, lo + i, lo + j);
-      while (j < n && !l.mask[j]) ++j;
-      i = j;
+      i = runEnd(l.mask, j, n);  // past the off run that follows
     }
     return;
   }
@@ -399,7 +409,7 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
     const uint8_t* src = reinterpret_cast<const uint8_t*>(l.denseLo);
     for (int64_t i = 0, j; i < n; i = j) {
       const bool on = l.mask[i] != 0;
-      for (j = i + 1; j < n && (l.mask[j] != 0) == on;) ++j;
+      j = runEnd(l.mask, i, n);
       size_t at = size_t(i) * eb, bytes = size_t(j - i) * eb;
       if (on) std::memcpy(out.data + at, src + at, bytes);
       else if (other) std::memcpy(out.data + at, other->data + at, bytes);
@@ -528,7 +538,7 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
     uint8_t* dst = reinterpret_cast<uint8_t*>(l.denseLo);
     for (int64_t i = 0, j; i < n; i = j) {  // runs of active lanes, copied whole
       const bool on = l.mask[i] != 0;
-      for (j = i + 1; j < n && (l.mask[j] != 0) == on;) ++j;
+      j = runEnd(l.mask, i, n);
       if (on) std::memcpy(dst + size_t(i) * eb, val.data + size_t(i) * eb, size_t(j - i) * eb);
     }
   } else {

@@ -179,3 +179,35 @@ TEST_CASE("1-D comparisons of index tiles (tail masks) agree with dense evaluati
   }
   CHECK(checked == 4 * 6 * 55);
 }
+
+TEST_CASE("masked contiguous loads and stores copy each run of live lanes exactly as lane by lane", "[interp][symbolic]") {
+  // Masks with many runs of both states (j % a < b, one flipped below c): the symbolic path
+  // copies and checks whole runs (found a word at a time), the dense path goes lane by lane.
+  const int64_t C = 128;
+  const std::string src =
+      "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+      "def runs(x, y, a, b, c, C: tl.constexpr):\n"
+      "    j = tl.arange(0, C)\n"
+      "    m = (j % a) < b\n"
+      "    v = tl.load(x + j, mask=m, other=-1.0)\n"
+      "    tl.store(y + j, v * 2.0, mask=m != (j < c))\n";
+  frontend::CompileOptions co;
+  co.kernel = "runs";
+  co.defines = {{"C", std::to_string(C)}};
+  co.signature = "x: *fp32, y: *fp32, a: i32, b: i32, c: i32";
+  auto compiled = frontend::compileKernel(src, "runs.py", co);
+  REQUIRE(compiled);
+  int64_t cases = 0;
+  for (int64_t a : {1, 2, 3, 8, 9, 64, 200})
+    for (int64_t b : {0, 1, 5, 63})
+      for (int64_t c : {0, 7, 64, 127}) {
+        INFO("a " << a << " b " << b << " c " << c);
+        std::vector<interp::Buffer> bufs{buffer("x", ScalarKind::F32, C), buffer("y", ScalarKind::F32, C)};
+        for (int64_t k = 0; k < C; ++k) as<float>(bufs[0])[k] = float(k) * 0.5f - 3.0f;
+        interp::LaunchOptions o;
+        o.grid = {1, 1, 1};
+        runBothWays(**compiled, bufs, {bufArg(0), bufArg(1), intArg(a), intArg(b), intArg(c)}, o);
+        ++cases;
+      }
+  CHECK(cases == 7 * 4 * 4);
+}
