@@ -1,8 +1,9 @@
 // Lowerer.h - the state of one kernel's lowering from the tile IR to LLVM IR, shared by the
 // files that each lower one family of ops: LowerToLLVM.cpp (entry, dispatch, values and
 // layouts), LowerElementwise.cpp (arithmetic, casts, math), LowerMemory.cpp (loads, stores,
-// atomics), LowerShape.cpp (shape ops and layout changes), LowerReduce.cpp (reduce, scan, dot),
-// LowerControl.cpp (for, if, while, assert). A program is one CTA of 32 * numWarps threads; a
+// atomics), LowerShape.cpp (shape ops and layout changes), LowerReduce.cpp (reduce, scan),
+// LowerDot.cpp (dot), LowerControl.cpp (for, if, while, assert), Pipeline.cpp (loads issued one
+// iteration ahead). A program is one CTA of 32 * numWarps threads; a
 // tile value lives in the blocked layout (Layout.h) as one LLVM value per register slot, or as
 // one value when every element is known equal (constants, splats, and elementwise ops of them).
 #pragma once
