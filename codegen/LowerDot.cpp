@@ -14,6 +14,14 @@ namespace tilevm::codegen {
 
 using ir::ScalarKind;
 
+// The bits of an f32 (as i32) rounded to tf32: nearest, ties away, on the 10-bit mantissa
+// (Inf/NaN kept), as the interpreter rounds (cvt.rna.tf32.f32 but for NaN payloads).
+llvm::Value* Lowerer::tf32Bits(llvm::Value* bits) {
+  llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
+  llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u)));
+  return b_.CreateSelect(special, bits, rounded);
+}
+
 void Lowerer::dot(const ir::Op& op) {
   if (dotOnTensorCores(op)) return dotByMma(op);
   dotByFma(op);
@@ -51,12 +59,10 @@ void Lowerer::dotByMma(const ir::Op& op) {
   llvm::Value* rowBase = b_.CreateAdd(b_.CreateMul(b_.CreateUDiv(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.rows / l.warpsM))), g);
   llvm::Value* colBase = b_.CreateAdd(b_.CreateMul(b_.CreateURem(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.cols / l.warpsN))), g);
   // A word of two halves at element index e (even) of an f16 array in shared memory.
-  // tf32: the f32 at element e, rounded to tf32 (nearest, ties away; Inf/NaN kept) as its bits.
+  // tf32: the f32 at element e, rounded to tf32, as its bits.
   auto word = [&](llvm::Value* base, llvm::Value* e) -> llvm::Value* {
     if (!tf32) return b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt16Ty(), base, e));
-    llvm::Value* bits = b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt32Ty(), base, e));
-    llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
-    return b_.CreateSelect(special, bits, b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u))));
+    return tf32Bits(b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt32Ty(), base, e)));
   };
   const int64_t kStep = tf32 ? 8 : 16, half = kStep / 2;  // the second register pair's k offset
   Values acc;
@@ -120,13 +126,7 @@ void Lowerer::dotByFma(const ir::Op& op) {
   llvm::Value* aBase = writeShared(op, op.operands[0], 0);
   llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at));
   barrier();
-  // Round to tf32: nearest, ties away, on the 10-bit mantissa (Inf/NaN kept), as the interpreter.
-  auto tf32 = [&](llvm::Value* x) {
-    llvm::Value* bits = b_.CreateBitCast(x, b_.getInt32Ty());
-    llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7f800000)), b_.getInt32(0x7f800000));
-    llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(int32_t(0xffffe000u)));
-    return b_.CreateBitCast(b_.CreateSelect(special, bits, rounded), accTy);
-  };
+  auto tf32 = [&](llvm::Value* x) { return b_.CreateBitCast(tf32Bits(b_.CreateBitCast(x, b_.getInt32Ty())), accTy); };
   // Which part of an f32 input a pass multiplies (3xTF32 splits each into hi + lo).
   enum class Part { Whole, Hi, Lo };
   auto operand = [&](llvm::Value* base, llvm::Value* e, Part part) -> llvm::Value* {

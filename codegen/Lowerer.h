@@ -154,6 +154,8 @@ class Lowerer {
   void dot(const ir::Op& op);
   void dotByFma(const ir::Op& op);
   void dotByMma(const ir::Op& op);
+  /// An f32's bits (i32) rounded to tf32 exactly as the interpreter rounds dot inputs.
+  llvm::Value* tf32Bits(llvm::Value* bits);
   Values combine(const ir::Region& region, const Values& a, const Values& b);
   llvm::Value* reduceByShuffles(const ir::Op& op, llvm::Type* ty, llvm::Value* acc);
   /// A counted loop: body(i, carried) gives the next carried values; returns the last.

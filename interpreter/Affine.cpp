@@ -66,6 +66,18 @@ void startSymbolic(Tile& out, const ir::Type& type) {
   out.symbolic = true;
 }
 
+// Calls f with the test of `rel` (eq ne lt le gt ge) on a difference against 0, chosen once, for
+// any integer type (i128 ends, int64 lanes).
+template <typename F>
+void withRelation(std::string_view rel, F&& f) {
+  if (rel == "eq") f([](auto v) { return v == 0; });
+  else if (rel == "ne") f([](auto v) { return v != 0; });
+  else if (rel == "lt") f([](auto v) { return v < 0; });
+  else if (rel == "le") f([](auto v) { return v <= 0; });
+  else if (rel == "gt") f([](auto v) { return v > 0; });
+  else f([](auto v) { return v >= 0; });
+}
+
 // A comparison of two symbolic tiles: the sign of their exact difference decides each lane.
 bool compare(const std::string& pred, const Tile& a, const Tile& b, Arena& arena, Tile& out, const ir::Type& type) {
   AffineRange ra = affineRange(a), rb = affineRange(b);
@@ -76,28 +88,20 @@ bool compare(const std::string& pred, const Tile& a, const Tile& b, Arena& arena
   if (!combine(a, b, -1, diff) || !fits(diff)) return false;
   // The predicate as a relation of the difference to 0 (unsigned ones, on values >= 0, as signed).
   const std::string_view rel = pred == "eq" || pred == "ne" ? std::string_view(pred) : std::string_view(pred).substr(1);
-  auto test = [rel](i128 v) -> uint8_t {
-    if (rel == "eq") return v == 0;
-    if (rel == "ne") return v != 0;
-    if (rel == "lt") return v < 0;
-    if (rel == "le") return v <= 0;
-    if (rel == "gt") return v > 0;
-    return v >= 0;  // ge
-  };
-  AffineRange r = affineRange(diff);
-  uint8_t atLo = test(r.lo), atHi = test(r.hi);
-  // One difference for all lanes, or an order predicate (monotone) equal at both ends.
-  if (r.lo == r.hi || (atLo == atHi && rel != "eq" && rel != "ne")) {
-    // One value for every lane: a uniform symbolic mask (loads and stores read it as such).
-    startSymbolic(out, type);
-    out.affine.base = atLo;
-    return true;
-  }
-  // Lane by lane, with the relation chosen once (a row's tail mask, `cols < n`, on every row).
-  out = allocTile(arena, type);
-  const int64_t n = out.size();
   const bool ordered = rel != "eq" && rel != "ne";
-  auto lanes = [&](auto holds) {
+  const AffineRange r = affineRange(diff);
+  withRelation(rel, [&](auto holds) {
+    const uint8_t atLo = holds(r.lo), atHi = holds(r.hi);
+    // One difference for all lanes, or an order predicate (monotone) equal at both ends.
+    if (r.lo == r.hi || (atLo == atHi && ordered)) {
+      // One value for every lane: a uniform symbolic mask (loads and stores read it as such).
+      startSymbolic(out, type);
+      out.affine.base = atLo;
+      return;
+    }
+    // Lane by lane, with the relation chosen once (a row's tail mask, `cols < n`, on every row).
+    out = allocTile(arena, type);
+    const int64_t n = out.size();
     if (diff.type.rank() == 1) {  // lane i: base + i stride, no materialized difference
       const int64_t base = int64_t(diff.affine.base), stride = diff.affine.stride[0];
       auto at = [&](int64_t i) { return uint8_t(holds(base + i * stride)); };
@@ -120,13 +124,7 @@ bool compare(const std::string& pred, const Tile& a, const Tile& b, Arena& arena
     Tile values = materialize(arena, diff);
     const int64_t* v = values.as<int64_t>();
     for (int64_t i = 0; i < n; ++i) out.data[i] = uint8_t(holds(v[i]));
-  };
-  if (rel == "eq") lanes([](int64_t v) { return v == 0; });
-  else if (rel == "ne") lanes([](int64_t v) { return v != 0; });
-  else if (rel == "lt") lanes([](int64_t v) { return v < 0; });
-  else if (rel == "le") lanes([](int64_t v) { return v <= 0; });
-  else if (rel == "gt") lanes([](int64_t v) { return v > 0; });
-  else lanes([](int64_t v) { return v >= 0; });
+  });
   return true;
 }
 

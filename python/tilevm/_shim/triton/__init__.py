@@ -63,9 +63,10 @@ class JITFunction:
         # engine's programs and num_stages its software pipelining; neither means anything to the
         # interpreter.
         meta = {k: v for k, v in kwargs.items() if k not in _LAUNCH_OPTIONS or k in self.arg_names}
-        num_warps = kwargs.get("num_warps", 4) if "num_warps" not in self.arg_names else 4
-        num_stages = kwargs.get("num_stages", 1) if "num_stages" not in self.arg_names else 1
-        return _launcher.launch(self, grid, args, meta, num_warps=num_warps or 4, num_stages=num_stages or 1, repeat=_repeat)
+        def option(name, default):  # a launch option's value, unless the kernel took it as a parameter
+            return (kwargs.get(name) if name not in self.arg_names else None) or default
+        return _launcher.launch(self, grid, args, meta, num_warps=option("num_warps", 4), num_stages=option("num_stages", 1),
+                                repeat=_repeat)
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @triton.jit function: launch it as {self.__name__}[grid](...)")
