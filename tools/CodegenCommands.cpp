@@ -18,7 +18,7 @@ namespace {
 struct CodegenCli {
   std::string input, kernel, output, arch = "sm_90";
   std::vector<std::string> args, defines, includeDirs;
-  unsigned numWarps = 4, numStages = 1;
+  rt::RunOptionTexts options;  // --num-warps, --num-stages
   bool llvmIr = false;
 };
 
@@ -28,6 +28,10 @@ int runCodegen(const CodegenCli& o) {
   std::cerr << "tilevm: error: this build has no GPU code generator (LLVM 19 was not found when it was built)\n";
   return kExitEnvironment;
 #else
+  auto numWarps = rt::parseNumWarps(o.options.numWarps);
+  if (!numWarps) return std::cerr << render(numWarps.error()), kExitBadInput;
+  auto numStages = rt::parseNumStages(o.options.numStages);
+  if (!numStages) return std::cerr << render(numStages.error()), kExitBadInput;
   SourceManager sources;
   auto args = rt::parseArgs(o.args, 0);
   if (!args) return std::cerr << render(args.error()), kExitBadInput;
@@ -38,8 +42,8 @@ int runCodegen(const CodegenCli& o) {
   }
   codegen::Options copts;
   copts.arch = o.arch;
-  copts.numWarps = o.numWarps;
-  copts.numStages = o.numStages;
+  copts.numWarps = *numWarps;
+  copts.numStages = *numStages;
   // Specialized on the arguments given, as a launch would be (integers divisible by 16, arrays
   // aligned); parameters without an --arg get no assumption.
   for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {
@@ -76,9 +80,7 @@ void addOne(CLI::App& app, int& rc, const char* name, const char* help, bool llv
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
   c->add_option("--arch", o->arch, "sm_80, sm_86, sm_89, sm_90 or sm_90a")->capture_default_str();
-  c->add_option("--num-warps", o->numWarps, "warps per program")->capture_default_str();
-  c->add_option("--num-stages", o->numStages, "Triton's num_stages: 1 = no software pipelining; 2 or more = each loop's loads issued one iteration ahead")
-      ->capture_default_str();
+  addGpuOptions(c, o->options, "");
   c->add_option("-o,--output", o->output, "output file (default: stdout)");
   c->callback([o, &rc] { rc = runCodegen(*o); });
 }

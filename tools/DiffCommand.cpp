@@ -4,6 +4,7 @@
 // GPU is usable, and says so.
 #include <iostream>
 #include <sstream>
+#include <tuple>
 
 #include "ir/Verifier.h"
 #include "ir/bytecode/Bytecode.h"
@@ -19,14 +20,22 @@ namespace tilevm::tools {
 namespace {
 
 struct DiffCli {
-  std::string input, kernel, grid = "1", device = "cuda:0";
+  std::string input, kernel;
+  rt::RunOptionTexts options = [] {
+    rt::RunOptionTexts t;
+    t.device = "cuda:0";
+    return t;
+  }();
   std::vector<std::string> args, defines, includeDirs;
-  uint64_t seed = 0;
-  int64_t ulps = -1;  // -1: the kernel's default (rt::defaultUlps)
-  double rtol = -1, atol = -1;
+  std::string ulps, rtol, atol;  // empty: the kernel's default (rt::defaultUlps, per dtype)
   bool exact = false;
-  unsigned numWarps = 4, numStages = 1;
   bool self = false;
+};
+
+// The tolerances: empty texts stay at -1 (the default); others are checked numbers.
+struct Tolerances {
+  int64_t ulps = -1;
+  double rtol = -1, atol = -1;
 };
 
 // One engine configuration of --self.
@@ -72,27 +81,28 @@ bool compareRuns(const RunResult& reference, const RunResult& other, const rt::T
 
 }  // namespace
 
-int runDiff(const DiffCli& o) {
-  interp::LaunchOptions base;
-  std::array<int64_t, 3> grid{1, 1, 1};
-  {
-    std::istringstream in(o.grid);
-    std::string part;
-    size_t d = 0;
-    while (std::getline(in, part, ',')) {
-      char* end = nullptr;
-      long long v = std::strtoll(part.c_str(), &end, 10);
-      if (d >= 3 || part.empty() || *end != '\0' || v <= 0 || v > interp::kMaxGridAxis)
-        return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers below 2^31");
-      grid[d++] = v;
-    }
+int runDiff(const DiffCli& cli) {
+  auto checked = rt::parseRunOptions(cli.options);
+  if (!checked) return std::cerr << render(checked.error()), kExitBadInput;
+  Tolerances o;
+  if (!cli.ulps.empty()) {
+    auto u = rt::parseInteger("--ulps", cli.ulps, 0, uint64_t(INT64_MAX), "units in the last place");
+    if (!u) return std::cerr << render(u.error()), kExitBadInput;
+    o.ulps = int64_t(*u);
   }
-  base.grid = grid;
+  for (auto [flag, text, out] : {std::tuple{"--rtol", &cli.rtol, &o.rtol}, std::tuple{"--atol", &cli.atol, &o.atol}}) {
+    if (text->empty()) continue;
+    auto v = rt::parseNumber(flag, *text, 0, 1e9);
+    if (!v) return std::cerr << render(v.error()), kExitBadInput;
+    *out = *v;
+  }
+  const interp::LaunchOptions& base = checked->launch;
+  const uint64_t seed = checked->seed;
 
   SourceManager sources;
-  auto firstArgs = rt::parseArgs(o.args, o.seed);
+  auto firstArgs = rt::parseArgs(cli.args, seed);
   if (!firstArgs) return std::cerr << render(firstArgs.error()), kExitBadInput;
-  rt::KernelRequest request{o.input, o.kernel, o.defines, o.includeDirs};
+  rt::KernelRequest request{cli.input, cli.kernel, cli.defines, cli.includeDirs};
   auto loaded = rt::loadKernel(request, *firstArgs, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
@@ -100,9 +110,9 @@ int runDiff(const DiffCli& o) {
   }
 
   auto launchOn = [&](rt::Device& dev, const rt::LoadedKernel& k, const interp::LaunchOptions& opts) -> Result<RunResult> {
-    auto args = rt::parseArgs(o.args, o.seed);
+    auto args = rt::parseArgs(cli.args, seed);
     if (!args) return args.error();
-    auto bound = rt::bindArgs(*k.kernel, *args, !rt::isPython(o.input));
+    auto bound = rt::bindArgs(*k.kernel, *args, !rt::isPython(cli.input));
     if (!bound) return bound.error();
     auto rep = dev.run(k, *bound, opts, 1);
     if (!rep) return rep.error();
@@ -111,13 +121,9 @@ int runDiff(const DiffCli& o) {
   auto cpu = rt::interpreterDevice();
   auto launch = [&](const rt::LoadedKernel& k, const interp::LaunchOptions& opts) { return launchOn(*cpu, k, opts); };
 
-  if (!o.self) {
-    int ordinal = 0;
-    if (!rt::parseCudaDevice(o.device, ordinal)) return fail("--device " + o.device + ": expected cuda or cuda:N");
-    rt::GpuOptions gpuOptions;
-    gpuOptions.numWarps = o.numWarps;
-    gpuOptions.numStages = o.numStages;
-    auto gpu = rt::cudaDevice(ordinal, gpuOptions);
+  if (!cli.self) {
+    if (!checked->device.gpu) return fail("--device cpu: diff compares the interpreter with a GPU (cuda or cuda:N); --self compares it with itself");
+    auto gpu = rt::cudaDevice(checked->device.ordinal, checked->gpu);
     if (!gpu) {
       std::cerr << "tilevm diff: cannot run on the GPU: " << gpu.error().message
                 << "\n(use --self to compare the interpreter with itself)\n";
@@ -135,7 +141,7 @@ int runDiff(const DiffCli& o) {
     // Kernels that reduce are held to relative error (the engines sum in different orders);
     // elementwise ones to --ulps.
     rt::Tolerance tol{o.ulps >= 0 ? uint64_t(o.ulps) : rt::defaultUlps(*loaded->kernel)};
-    tol.relative = !o.exact && (o.rtol >= 0 || o.atol >= 0 || rt::reducesInAnyOrder(*loaded->kernel));
+    tol.relative = !cli.exact && (o.rtol >= 0 || o.atol >= 0 || rt::reducesInAnyOrder(*loaded->kernel));
     tol.rtol = o.rtol;
     tol.atol = o.atol;
     tol.scaleByRms = tol.relative && o.rtol < 0 && o.atol < 0;
@@ -160,7 +166,7 @@ int runDiff(const DiffCli& o) {
   std::cout << "tilevm diff --self: no GPU ran; the interpreter is compared with itself\n";
   auto reference = launch(*loaded, base);
   if (!reference) return std::cerr << render(reference.error()), kExitBadInput;
-  std::cout << "reference: " << rt::interpreterDevice()->describe() << ", parallel schedule, "
+  std::cout << "reference: " << rt::interpreterDevice()->describe() << ", " << cli.options.schedule << " schedule, "
             << reference->report.programs << " programs, " << reference->report.findings.size() << " findings\n";
 
   std::vector<Variant> variants;
@@ -216,19 +222,16 @@ void addDiffCommand(CLI::App& app, int& rc) {
   CLI::App* c = app.add_subcommand("diff", "Run one kernel on two engines (interpreter and GPU; or --self) and compare every buffer");
   c->add_option("input", o->input, "kernel file: .py, .tile or .tbc")->required();
   c->add_option("-k,--kernel", o->kernel, "kernel name (optional when the module has one)");
-  c->add_option("--grid", o->grid, "grid X[,Y[,Z]]")->capture_default_str();
+  addRunOptions(c, o->options);
   c->add_option("--arg", o->args, "argument NAME=SPEC, as for tilevm run");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  c->add_option("--seed", o->seed, "seed of generated inputs")->capture_default_str();
-  c->add_option("--device", o->device, "the GPU: cuda or cuda:N")->capture_default_str();
-  c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place (default: 0, or 16 for kernels using approximate math)")
-      ->check(CLI::NonNegativeNumber);
-  c->add_option("--rtol", o->rtol, "relative tolerance for floats (with --atol: torch.testing.assert_close's rule); default per dtype for kernels that reduce");
-  c->add_option("--atol", o->atol, "absolute tolerance for floats (see --rtol)");
+  c->add_option("--device", o->options.device, "the GPU: cuda or cuda:N")->capture_default_str();
+  c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place (default: 0, or 16 for kernels using approximate math)");
+  c->add_option("--rtol", o->rtol, "relative tolerance for floats, 0 to 1e9 (with --atol: torch.testing.assert_close's rule); default per dtype for kernels that reduce");
+  c->add_option("--atol", o->atol, "absolute tolerance for floats, 0 to 1e9 (see --rtol)");
   c->add_flag("--exact", o->exact, "hold kernels that reduce to --ulps too (no relative tolerance)");
-  c->add_option("--num-warps", o->numWarps, "warps per program on the GPU (Triton's num_warps)")->capture_default_str();
-  c->add_option("--num-stages", o->numStages, "Triton's num_stages on the GPU (1: no software pipelining)")->capture_default_str();
+  addGpuOptions(c, o->options, "on the GPU: ");
   c->add_flag("--self", o->self, "no GPU: compare the interpreter with itself (threads, schedules, dense path, bytecode round trip)");
   c->callback([o, &rc] { rc = runDiff(*o); });
 }

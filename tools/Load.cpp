@@ -4,8 +4,6 @@
 #include "runtime/Launch.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -38,21 +36,20 @@ std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager&
   return std::move(*m);
 }
 
-bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill) {
-  out = {fill, fill, fill};
-  size_t start = 0;
-  for (int d = 0; d < 3; ++d) {
-    size_t c = s.find(',', start);
-    std::string part = s.substr(start, c == std::string::npos ? std::string::npos : c - start);
-    char* end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || errno == ERANGE) return false;
-    out[size_t(d)] = v;
-    if (c == std::string::npos) return true;
-    start = c + 1;
-  }
-  return false;
+void addRunOptions(CLI::App* c, rt::RunOptionTexts& t) {
+  c->add_option("--grid", t.grid, "grid X[,Y[,Z]]")->capture_default_str();
+  c->add_option("--check", t.check, "all, none, or a list of bounds,races,uninit")->capture_default_str();
+  c->add_option("--threads", t.threads, "worker threads (0: all; at most 1024)")->capture_default_str();
+  c->add_option("--schedule", t.schedule, "parallel, serial, reverse or random:SEED")->capture_default_str();
+  c->add_option("--timeout", t.timeout, "wall-clock budget of a launch in seconds (0: none); past it the run stops with a timeout finding")
+      ->capture_default_str();
+  c->add_option("--fuel", t.fuel, "loop iterations a program may run before it is stopped")->capture_default_str();
+  c->add_option("--seed", t.seed, "seed of generated inputs")->capture_default_str();
+}
+
+void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what) {
+  c->add_option("--num-warps", t.numWarps, what + "warps per program (Triton's num_warps: 1, 2, 4, 8, 16 or 32)")->capture_default_str();
+  c->add_option("--num-stages", t.numStages, what + "Triton's num_stages, 1 to 8 (1: no software pipelining)")->capture_default_str();
 }
 
 }  // namespace tilevm::tools

@@ -1,5 +1,5 @@
 // Load.h - what the subcommands share: reading a module from a file in either form (.tile text or
-// .tbc bytecode) and verifying it, reporting diagnostics, parsing X[,Y[,Z]] options.
+// .tbc bytecode) and verifying it, reporting diagnostics, the run options of run/diff/viz.
 #pragma once
 
 #include <array>
@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
 #include "runtime/Files.h"
+#include "runtime/RunOptions.h"
 
 namespace tilevm::tools {
 
@@ -26,9 +29,12 @@ bool looksLikeBytecode(const std::string& path, const std::string& bytes);
 /// (with source lines from `sources`) and null is returned.
 std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager& sources);
 
-/// Parses "X[,Y[,Z]]" (grids, program ids) into out, missing parts set to `fill`; false unless
-/// each part is a whole decimal int64.
-bool parseTriple(const std::string& s, std::array<int64_t, 3>& out, int64_t fill);
+/// Adds the options a launch on the interpreter takes (--grid, --check, --threads, --schedule,
+/// --timeout, --fuel, --seed) to `c`, as texts into `t`; rt::parseRunOptions checks them.
+void addRunOptions(CLI::App* c, rt::RunOptionTexts& t);
+
+/// Adds --num-warps and --num-stages (the GPU engine's) to `c`; `what` says where they apply.
+void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what);
 
 /// Prints diagnostics to stderr.
 void report(const std::vector<Diagnostic>& diags, const SourceManager& sources);

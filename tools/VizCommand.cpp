@@ -24,10 +24,9 @@ namespace tilevm::tools {
 namespace {
 
 struct VizCli {
-  std::string input, kernel, output, grid = "1", access, accessOutput;
+  std::string input, kernel, output, access, accessOutput;
+  rt::RunOptionTexts options;  // of --run (and --num-warps of --layouts)
   std::vector<std::string> args, defines, includeDirs;
-  uint64_t seed = 0;
-  unsigned numWarps = 4;
   bool run = false, collapse = false, layouts = false;
 };
 
@@ -53,15 +52,12 @@ int runViz(const VizCli& o) {
     return fail("-o " + o.output + ": the file name must end in .svg, .png or .dot");
   if (!o.access.empty() && extensionOf(o.accessOutput) != "svg")
     return fail("--access-output " + o.accessOutput + ": the access map is an .svg file");
-  std::array<int64_t, 3> grid;
-  bool gridOk = parseTriple(o.grid, grid, 1);
-  for (int64_t g : grid) gridOk = gridOk && g > 0 && g <= interp::kMaxGridAxis;
-  gridOk = gridOk && (unsigned __int128)grid[0] * uint64_t(grid[1]) * uint64_t(grid[2]) <= interp::kMaxGridPrograms;
-  if (!gridOk) return fail("--grid " + o.grid + ": expected X[,Y[,Z]] with positive integers within the launch limits");
+  auto checked = rt::parseRunOptions(o.options);
+  if (!checked) return std::cerr << render(checked.error()), kExitBadInput;
+  const std::array<int64_t, 3> grid = checked->launch.grid;
   bool run = o.run || !o.access.empty();
-  if (o.numWarps == 0 || o.numWarps > 32 || (o.numWarps & (o.numWarps - 1))) return fail("--num-warps must be a power of two from 1 to 32");
 
-  auto parsed = rt::parseArgs(o.args, o.seed);
+  auto parsed = rt::parseArgs(o.args, checked->seed);
   if (!parsed) return std::cerr << render(parsed.error()), kExitBadInput;
   SourceManager sources;
   auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs}, *parsed, sources);
@@ -78,7 +74,7 @@ int runViz(const VizCli& o) {
   if (o.layouts) {
 #ifdef TILEVM_HAVE_CODEGEN
     codegen::Options copts;
-    copts.numWarps = o.numWarps;
+    copts.numWarps = checked->gpu.numWarps;
     viz::annotateLayouts(graph, codegen::describeLayouts(*loaded->module, *loaded->kernel, copts));
 #else
     std::cerr << "tilevm viz: --layouts needs the GPU code generator, which this build lacks (LLVM 19 was not found)\n";
@@ -91,8 +87,7 @@ int runViz(const VizCli& o) {
     if (!bound) return std::cerr << render(bound.error()), kExitBadInput;
     std::unique_ptr<interp::OpProfile> profile = interp::OpProfile::forKernel(*loaded->kernel);
     interp::AccessMap access(o.access);
-    interp::LaunchOptions opts;
-    opts.grid = grid;
+    interp::LaunchOptions opts = checked->launch;
     opts.profile = profile.get();
     if (!o.access.empty()) {
       if (!bound->bufferOf.count(o.access)) return fail("--access " + o.access + ": no array argument of that name");
@@ -142,10 +137,9 @@ void addVizCommand(CLI::App& app, int& rc) {
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
   c->add_flag("--collapse", o->collapse, "fold chains of elementwise ops into one node");
   c->add_flag("--layouts", o->layouts, "annotate each value with its layout on the GPU (the code generator's)");
-  c->add_option("--num-warps", o->numWarps, "warps per program for --layouts")->capture_default_str();
-  c->add_flag("--run", o->run, "run the kernel on the interpreter (the arguments of tilevm run) and draw what it did");
-  c->add_option("--grid", o->grid, "grid for --run: X[,Y[,Z]]")->capture_default_str();
-  c->add_option("--seed", o->seed, "seed for generated arguments");
+  c->add_option("--num-warps", o->options.numWarps, "warps per program for --layouts (1, 2, 4, 8, 16 or 32)")->capture_default_str();
+  c->add_flag("--run", o->run, "run the kernel on the interpreter (the arguments and options of tilevm run) and draw what it did");
+  addRunOptions(c, o->options);
   c->add_option("--access", o->access, "with a run: draw which program read and wrote each element of this array argument");
   c->add_option("--access-output", o->accessOutput, "the access map: FILE.svg (default: the graph's name with -access.svg)");
   c->callback([o, &rc] {
