@@ -242,6 +242,43 @@ std::string checkValueFits(double v, const frontend::DType& dt) {
   return "";
 }
 
+std::string descriptorField(const ArgValue& d, const std::string& field, const ir::Type& t,
+                            const interp::Buffer& array, bool& isBase, int64_t& value) {
+  const std::vector<int64_t>& shape = array.shape;
+  const std::string param = "'" + d.name + "." + field + "'";
+  if (shape.size() != d.block.size())
+    return "a " + std::to_string(d.block.size()) + "-d descriptor needs a " + std::to_string(d.block.size()) +
+           "-d array, '" + d.refs[0] + "' has " + std::to_string(shape.size()) + " dimensions";
+  isBase = field == "base";
+  if (isBase) {
+    if (!t.isScalar() || !t.isPtr())
+      return "parameter " + param + " is " + t.str() + ": a descriptor's base must be a pointer parameter";
+    if (t.elem().pointee != array.elem)
+      return "parameter " + param + " is " + t.str() + ", but '" + d.refs[0] + "' is an array of " +
+             std::string(ir::scalarName(array.elem));
+    return "";
+  }
+  bool isShape = field.rfind("shape", 0) == 0, isStride = field.rfind("stride", 0) == 0;
+  std::string digits = isShape ? field.substr(5) : isStride ? field.substr(6) : "";
+  bool numeric = !digits.empty() && digits.size() <= 2 && std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!numeric)
+    return "parameter " + param + " is not a descriptor field (base, shapeK or strideK, K a dimension)";
+  size_t k = size_t(std::stoul(digits));
+  if (k >= shape.size())
+    return "parameter " + param + " names dimension " + std::to_string(k) + " of a " + std::to_string(shape.size()) +
+           "-d descriptor";
+  if (!t.isScalar() || !t.isInt())
+    return "parameter " + param + " is " + t.str() + ": a descriptor's " + (isShape ? "shape" : "stride") +
+           " must be an integer scalar parameter";
+  value = 1;
+  if (isShape) value = shape[k];
+  else
+    for (size_t j = k + 1; j < shape.size(); ++j) value *= shape[j];
+  std::string err = checkIntFits(value, false, frontend::DType::of(t.elem().kind));
+  if (!err.empty()) return "parameter " + param + " is " + t.str() + ": " + err;
+  return "";
+}
+
 std::string checkIntFits(int64_t v, bool isUnsignedLiteral, const frontend::DType& dt) {
   if (dt.isBool()) return v == 0 || v == 1 ? "" : std::to_string(v) + " is not 0 or 1 (int1)";
   if (!dt.isInt() || dt.bits() >= 64) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "frontend/Value.h"
 #include "interpreter/Interpreter.h"
@@ -48,6 +49,15 @@ std::string checkIntFits(int64_t v, bool isUnsignedLiteral, const frontend::DTyp
 
 /// Empty if `v` is exactly representable in integer type `dt` (any float fits a float type).
 std::string checkValueFits(double v, const frontend::DType& dt);
+
+/// One IR parameter of tensor descriptor `d` (a `.tile` kernel's NAME.base, NAME.shapeK or
+/// NAME.strideK; `field` is the part after the dot) of type `t`, over `array`.
+/// Sets `isBase` (the parameter is the array itself) or `value` (the extent or row-major
+/// stride of dimension K). Returns the error (empty on success): an unknown field, a dimension
+/// the descriptor does not have, a rank that differs from the array's, or a parameter type
+/// that cannot hold the field (a base pointing to another element type than the array's).
+std::string descriptorField(const ArgValue& d, const std::string& field, const ir::Type& t,
+                            const interp::Buffer& array, bool& isBase, int64_t& value);
 
 /// Parses `NAME=SPEC`. `seed` and `index` make generated data reproducible per argument.
 /// Errors read "--arg NAME=SPEC: ..." and say what was expected.

@@ -159,25 +159,17 @@ Result<BoundArgs> bindArgs(const ir::Kernel& k, std::vector<ArgValue>& args, boo
     if (dot != std::string::npos) {
       ArgValue& d = args[it->second];
       if (!d.isDescriptor) return commandLine("--arg " + d.name + ": parameter '" + d.name + "' is a tensor descriptor: give desc:ARRAY:BLOCK");
-      ArgValue& target = args[byName.at(d.refs[0])];
-      used[byName.at(d.refs[0])] = true;
-      size_t bi = bufferIndex(target);
-      const std::vector<int64_t>& shape = buffers[bi].shape;
-      std::string field = name.substr(dot + 1);
-      if (field == "base") {
-        arg.isBuffer = true;
-        arg.buffer = bi;
-      } else {
-        bool isShape = field.rfind("shape", 0) == 0;
-        size_t k = size_t(std::stoul(field.substr(isShape ? 5 : 6)));
-        if (k >= shape.size() || shape.size() != d.block.size())
-          return commandLine("--arg " + d.name + ": a " + std::to_string(d.block.size()) + "-d descriptor needs a " +
-                      std::to_string(d.block.size()) + "-d array, '" + d.refs[0] + "' has " + std::to_string(shape.size()) + " dimensions");
-        int64_t stride = 1;
-        for (size_t j = k + 1; j < shape.size(); ++j) stride *= shape[j];
-        arg.i = isShape ? shape[k] : stride;
-        arg.f = double(arg.i);
-      }
+      auto ref = byName.find(d.refs[0]);
+      if (ref == byName.end() || !args[ref->second].isBuffer || !args[ref->second].refs.empty())
+        return commandLine("--arg " + d.name + "=" + d.spec + ": '" + d.refs[0] + "' is not an array argument");
+      used[ref->second] = true;
+      size_t bi = bufferIndex(args[ref->second]);
+      bool isBase = false;
+      std::string err = descriptorField(d, name.substr(dot + 1), t, buffers[bi], isBase, arg.i);
+      if (!err.empty()) return commandLine("--arg " + d.name + "=" + d.spec + ": " + err);
+      arg.isBuffer = isBase;
+      arg.buffer = bi;
+      arg.f = double(arg.i);
       launchArgs.push_back(arg);
       continue;
     }
@@ -189,7 +181,7 @@ Result<BoundArgs> bindArgs(const ir::Kernel& k, std::vector<ArgValue>& args, boo
       arg.isBuffer = true;
       arg.buffer = bufferIndex(a);
     } else {
-      if (a.isBuffer) return commandLine("--arg " + name + ": parameter '" + name + "' is a scalar " + t.str());
+      if (a.isBuffer || a.isDescriptor) return commandLine("--arg " + name + "=" + a.spec + ": parameter '" + name + "' is a scalar " + t.str());
       if (t.isInt() && a.isFloat) return commandLine("--arg " + name + ": parameter '" + name + "' is " + t.str() + ", got a float");
       if (t.isInt()) {
         frontend::DType pt = frontend::DType::of(t.elem().kind, a.dtype.isUnsigned && a.dtype.kind == t.elem().kind);
