@@ -87,8 +87,12 @@ class Lowerer {
   CV broadcastTo(const CV& t, std::span<const int64_t> shape, const Expr& at);
   /// Numpy-style broadcast of two tensors to one shape.
   void broadcastPair(CV& a, CV& b, const Expr& at);
-  /// Triton's type promotion for a binary op; numbers adapt to tensors (weak typing).
+  /// Triton's type promotion for a binary op; numbers adapt to tensors (weak typing). A Python
+  /// integer meeting a tensor must fit the result's integer type (Triton's "Scalar N is out of
+  /// range for type T").
   DType computationType(const CV& a, const CV& b, bool divOrMod, const Expr& at);
+  /// computationType's promotion alone, without the range rule.
+  DType promotedType(const CV& a, const CV& b, bool divOrMod, const Expr& at);
   CV binary(const std::string& op, const CV& a, const CV& b, const Expr& at);
   CV unary(const std::string& op, const CV& a, const Expr& at);
   CV compare(const std::string& op, const CV& a, const CV& b, const Expr& at);

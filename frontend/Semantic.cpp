@@ -159,7 +159,32 @@ void Lowerer::broadcastPair(CV& x, CV& y, const Expr& at) {
   y = broadcastTo(y, out, at);
 }
 
+namespace {
+// Triton's range rule for a Python integer meeting a tensor (binary_op_type_checking_impl):
+// the number takes the computation's integer type, so it must fit it; a negative number never
+// meets an unsigned computation.
+void checkScalarFits(const Lowerer& L, const CV& number, const DType& ct, const Expr& at) {
+  if (!(number.kind == CV::K::Int || number.kind == CV::K::Bool) || !ct.isInt()) return;
+  int64_t v = number.i;
+  bool isUnsigned = ct.isUnsigned || ct.isBool();
+  if (v < 0 && isUnsigned)
+    L.fail(at, "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
+               "Perform a explicit cast on one of them.");
+  unsigned w = ct.bits();
+  if (w >= 64) return;  // an int64 holds every integer literal; uint64 every non-negative one
+  int64_t lo = isUnsigned ? 0 : -(int64_t(1) << (w - 1));
+  int64_t hi = isUnsigned ? (int64_t(1) << w) - 1 : (int64_t(1) << (w - 1)) - 1;
+  if (v < lo || v > hi) L.fail(at, "Scalar " + std::to_string(v) + " is out of range for type " + ct.name());
+}
+}  // namespace
+
 DType Lowerer::computationType(const CV& a, const CV& b, bool divOrMod, const Expr& at) {
+  DType ct = promotedType(a, b, divOrMod, at);
+  if (a.isNumber() != b.isNumber()) checkScalarFits(*this, a.isNumber() ? a : b, ct, at);
+  return ct;
+}
+
+DType Lowerer::promotedType(const CV& a, const CV& b, bool divOrMod, const Expr& at) {
   DType ta = a.isTensor() ? a.dtype : constexprDType(a, at);
   DType tb = b.isTensor() ? b.dtype : constexprDType(b, at);
   if (a.isTensor() != b.isTensor()) {
