@@ -1,7 +1,8 @@
 // _tilevm.cpp - the Python extension: compiles a @triton.jit function's file with tilevm's
 // frontend (cached per kernel, signature and constexprs) and launches it on the interpreter
 // over NumPy / torch memory in place (no copies), or on the GPU engine (runtime/CudaDevice:
-// buffers copied to the GPU and back; CUDA tensors too). The Python side is python/tilevm/.
+// buffers copied to the GPU and back; CUDA tensors too), its options checked by the CLI's
+// checker (runtime/RunOptions.h). The Python side is python/tilevm/.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -13,9 +14,11 @@
 #include "frontend/Compile.h"
 #include "frontend/Value.h"
 #include "interpreter/Interpreter.h"
+#include "interpreter/WriteSet.h"
 #include "runtime/Device.h"
 #include "runtime/Files.h"
 #include "runtime/Launch.h"
+#include "runtime/RunOptions.h"
 #ifdef TILEVM_HAVE_GPU
 #include "runtime/CudaDevice.h"
 #endif
@@ -28,6 +31,8 @@ namespace {
 struct Compiled {
   rt::LoadedKernel loaded;  ///< the module and its kernel
   interp::PreparedKernel prepared;
+  /// Per parameter: may the kernel store through it? (nullopt: any pointer may be written)
+  std::optional<std::vector<bool>> written;
 };
 
 // One GPU engine per (ordinal, warps, stages), opened on first use.
@@ -75,6 +80,7 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
   c->loaded.module = std::move(*m);
   c->loaded.kernel = c->loaded.module->findKernel(kernel);
   c->prepared = interp::prepare(*c->loaded.module, *c->loaded.kernel, true);
+  c->written = interp::writtenParams(*c->loaded.kernel);
   cache()[key] = c;
   return c;
 }
@@ -85,6 +91,85 @@ ir::ScalarKind kindOf(const std::string& dtype) {
   return d.kind;
 }
 
+// The launch options a Python launch takes (tilevm.options, plus grid, num_warps, num_stages and
+// repeat from the launch itself), each read into the text the CLI's checker parses.
+constexpr std::pair<const char*, std::string rt::RunOptionTexts::*> kOptions[] = {
+    {"grid", &rt::RunOptionTexts::grid},           {"threads", &rt::RunOptionTexts::threads},
+    {"schedule", &rt::RunOptionTexts::schedule},   {"check", &rt::RunOptionTexts::check},
+    {"timeout", &rt::RunOptionTexts::timeout},     {"fuel", &rt::RunOptionTexts::fuel},
+    {"device", &rt::RunOptionTexts::device},       {"num_warps", &rt::RunOptionTexts::numWarps},
+    {"num_stages", &rt::RunOptionTexts::numStages}, {"repeat", &rt::RunOptionTexts::repeat},
+};
+
+// A Python value as the option text a command line would hold: strings as they are, ints in
+// decimal, floats by repr, a grid tuple as X,Y,Z. Anything else (True, 1.5 for an integer, a
+// list of strings for a schedule) reaches the checker as its str() and is refused there.
+std::string optionText(py::handle v) {
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (py::isinstance<py::float_>(v)) return py::repr(v).cast<std::string>();
+  if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+    std::string s;
+    for (py::handle e : v) s += (s.empty() ? "" : ",") + optionText(e);
+    return s;
+  }
+  return py::str(v).cast<std::string>();
+}
+
+// The checked options, or ValueError with the CLI's message.
+rt::RunOptions checkedOptions(const py::dict& d) {
+  rt::RunOptionTexts t;
+  for (auto [key, value] : d) {
+    std::string name = py::str(key).cast<std::string>();
+    bool known = false;
+    for (const auto& [option, field] : kOptions)
+      if (name == option) t.*field = optionText(value), known = true;
+    if (!known) throw py::type_error("tilevm: unknown launch option '" + name + "'");
+  }
+  auto o = rt::parseRunOptions(t);
+  if (!o) throw py::value_error(o.error().message);
+  return std::move(*o);
+}
+
+// Arguments in the kernel's parameter order: ("buffer", name, allocation start, bytes, dtype,
+// numel, pointer, read-only) or ("int"/"float", name, value, type). A read-only array (a
+// read-only memory map, np.frombuffer of bytes, setflags(write=False)) is refused where the
+// kernel may store through it; where it cannot, the GPU engine gets a private copy (it copies
+// every buffer back).
+void bindArgs(const Compiled& c, const py::list& args, bool onGpu, std::vector<interp::Buffer>& buffers,
+              std::vector<interp::Arg>& launchArgs) {
+  for (const auto& item : args) {
+    py::tuple t = item.cast<py::tuple>();
+    std::string kind = t[0].cast<std::string>(), name = t[1].cast<std::string>();
+    interp::Arg a;
+    if (kind == "buffer") {
+      size_t param = launchArgs.size();
+      bool readOnly = t[7].cast<bool>();
+      if (readOnly && (!c.written || param >= c.written->size() || (*c.written)[param]))
+        throw py::value_error("argument '" + name + "': the array is read-only and the kernel may store through '" + name +
+                              "' (pass a writable copy, e.g. numpy.array(" + name + "))");
+      interp::Buffer b;
+      b.name = name;
+      uint8_t* start = reinterpret_cast<uint8_t*>(t[2].cast<uintptr_t>());
+      size_t bytes = t[3].cast<size_t>();
+      if (readOnly && onGpu) b.bytes.assign(start, start + bytes);
+      else b.external = start, b.externalBytes = bytes;
+      b.elem = kindOf(t[4].cast<std::string>());
+      b.shape = {t[5].cast<int64_t>()};
+      a.isBuffer = true;
+      a.buffer = buffers.size();
+      a.byteOffset = t[6].cast<uintptr_t>() - t[2].cast<uintptr_t>();
+      buffers.push_back(std::move(b));
+    } else if (kind == "int") {
+      // u64 scalars past INT64_MAX travel as their bits.
+      a.i = t[3].cast<std::string>() == "u64" ? int64_t(t[2].cast<uint64_t>()) : t[2].cast<int64_t>();
+      a.f = double(a.i);
+    } else {
+      a.f = t[2].cast<double>();
+    }
+    launchArgs.push_back(a);
+  }
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tilevm, m) {
@@ -93,61 +178,24 @@ PYBIND11_MODULE(_tilevm, m) {
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
-         std::array<int64_t, 3> grid, const std::string& check, unsigned threads, const std::string& schedule,
-         double timeout, const std::string& device, unsigned numWarps, unsigned numStages, unsigned repeat) {
+         const py::dict& options) {
+        rt::RunOptions o = checkedOptions(options);
         auto c = compile(path, kernel, signature, defines, includes);
-        // Arguments in the kernel's parameter order: ("buffer", name, allocation start, bytes,
-        // dtype, numel, pointer) or ("int"/"float", name, value).
         std::vector<interp::Buffer> buffers;
         std::vector<interp::Arg> launchArgs;
-        for (const auto& item : args) {
-          py::tuple t = item.cast<py::tuple>();
-          std::string kind = t[0].cast<std::string>();
-          interp::Arg a;
-          if (kind == "buffer") {
-            interp::Buffer b;
-            b.name = t[1].cast<std::string>();
-            b.external = reinterpret_cast<uint8_t*>(t[2].cast<uintptr_t>());
-            b.externalBytes = t[3].cast<size_t>();
-            b.elem = kindOf(t[4].cast<std::string>());
-            b.shape = {t[5].cast<int64_t>()};
-            a.isBuffer = true;
-            a.buffer = buffers.size();
-            a.byteOffset = t[6].cast<uintptr_t>() - t[2].cast<uintptr_t>();
-            buffers.push_back(std::move(b));
-          } else if (kind == "int") {
-            a.i = t[2].cast<int64_t>();
-            a.f = double(a.i);
-          } else {
-            a.f = t[2].cast<double>();
-          }
-          launchArgs.push_back(a);
-        }
-        interp::LaunchOptions o;
-        o.grid = grid;
-        o.threads = threads;
-        o.timeoutSeconds = timeout;
-        o.checks = check == "none" ? interp::Checks{false, false, false} : interp::Checks{true, true, true};
-        if (schedule == "serial") o.schedule = interp::Schedule::Serial;
-        else if (schedule == "reverse") o.schedule = interp::Schedule::Reverse;
-        else if (schedule.rfind("random:", 0) == 0) {
-          o.schedule = interp::Schedule::Random;
-          o.scheduleSeed = std::stoull(schedule.substr(7));
-        }
+        bindArgs(*c, args, o.device.gpu, buffers, launchArgs);
         interp::Report rep;
-        int ordinal = 0;
-        if (device != "cpu" && !rt::parseCudaDevice(device, ordinal)) throw py::value_error("device must be cpu, cuda or cuda:N");
-        if (device == "cpu") {
+        if (!o.device.gpu) {
           py::gil_scoped_release release;
-          rep = interp::run(c->prepared, buffers, launchArgs, o);
+          rep = interp::run(c->prepared, buffers, launchArgs, o.launch);
         } else {
-          rt::Device& d = gpu(ordinal, numWarps, numStages);
+          rt::Device& d = gpu(o.device.ordinal, o.gpu.numWarps, o.gpu.numStages);
           rt::BoundArgs bound;
           bound.buffers = std::move(buffers);
           bound.args = launchArgs;
           Result<interp::Report> r = [&] {
             py::gil_scoped_release release;
-            return d.run(c->loaded, bound, o, std::max(1u, repeat));
+            return d.run(c->loaded, bound, o.launch, o.repeat);
           }();
           if (!r) throw std::runtime_error("tilevm: the GPU engine: " + r.error().message);
           rep = std::move(*r);
@@ -162,8 +210,13 @@ PYBIND11_MODULE(_tilevm, m) {
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
-      py::arg("grid"), py::arg("check") = "all", py::arg("threads") = 0, py::arg("schedule") = "parallel",
-      py::arg("timeout") = 300.0, py::arg("device") = "cpu", py::arg("num_warps") = 4, py::arg("num_stages") = 1, py::arg("repeat") = 1);
+      py::arg("options"));
+  m.def(
+      "check_options", [](const py::dict& options) { checkedOptions(options); }, py::arg("options"),
+      "Checks launch options as a launch would: ValueError with tilevm's message for a bad one");
+  py::list names;
+  for (const auto& [option, field] : kOptions) names.append(option);
+  m.attr("LAUNCH_OPTIONS") = py::tuple(names);
 #ifdef TILEVM_HAVE_GPU
   rt::setCudaFactory(&rt::openCuda);
 #endif

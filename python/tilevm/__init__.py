@@ -19,11 +19,15 @@ class KernelError(RuntimeError):
         self.kernel = kernel
 
 
-# Launch settings, set by `python3 -m tilevm` flags (or by a program, before launching).
-# device: "cpu" (the checking interpreter) or "cuda"/"cuda:N" (the GPU engine, no checks);
-# autotune: time every configuration of @triton.autotune (else the first one runs).
-options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "warn": False, "device": "cpu",
-           "autotune": False}
+# Launch settings, set by `python3 -m tilevm` flags (or by a program, before launching); each
+# launch checks them as `tilevm run` checks its flags (a bad one: ValueError, the CLI's message).
+# check: all, none or a list of bounds,races,uninit; threads: 0 (all) to 1024; schedule:
+# parallel, serial, reverse or random:SEED; timeout: seconds (0: none); fuel: loop iterations
+# per program; device: "cpu" (the checking interpreter) or "cuda"/"cuda:N" (the GPU engine, no
+# checks); warn: findings as warnings; autotune: time every configuration of @triton.autotune
+# (else the first one runs).
+options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "fuel": 2**24, "warn": False,
+           "device": "cpu", "autotune": False}
 
 # What the last kernel launch returned: programs, seconds, findings, and copied_bytes (bytes the
 # GPU engine copied between host and GPU: 0 when every tensor was a CUDA tensor, used in place).

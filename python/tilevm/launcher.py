@@ -1,7 +1,8 @@
 """Binds a Python call `kernel[grid](*args, **meta)` to tilevm: NumPy arrays and torch CPU tensors
-by pointer (no copies), Python scalars typed as Triton types them, constexprs as compile-time
-values; compiles the kernel's own file with tilevm's frontend (cached) and launches it."""
+by pointer (no copies), Python and NumPy scalars typed as Triton types them, constexprs as
+compile-time values; compiles the kernel's own file with tilevm's frontend (cached) and launches it."""
 import inspect
+import sys
 
 import tilevm
 from . import _tilevm
@@ -18,7 +19,9 @@ def _array_info(x):
         while getattr(base, "base", None) is not None and hasattr(base.base, "__array_interface__"):
             base = base.base
         start = base.__array_interface__["data"][0]
-        return x.__array_interface__["data"][0], start, base.nbytes, str(x.dtype), x.size
+        flags = getattr(x, "flags", None)
+        readonly = x.__array_interface__["data"][1] or (flags is not None and not flags.writeable)
+        return x.__array_interface__["data"][0], start, base.nbytes, str(x.dtype), x.size, readonly
     if hasattr(x, "data_ptr") and hasattr(x, "element_size"):
         if getattr(x, "is_cuda", False) and tilevm.options["device"] == "cpu":
             raise ValueError("a CUDA tensor: the interpreter reads host memory; run with --device cuda (or move it .cpu())")
@@ -28,11 +31,21 @@ def _array_info(x):
         else:  # torch 1.x (Debian 12's 1.13): a typed storage
             storage = x.storage()
             start, nbytes = storage.data_ptr(), storage.size() * storage.element_size()
-        return x.data_ptr(), start, nbytes, str(x.dtype).replace("torch.", ""), x.numel()
+        return x.data_ptr(), start, nbytes, str(x.dtype).replace("torch.", ""), x.numel(), False
     return None
 
 
+def _numpy_scalar(v):
+    """A NumPy scalar (np.int64(7), np.float32(1.5)): a value of its dtype, not an array."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(v, np.generic)
+
+
 def _scalar_type(v):
+    if _numpy_scalar(v):
+        if str(v.dtype) not in _DTYPES:
+            raise TypeError(f"a NumPy scalar of dtype {v.dtype} is not supported")
+        return _DTYPES[str(v.dtype)]
     if isinstance(v, bool):
         return "i1"
     if isinstance(v, int):
@@ -59,45 +72,64 @@ def _define_text(v):
     return name
 
 
+def _signature_stub(jit_fn):
+    """A plain function with the kernel's parameters (and defaults): calling it binds arguments as
+    CPython does, so a bad call raises CPython's own TypeError."""
+    stub = getattr(jit_fn, "_tilevm_stub", None)
+    if stub is None:
+        fn = jit_fn.fn
+        sig = inspect.signature(fn)
+        bare = sig.replace(parameters=[p.replace(annotation=inspect.Parameter.empty, default=inspect.Parameter.empty)
+                                       for p in sig.parameters.values()], return_annotation=inspect.Signature.empty)
+        namespace = {}
+        exec(f"def {fn.__name__}{bare}:\n    pass", namespace)
+        stub = namespace[fn.__name__]
+        stub.__defaults__, stub.__kwdefaults__, stub.__qualname__ = fn.__defaults__, fn.__kwdefaults__, fn.__qualname__
+        jit_fn._tilevm_stub = stub
+    return stub
+
+
 def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     sig = inspect.signature(jit_fn.fn)
     params = list(sig.parameters.values())
     meta = dict(kwargs)
-    bound = {}
-    for p, v in zip(params, args):
-        bound[p.name] = v
-    for p in params:
-        if p.name in meta:
-            bound[p.name] = meta[p.name]
-        elif p.name not in bound and p.default is not inspect.Parameter.empty:
-            bound[p.name] = p.default
+    # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
+    # Python call would, raising CPython's TypeError for extra, repeated or missing arguments.
+    named = {k: v for k, v in meta.items() if k in sig.parameters}
+    _signature_stub(jit_fn)(*args, **named)
+    call = sig.bind(*args, **named)
+    call.apply_defaults()
+    bound = dict(call.arguments)
     if callable(grid):
         grid = grid({**bound, **meta})
     grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
     defines, signature, launch_args = {}, [], []
     for p in params:
-        if p.name not in bound:
-            raise TypeError(f"{jit_fn.__name__}() missing argument '{p.name}'")
         v = bound[p.name]
-        if jit_fn.is_constexpr(p) or v is None or isinstance(v, str) or (not isinstance(v, (int, float, bool)) and _array_info(v) is None):
+        scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
+        if jit_fn.is_constexpr(p) or v is None or isinstance(v, str) or (not scalar and _array_info(v) is None):
             defines[p.name] = _define_text(v)
             continue
-        info = _array_info(v)
+        info = None if scalar else _array_info(v)
         if info is not None:
-            addr, start, nbytes, dtype, numel = info
+            addr, start, nbytes, dtype, numel, readonly = info
             if dtype not in _DTYPES:
                 raise TypeError(f"argument '{p.name}': dtype {dtype} is not supported")
             signature.append(f"{p.name}: *{_DTYPES[dtype]}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
-            launch_args.append(("buffer", p.name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr))
+            launch_args.append(("buffer", p.name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr,
+                                bool(readonly)))
             continue
         t = _scalar_type(v)
         signature.append(f"{p.name}: {t}")
-        launch_args.append(("float" if t == "fp32" else "int", p.name, v))
+        value = v.item() if _numpy_scalar(v) else v
+        launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", p.name, value, t))
     o = tilevm.options
+    # Every launch option is checked by tilevm's one options checker (the CLI's messages).
+    options = {name: o[name] for name in _tilevm.LAUNCH_OPTIONS if name in o}
+    options.update(grid=grid, num_warps=num_warps, num_stages=num_stages, repeat=repeat)
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, list(jit_fn.include_dirs),
-                            launch_args, grid, o["check"], o["threads"], o["schedule"], o["timeout"], o["device"],
-                            int(num_warps), int(num_stages), int(repeat))
+                            launch_args, options)
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings
     if result["printed"]:
         print(result["printed"], end="")

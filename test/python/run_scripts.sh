@@ -20,6 +20,14 @@ for script in "$here"/*.py; do run "$script"; done
 # Every configuration timed, state reset and restored between trials.
 run --autotune "$here/autotune_timed.py"
 run --autotune "$here/matmul_autotune.py"
+# A bad launch option: the message `tilevm run` gives for it, exit 1, no traceback.
+rc=0; out=$("$PYTHON" -m tilevm --schedule random:abc "$here/vector_add.py" 2>&1) || rc=$?
+expected="python3 -m tilevm: error: --schedule random:abc: expected parallel, serial, reverse or random:SEED (SEED an integer from 0 to 18446744073709551615)"
+if [ $rc -ne 1 ] || [ "$out" != "$expected" ]; then
+  echo "FAIL --schedule random:abc (exit $rc):"; echo "$out" | tail -5; failed=1
+else
+  echo "ok   --schedule random:abc: exit 1, the CLI's message"
+fi
 # No GPU here: --device cuda must say so plainly (exit 1, no traceback).
 if [ "${TILEVM_TEST_GPU:-0}" != 1 ]; then
   if out=$("$PYTHON" -m tilevm --device cuda "$here/vector_add.py" 2>&1); then
