@@ -112,6 +112,7 @@ CompiledKernel compileKernel(const ir::Module& m, const ir::Kernel& k, bool symb
   precomputeConstants(ck.body, ck);
   if (symbolic) markReuse(ck);
   ck.writtenParams = writtenParams(k);
+  ck.accessBytes = accessBytes(k);
   return ck;
 }
 

@@ -53,6 +53,7 @@ struct CompiledKernel {
   uint32_t numSlots = 0;
   std::vector<std::string> opLocs;  ///< by memId: "file:line:col" of memory and debug ops
   std::optional<std::vector<bool>> writtenParams;  ///< WriteSet.h
+  std::vector<unsigned> accessBytes;               ///< WriteSet.h
   std::vector<std::unique_ptr<Tile>> constants;    ///< the values of Constant ops
   Arena constantData{4096};                        ///< their elements
 };
@@ -128,6 +129,7 @@ struct Program {
   std::string printed;
   std::string trace;
   std::vector<DeferredAtomic> deferred;
+  std::vector<__int128> wild;  ///< true addresses of wild pointer lanes (Memory.h)
 
   Program(LaunchState& l, Arena& a) : launch(l), arena(a) {}
   const std::string& loc(const Instr& in) const { return launch.code.opLocs[in.memId]; }

@@ -44,6 +44,8 @@ struct Arg {
 /// Which checks run.
 struct Checks {
   bool bounds = true, races = true, uninit = true;
+  /// Benign races (identical bits written by unordered programs) are errors, not notes.
+  bool strict = false;
   bool any() const { return bounds || races || uninit; }
 };
 
@@ -79,6 +81,9 @@ struct LaunchOptions {
   OpProfile* profile = nullptr;
   /// One buffer's per-element readers and writers to record (tilevm viz --access), or null.
   AccessMap* access = nullptr;
+  /// Test only: plants a shadow-indexing bug (shadows indexed in elements of the pointer's
+  /// type instead of the allocation's granules), for showing that the executing fuzzer finds it.
+  bool testPlantShadowBug = false;
 };
 
 struct CompiledKernel;  // Exec.h

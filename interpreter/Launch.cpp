@@ -153,7 +153,10 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
                                 " programs; at most " + std::to_string(kMaxGridPrograms) + " are run");
   uint64_t total = uint64_t(wide);
   if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
-  // Buffers no store or atomic can reach (WriteSet.h): read in place, no race shadow.
+  // Buffers no store or atomic can reach (WriteSet.h): read in place, no race shadow (per
+  // allocation: a buffer overlapping a written one is written). The smallest access reaching
+  // each buffer sets its allocation's shadow granule; buffers no parameter names (pointer
+  // tables' targets) may be reached by any access.
   std::vector<bool> readOnly;
   if (code.writtenParams) {
     readOnly.assign(buffers.size(), true);
@@ -161,7 +164,23 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
       if (args[i].isBuffer && args[i].buffer < buffers.size() && (i >= code.writtenParams->size() || (*code.writtenParams)[i]))
         readOnly[args[i].buffer] = false;
   }
-  AddressSpace memory(buffers, opts.checks, readOnly);
+  std::vector<unsigned> accessBytes(buffers.size(), 0);
+  {
+    unsigned smallest = 0;
+    for (unsigned b : code.accessBytes)
+      if (b) smallest = smallest ? std::min(smallest, b) : b;
+    std::vector<bool> named(buffers.size(), false);
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].isBuffer || args[i].buffer >= buffers.size()) continue;
+      named[args[i].buffer] = true;
+      const unsigned b = i < code.accessBytes.size() ? code.accessBytes[i] : smallest;
+      unsigned& cur = accessBytes[args[i].buffer];
+      if (b) cur = cur ? std::min(cur, b) : b;
+    }
+    for (size_t k = 0; k < buffers.size(); ++k)
+      if (!named[k]) accessBytes[k] = smallest;
+  }
+  AddressSpace memory(buffers, opts.checks, readOnly, accessBytes);
   if (opts.access) {
     bool found = false;
     for (Buffer& b : buffers)

@@ -1,7 +1,9 @@
-// Memory.cpp - region lookup and shadow allocation.
+// Memory.cpp - allocations (overlapping buffers merged), region lookup, shadow allocation,
+// and the tokens of wild pointer lanes.
 #include "interpreter/Memory.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <mutex>
 
@@ -70,23 +72,40 @@ void zeroInParallel(uint8_t* p, size_t bytes) {
 
 }  // namespace
 
+uint8_t* Allocation::initShadow() {
+  uint8_t* s = init.load(std::memory_order_acquire);
+  if (s) return s;
+  std::lock_guard<std::mutex> lock(initMutex);
+  s = init.load(std::memory_order_acquire);
+  if (s) return s;
+  size_t n = std::max<size_t>(size_t(granules), 1);
+  s = static_cast<uint8_t*>(ShadowPool::get().take(n));
+  if (!s) throw std::bad_alloc();
+  std::memset(s, kDefined, n);
+  init.store(s, std::memory_order_release);
+  return s;
+}
+
+Allocation::~Allocation() { std::free(init.load()); }
+
 AddressSpace::~AddressSpace() {
   ShadowPool& pool = ShadowPool::get();
-  for (MemRegion& r : regions_) {
-    size_t n = size_t(r.buffer->numel());
-    if (r.init) {
-      zeroInParallel(r.init.get(), n);
-      pool.give(r.init.release(), std::max<size_t>(n, 1));
+  for (Allocation& a : allocs_) {
+    size_t n = std::max<size_t>(size_t(a.granules), 1);
+    if (uint8_t* s = a.init.exchange(nullptr)) {
+      zeroInParallel(s, n);
+      pool.give(s, n);
     }
-    if (r.race.words) {
-      clearRaceShadow(r.race);
-      pool.give(r.race.words.release(), std::max<size_t>(n, 1) * 4);
-      pool.give(r.race.chunks.release(), std::max<size_t>((n + kRaceChunk - 1) / kRaceChunk, 1) * 4);
+    if (a.race.words) {
+      clearRaceShadow(a.race);
+      pool.give(a.race.words.release(), n * 4);
+      pool.give(a.race.chunks.release(), std::max<size_t>((size_t(a.granules) + kRaceChunk - 1) / kRaceChunk, 1) * 4);
     }
   }
 }
 
-AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, const std::vector<bool>& readOnly) {
+AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, const std::vector<bool>& readOnly,
+                           const std::vector<unsigned>& accessBytes) {
   for (Buffer& b : buffers) {
     MemRegion r;
     r.buffer = &b;
@@ -94,29 +113,93 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, c
     r.elemBytes = storageBytes(b.elem);
     r.base = reinterpret_cast<uint64_t>(b.data());
     r.end = r.base + b.byteSize();
-    size_t n = size_t(b.numel());
-    // Zeroed memory (calloc'd pages cost nothing until touched; pooled ones were cleared).
-    ShadowPool& pool = ShadowPool::get();
-    if (checks.uninit && !b.initialized) r.init.reset(static_cast<uint8_t*>(pool.take(std::max<size_t>(n, 1))));
-    if (checks.races && !r.readOnly) {
-      r.race.numel = int64_t(n);
-      r.race.words.reset(static_cast<uint32_t*>(pool.take(std::max<size_t>(n, 1) * 4)));
-      r.race.chunks.reset(static_cast<uint32_t*>(pool.take(std::max<size_t>((n + kRaceChunk - 1) / kRaceChunk, 1) * 4)));
-    }
-    if ((checks.uninit && !b.initialized && !r.init) || (checks.races && !r.readOnly && !(r.race.words && r.race.chunks)))
-      throw std::bad_alloc();
-    regions_.push_back(std::move(r));
+    regions_.push_back(r);
   }
   std::sort(regions_.begin(), regions_.end(), [](const MemRegion& a, const MemRegion& b) { return a.base < b.base; });
+  // Allocations: maximal runs of regions whose byte ranges overlap (sorted by base, a region
+  // joins the current run when it starts before the run's end).
+  ShadowPool& pool = ShadowPool::get();
+  for (size_t i = 0; i < regions_.size();) {
+    Allocation& a = allocs_.emplace_back();
+    a.base = regions_[i].base;
+    a.end = regions_[i].end;
+    a.readOnly = true;
+    unsigned granule = 8;
+    bool uninit = false;
+    size_t j = i;
+    for (; j < regions_.size() && (j == i || regions_[j].base < a.end); ++j) {
+      MemRegion& r = regions_[j];
+      a.end = std::max(a.end, r.end);
+      a.readOnly = a.readOnly && r.readOnly;
+      uninit = uninit || !r.buffer->initialized;
+      size_t index = size_t(r.buffer - buffers.data());
+      unsigned access = accessBytes.empty() ? r.elemBytes : accessBytes[index];
+      granule = std::min(granule, r.elemBytes);
+      if (access) granule = std::min(granule, access);
+    }
+    a.granule = granule;
+    a.gshift = unsigned(std::countr_zero(granule));
+    a.gbase = a.base & ~uint64_t(granule - 1);
+    a.granules = int64_t((a.end - a.gbase + granule - 1) >> a.gshift);
+    const size_t n = std::max<size_t>(size_t(a.granules), 1);
+    // Zeroed memory (calloc'd pages cost nothing until touched; pooled ones were cleared).
+    if (checks.uninit && uninit) {
+      uint8_t* s = static_cast<uint8_t*>(pool.take(n));
+      if (!s) throw std::bad_alloc();
+      a.init.store(s);
+      for (size_t k = i; k < j; ++k) {  // initialized buffers of the allocation are defined
+        const MemRegion& r = regions_[k];
+        if (!r.buffer->initialized) continue;
+        const int64_t lo = a.granuleOf(r.base), hi = int64_t((r.end - a.gbase + granule - 1) >> a.gshift);
+        std::memset(s + lo, kDefined, size_t(hi - lo));
+      }
+    }
+    if (checks.races && !a.readOnly) {
+      a.race.numel = a.granules;
+      a.race.words.reset(static_cast<uint32_t*>(pool.take(n * 4)));
+      a.race.chunks.reset(static_cast<uint32_t*>(pool.take(std::max<size_t>((n + kRaceChunk - 1) / kRaceChunk, 1) * 4)));
+      if (!a.race.words || !a.race.chunks) throw std::bad_alloc();
+    }
+    for (size_t k = i; k < j; ++k) {
+      regions_[k].alloc = &a;
+      regions_[k].readOnly = a.readOnly;
+    }
+    i = j;
+  }
 }
 
 MemRegion* AddressSpace::find(uint64_t lo, uint64_t hi) {
+  if (hi <= lo) return nullptr;
   auto it = std::upper_bound(regions_.begin(), regions_.end(), lo,
                              [](uint64_t a, const MemRegion& r) { return a < r.base; });
   if (it == regions_.begin()) return nullptr;
-  --it;
-  if (lo >= it->base && hi <= it->end && hi > lo) return &*it;
+  // Regions of one allocation may overlap: any of them that starts at or before lo may hold
+  // the range (regions of other allocations cannot).
+  const Allocation* a = std::prev(it)->alloc;
+  if (lo >= a->end) return nullptr;
+  for (auto r = it; r != regions_.begin();) {
+    --r;
+    if (r->alloc != a) break;
+    if (hi <= r->end) return &*r;
+  }
   return nullptr;
+}
+
+const MemRegion* AddressSpace::regionOf(const Buffer& b) const {
+  for (const MemRegion& r : regions_)
+    if (r.buffer == &b) return &r;
+  return nullptr;
+}
+uint64_t pointerFor(std::vector<__int128>& wild, __int128 addr) {
+  if (addr >= 0 && addr < (__int128(1) << 63)) return uint64_t(addr);
+  if (wild.size() >= kMaxWild) return kWildUnknown;
+  wild.push_back(addr);
+  return kWildBase + uint64_t(wild.size() - 1) * 64;
+}
+
+__int128 trueAddress(const std::vector<__int128>& wild, uint64_t v) {
+  if (v >= kWildBase && (v - kWildBase) % 64 == 0 && (v - kWildBase) / 64 < wild.size()) return wild[(v - kWildBase) / 64];
+  return v;
 }
 
 const MemRegion* AddressSpace::nearest(uint64_t addr) const {

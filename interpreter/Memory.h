@@ -1,10 +1,13 @@
-// Memory.h - the launch's address space: buffers by address, the bounds check (one range
-// check per tile in the common case), and the per-element shadow state of the checks.
+// Memory.h - the launch's address space: buffers by address, grouped into allocations (buffers
+// whose bytes overlap are one allocation), the bounds check's lookup, and the shadow state of
+// the checks, kept per allocation in granules of its bytes.
 #pragma once
 
 #include <atomic>
 #include <cstdlib>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "interpreter/Interpreter.h"
@@ -12,51 +15,110 @@
 
 namespace tilevm::interp {
 
-/// Elements per race-shadow chunk.
+/// Granules per race-shadow chunk.
 inline constexpr int64_t kRaceChunk = 64;
 
-/// Race-detection shadow (layout in Races.cpp): one 32-bit word per chunk of 64 elements that
-/// describes the whole chunk while every access covered it entirely, and one word per element,
+/// Race-detection shadow (layout in Races.cpp): one 32-bit word per chunk of 64 granules that
+/// describes the whole chunk while every access covered it entirely, and one word per granule,
 /// used only for chunks an access covered partly (calloc: untouched pages cost nothing).
 struct RaceShadow {
-  std::unique_ptr<uint32_t[], void (*)(void*)> words{nullptr, std::free};   ///< per element
+  std::unique_ptr<uint32_t[], void (*)(void*)> words{nullptr, std::free};   ///< per granule
   std::unique_ptr<uint32_t[], void (*)(void*)> chunks{nullptr, std::free};  ///< per chunk
-  int64_t numel = 0;
+  int64_t numel = 0;  ///< granules
 };
 
-/// Zeroes a race shadow: the chunk words, and the element words of split chunks (Races.cpp).
+/// Zeroes a race shadow: the chunk words, and the granule words of split chunks (Races.cpp).
 void clearRaceShadow(RaceShadow& s);
 
-/// A buffer as the interpreter sees it.
+/// States of an uninitialized-shadow byte (one per granule).
+enum InitState : uint8_t {
+  kNeverWritten = 0,  ///< an `empty` buffer's bytes before any store
+  kDefined = 1,       ///< written (or from an initialized buffer)
+  kUndefined = 2,     ///< a store wrote an undefined (poison) lane here
+};
+
+/// One allocation: the bytes of one or more buffers of the launch whose ranges overlap (the
+/// same array bound to two parameters, overlapping views of one array). Every check's shadow
+/// belongs to it and is indexed in granules of its bytes: an access of E bytes at address a
+/// covers granules [(a - gbase) / granule, (a - gbase + E) / granule), whatever the pointee type
+/// of the pointer. The granule (a power of two) divides every access size of the kernel that
+/// can reach the allocation, so the shadow is exact.
+struct Allocation {
+  uint64_t base = 0, end = 0;  ///< [base, end): the union of its buffers
+  uint64_t gbase = 0;          ///< base rounded down to the granule
+  unsigned granule = 1, gshift = 0;
+  int64_t granules = 0;
+  /// No store or atomic of the kernel can reach any buffer of it (WriteSet.h): loads may read
+  /// it in place.
+  bool readOnly = false;
+  /// Per granule, an InitState; null while every byte is defined (made on the first store of a
+  /// poison lane into an initialized allocation). Accessed via std::atomic_ref.
+  std::atomic<uint8_t*> init{nullptr};
+  RaceShadow race;
+  std::mutex initMutex;  ///< guards making `init` late
+  /// The granule holding byte address a (a within [gbase, end)).
+  int64_t granuleOf(uint64_t a) const { return int64_t((a - gbase) >> gshift); }
+  /// The init shadow, made (every granule kDefined) if it does not exist yet.
+  uint8_t* initShadow();
+  ~Allocation();
+  Allocation() = default;
+  Allocation(const Allocation&) = delete;
+  Allocation& operator=(const Allocation&) = delete;
+};
+
+/// A buffer as the interpreter sees it (bounds and messages are per buffer; shadows are its
+/// allocation's).
 struct MemRegion {
   uint64_t base = 0, end = 0;  ///< [base, end) in bytes
   Buffer* buffer = nullptr;
   unsigned elemBytes = 1;
-  /// No store or atomic of the kernel can reach this buffer (WriteSet.h): loads may read it in place.
+  Allocation* alloc = nullptr;
+  /// alloc->readOnly (copied: the load's fast path reads it).
   bool readOnly = false;
-  /// Per element: written yet (empty buffers only); accessed via std::atomic_ref.
-  std::unique_ptr<uint8_t[], void (*)(void*)> init{nullptr, std::free};
-  RaceShadow race;
 };
 
-/// All regions of a launch, sorted by address.
+/// Pointer lanes whose true address is outside [0, 2^63) (pointer arithmetic past the address
+/// space: `x + 2**62` on an f32 pointer) hold a token at or above kWildBase, which no buffer
+/// contains; the program's table (Program::wild) keeps the true address for the message.
+inline constexpr uint64_t kWildBase = 0xFFF0000000000000ull;
+/// The token of a wild lane whose true address was not kept (the table is full).
+inline constexpr uint64_t kWildUnknown = kWildBase - 64;
+/// The most wild addresses a program keeps.
+inline constexpr size_t kMaxWild = size_t(1) << 16;
+
+/// The pointer value for true address `addr`: itself when in [0, 2^63), else a token.
+uint64_t pointerFor(std::vector<__int128>& wild, __int128 addr);
+/// The true address of pointer value `v` (a token's, or v itself).
+__int128 trueAddress(const std::vector<__int128>& wild, uint64_t v);
+/// Is `v` a token of a wild lane?
+inline bool isWild(uint64_t v) { return v >= kWildUnknown; }
+
+/// All regions of a launch, sorted by address, and their allocations.
 class AddressSpace {
  public:
   /// `readOnly[i]`: no store or atomic of the kernel can reach buffers[i] (WriteSet.h; empty:
-  /// none known). Such buffers get no race shadow: a race needs a write.
-  AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, const std::vector<bool>& readOnly);
+  /// none known); an allocation is read-only when all its buffers are, and then gets no race
+  /// shadow (a race needs a write). `accessBytes[i]`: the smallest access (load, store, atomic)
+  /// size that can reach buffers[i] (0: none; empty: the buffers' element sizes); the granule of
+  /// an allocation is the smallest of these and of its buffers' element sizes.
+  AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, const std::vector<bool>& readOnly,
+               const std::vector<unsigned>& accessBytes = {});
   /// Clears the shadows and keeps their memory for the next launch (ShadowPool in Memory.cpp).
   ~AddressSpace();
   AddressSpace(const AddressSpace&) = delete;
   AddressSpace& operator=(const AddressSpace&) = delete;
-  /// The region holding [lo, hi), or null.
+  /// A region holding [lo, hi), or null.
   MemRegion* find(uint64_t lo, uint64_t hi);
   /// The region nearest to an address (for reporting how far out an access is).
   const MemRegion* nearest(uint64_t addr) const;
+  /// The region of buffers[i].
+  const MemRegion* regionOf(const Buffer& b) const;
   std::vector<MemRegion>& regions() { return regions_; }
+  std::deque<Allocation>& allocations() { return allocs_; }
 
  private:
   std::vector<MemRegion> regions_;
+  std::deque<Allocation> allocs_;
 };
 
 }  // namespace tilevm::interp

@@ -299,25 +299,38 @@ void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
   ScalarKind k = in[0]->type.elem().kind;
   switch (op.code) {
     case Opcode::AddPtr: {
+      // Addresses in [0, 2^63) add as integers; a lane whose true address leaves that range (or
+      // a wild lane moved on) takes the exact path, which gives it a token (Memory.h) so it is
+      // reported out of bounds with its true element index, never as a wrapped address.
       out.provenance = in[0]->provenance;
       const uint64_t* base = in[0]->as<uint64_t>();
       uint64_t* o = out.as<uint64_t>();
       int64_t scale = storageBytes(in[0]->type.elem().pointee), n = out.size();
       const Tile& off = *in[1];
+      uint64_t high = 0;  // bit 63 set: some lane needs the exact path
       switch (off.type.elem().kind) {
-        case ScalarKind::I32: {
+        case ScalarKind::I32: {  // |offset * scale| < 2^35: only the sum can leave the range
           const int32_t* d = off.as<int32_t>();
-          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(int64_t(d[i]) * scale);
+          for (int64_t i = 0; i < n; ++i) {
+            o[i] = base[i] + uint64_t(int64_t(d[i]) * scale);
+            high |= base[i] | o[i];
+          }
           break;
         }
-        case ScalarKind::I64: {
+        case ScalarKind::I64: {  // offsets in [-2^59, 2^59) keep the product exact
           const int64_t* d = off.as<int64_t>();
-          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(d[i]) * uint64_t(scale);  // wraps, like the address arithmetic it models
+          for (int64_t i = 0; i < n; ++i) {
+            o[i] = base[i] + uint64_t(d[i]) * uint64_t(scale);
+            high |= base[i] | o[i] | (uint64_t(uint64_t(d[i]) + (uint64_t(1) << 59) >= (uint64_t(1) << 60)) << 63);
+          }
           break;
         }
         default:
-          for (int64_t i = 0; i < n; ++i) o[i] = base[i] + uint64_t(elementAsInt(off, i)) * uint64_t(scale);
+          high = uint64_t(1) << 63;
       }
+      if (high >> 63)
+        for (int64_t i = 0; i < n; ++i)
+          o[i] = pointerFor(p.wild, trueAddress(p.wild, base[i]) + __int128(elementAsInt(off, i)) * scale);
       break;
     }
     case Opcode::AbsI:

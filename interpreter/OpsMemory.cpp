@@ -1,6 +1,8 @@
 // OpsMemory.cpp - load, store and atomics: masks, the bounds check (one range test per tile
 // when every active lane falls in one buffer), alignment, uninitialized reads, poison stores,
 // conflicting lanes within a store, and the race shadow. Faulting lanes never touch memory.
+// Shadows are the allocation's, indexed in granules of its bytes (Memory.h), whatever the
+// pointee type; messages count elements of the pointer's type.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -85,6 +87,16 @@ MemRegion* regionFor(Program& p, MemRegion* home, uint64_t lo, uint64_t end) {
 }
 
 Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb);
+
+// Decimal digits of an exact 128-bit integer.
+std::string wideString(__int128 v) {
+  if (v >= INT64_MIN && v <= INT64_MAX) return std::to_string(int64_t(v));
+  const bool neg = v < 0;
+  unsigned __int128 u = neg ? (unsigned __int128)(-(v + 1)) + 1 : (unsigned __int128)v;
+  std::string d;
+  for (; u; u /= 10) d.insert(d.begin(), char('0' + int(u % 10)));
+  return neg ? "-" + d : d;
+}
 
 // The first and the last nonzero byte of m[0, n), or -1: eight lanes of a mask at a time
 // (little-endian: byte k of a word is bits 8k..8k+7).
@@ -274,22 +286,30 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
     l.region[size_t(i)] = r;
   }
   if (oob && p.launch.options.checks.bounds) {
-    uint64_t addr = a[firstOob];
-    const MemRegion* near = home ? home : p.launch.memory.nearest(addr);
+    // The true address: a wild lane's (past the 64-bit address space) is kept in p.wild.
+    const uint64_t addr = a[firstOob];
+    const __int128 at = trueAddress(p.wild, addr);
+    const MemRegion* near = home ? home : isWild(addr) && at == __int128(addr) ? nullptr
+                                 : p.launch.memory.nearest(at < 0 ? 0 : at >= (__int128(1) << 64) ? ~uint64_t(0) : uint64_t(at));
     Finding f;
     f.kind = Finding::Kind::OutOfBounds;
     f.loc = p.loc(ins);
     f.count = oob;
     if (near) {
       f.buffer = near->buffer->name;
-      int64_t elem = (int64_t(addr) - int64_t(near->base)) / int64_t(eb);
-      f.element = elem;
-      int64_t numel = near->buffer->numel();
-      int64_t past = elem >= numel ? elem - numel + 1 : -elem;
-      f.detail = std::string(opName(*ins.op)) + " of " + f.buffer + "[" + std::to_string(elem) + "] is " +
-                 std::to_string(past) + (past == 1 ? " element " : " elements ") + (elem >= numel ? "past the end" : "before the start") +
-                 " of " + f.buffer + " (" + std::to_string(numel) + " elements); lane " + std::to_string(firstOob) + ", " +
-                 std::to_string(oob) + (oob == 1 ? " lane" : " lanes") + " out of bounds";
+      // Element indices in the pointer's element type (eb), exact.
+      const __int128 elem = (at - __int128(near->base)) / eb;
+      const int64_t numel = int64_t((near->end - near->base) / eb);
+      const __int128 past = elem >= numel ? elem - numel + 1 : -elem;
+      f.element = elem > INT64_MAX ? INT64_MAX : elem < INT64_MIN ? INT64_MIN : int64_t(elem);
+      std::string size = std::to_string(numel) + " elements";
+      if (eb != near->elemBytes)  // a pointer of another element type than the buffer's
+        size += " of " + std::to_string(eb) + (eb == 1 ? " byte; " : " bytes; ") + f.buffer + " holds " +
+                std::to_string(near->buffer->numel()) + " " + std::string(ir::scalarName(near->buffer->elem));
+      f.detail = std::string(opName(*ins.op)) + " of " + f.buffer + "[" + wideString(elem) + "] is " + wideString(past) +
+                 (past == 1 ? " element " : " elements ") + (elem >= numel ? "past the end" : "before the start") + " of " +
+                 f.buffer + " (" + size + "); lane " + std::to_string(firstOob) + ", " + std::to_string(oob) +
+                 (oob == 1 ? " lane" : " lanes") + " out of bounds";
     } else {
       f.detail = std::string(opName(*ins.op)) + " at an address outside every buffer";
     }
@@ -309,28 +329,41 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
 
 MemRegion* laneRegion(const Lanes& l, int64_t i) { return l.single ? l.single : l.region[size_t(i)]; }
 
-// Calls f(region, lo, hi) for element ranges that together are exactly the elements the active
-// in-bounds lanes access: one range for a contiguous (or permuted contiguous) tile, one per row
-// for contiguous rows, else one per lane.
+// The granules of r's allocation that `bytes` bytes at address `at` cover (the planted bug of
+// LaunchOptions::testPlantShadowBug: indexed in elements of eb bytes instead).
+struct Granules {
+  int64_t lo, hi;
+};
+inline Granules granulesOf(const Program& p, const MemRegion& r, uint64_t at, uint64_t bytes, unsigned eb) {
+  const Allocation& a = *r.alloc;
+  if (p.launch.options.testPlantShadowBug) [[unlikely]] {
+    const int64_t lo = int64_t((at - a.gbase) / eb);
+    return {lo, lo + int64_t(bytes / eb)};
+  }
+  return {a.granuleOf(at), a.granuleOf(at + bytes)};
+}
+
+// Calls f(region, granules, address, lane) for ranges that together are exactly the bytes the
+// active in-bounds lanes access, in granules of the region's allocation: one range for a
+// contiguous (or permuted contiguous) tile, one per row for contiguous rows, one per run of
+// active lanes of a masked row, else one per lane. `lane` is the first lane of the range when
+// lanes [lane, lane + size) lie in memory order in it, else -1 (a permuted tile).
 template <typename F>
-void forEachRange(Program& p, Lanes& l, int64_t n, unsigned shift, F&& f) {
+void forEachRange(Program& p, Lanes& l, int64_t n, unsigned eb, F&& f) {
   if (l.single && l.denseSet) {
-    int64_t lo = int64_t(l.denseLo - l.single->base) >> shift;
-    f(*l.single, lo, lo + n);
+    f(*l.single, granulesOf(p, *l.single, l.denseLo, uint64_t(n) * eb, eb), l.denseLo, l.contiguous ? 0 : -1);
     return;
   }
   if (l.single && l.rowAddr) {
-    for (int64_t k = 0; k < n / l.rowLen; ++k) {
-      int64_t e0 = int64_t(l.rowAddr[k] - l.single->base) >> shift;
-      f(*l.single, e0, e0 + l.rowLen);
-    }
+    for (int64_t k = 0; k < n / l.rowLen; ++k)
+      f(*l.single, granulesOf(p, *l.single, l.rowAddr[k], uint64_t(l.rowLen) * eb, eb), l.rowAddr[k], k * l.rowLen);
     return;
   }
   if (l.single && l.maskedContiguous) {  // a row's tail: each run of active lanes is one range
-    const int64_t lo = int64_t(l.denseLo - l.single->base) >> shift;
     for (int64_t i = firstSet(l.mask, n); i >= 0 && i < n;) {
       const int64_t j = runEnd(l.mask, i, n);
-      f(*l.single, lo + i, lo + j);
+      const uint64_t at = l.denseLo + uint64_t(i) * eb;
+      f(*l.single, granulesOf(p, *l.single, at, uint64_t(j - i) * eb, eb), at, i);
       i = runEnd(l.mask, j, n);  // past the off run that follows
     }
     return;
@@ -338,36 +371,51 @@ void forEachRange(Program& p, Lanes& l, int64_t n, unsigned shift, F&& f) {
   const uint64_t* a = laneAddrs(p, l);
   for (int64_t i = 0; i < n; ++i) {
     if (!l.active(i)) continue;
-    if (MemRegion* r = laneRegion(l, i)) {
-      int64_t e = int64_t(a[i] - r->base) >> shift;
-      f(*r, e, e + 1);
-    }
+    if (MemRegion* r = laneRegion(l, i)) f(*r, granulesOf(p, *r, a[i], eb, eb), a[i], i);
   }
 }
 
-// Calls f(lane, region, element) for each active in-bounds lane, in lane order (row by row
+// Calls f(lane, region, address) for each active in-bounds lane, in lane order (row by row
 // when the rows are contiguous in one buffer: no per-lane address needed).
 template <typename F>
-void forEachElement(Program& p, Lanes& l, int64_t n, unsigned shift, F&& f) {
+void forEachElement(Program& p, Lanes& l, int64_t n, unsigned eb, F&& f) {
   if (l.single && l.rowAddr) {
     MemRegion& r = *l.single;
-    for (int64_t i = 0, k = 0; i < n; ++k) {
-      int64_t e0 = int64_t(l.rowAddr[k] - r.base) >> shift;
-      for (int64_t j = 0; j < l.rowLen; ++j, ++i) f(i, r, e0 + j);
-    }
+    for (int64_t i = 0, k = 0; i < n; ++k)
+      for (int64_t j = 0; j < l.rowLen; ++j, ++i) f(i, r, l.rowAddr[k] + uint64_t(j) * eb);
     return;
   }
   const uint64_t* a = laneAddrs(p, l);
   for (int64_t i = 0; i < n; ++i) {
     if (!l.active(i)) continue;
-    if (MemRegion* r = laneRegion(l, i)) f(i, *r, int64_t(a[i] - r->base) >> shift);
+    if (MemRegion* r = laneRegion(l, i)) f(i, *r, a[i]);
   }
 }
 
+// Is every granule of s[lo, hi) kDefined? (Words of eight at a time: the common case is all.)
+bool allDefined(const uint8_t* s, int64_t lo, int64_t hi) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  const uint8_t* q = s + lo;
+  int64_t n = hi - lo, i = 0;
+  for (; i + 64 <= n; i += 64) {
+    uint64_t diff = 0;
+    for (int k = 0; k < 64; k += 8) {
+      uint64_t w;
+      std::memcpy(&w, q + i + k, 8);
+      diff |= w ^ kOnes;
+    }
+    if (diff) return false;
+  }
+  for (; i < n; ++i)
+    if (q[i] != kDefined) return false;
+  return true;
+}
+
 void reportOnce(Program& p, const Instr& ins, Finding::Kind kind, const MemRegion& r, int64_t elem, int64_t lane,
-                int64_t count, const std::string& what) {
+                int64_t count, const std::string& what, Finding::Severity severity = Finding::Severity::Error) {
   Finding f;
   f.kind = kind;
+  f.severity = severity;
   f.loc = p.loc(ins);
   f.buffer = r.buffer->name;
   f.element = elem;
@@ -459,25 +507,40 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
     for (int64_t i = 0; i < n; ++i) out.poison[i] = !l.active(i) && other->poison[i];
   }
   if (!l.any || !(checks.uninit || checks.races)) return;
-  const unsigned shift = unsigned(__builtin_ctz(eb));
   bool uninitSeen = false;
-  forEachRange(p, l, n, shift, [&](MemRegion& r, int64_t lo, int64_t hi) {
-    if (r.init && checks.uninit && std::memchr(r.init.get() + lo, 0, size_t(hi - lo))) uninitSeen = true;
-    if (checks.races && r.race.words) raceRange(p, ins, r, lo, hi, false);
+  forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t, int64_t) {
+    if (checks.uninit)
+      if (const uint8_t* s = r.alloc->init.load(std::memory_order_acquire); s && !allDefined(s, g.lo, g.hi)) uninitSeen = true;
+    if (checks.races && r.alloc->race.words) raceRange(p, ins, r, eb, g.lo, g.hi, false);
   });
   if (!uninitSeen) return;
-  // Rare: name the first never-written lane and count them.
-  int64_t uninit = 0, firstLane = -1, firstElem = 0;
-  MemRegion* firstRegion = nullptr;
-  forEachElement(p, l, n, shift, [&](int64_t i, MemRegion& r, int64_t elem) {
-    if (r.init && !r.init[size_t(elem)]) {
-      if (firstLane < 0) firstLane = i, firstElem = elem, firstRegion = &r;
-      ++uninit;
+  // Rare: name the first lane of each kind (never written; undefined, from a poison store) and
+  // count them.
+  struct Seen {
+    int64_t count = 0, lane = -1, elem = 0;
+    MemRegion* region = nullptr;
+  } never, undefined;
+  forEachElement(p, l, n, eb, [&](int64_t i, MemRegion& r, uint64_t at) {
+    const uint8_t* s = r.alloc->init.load(std::memory_order_acquire);
+    if (!s) return;
+    const Granules g = granulesOf(p, r, at, eb, eb);
+    bool isNever = false, isUndefined = false;
+    for (int64_t k = g.lo; k < g.hi; ++k) {
+      const uint8_t v = std::atomic_ref<const uint8_t>(s[k]).load(std::memory_order_relaxed);
+      isNever = isNever || v == kNeverWritten;
+      isUndefined = isUndefined || v == kUndefined;
     }
+    Seen& seen = isUndefined ? undefined : never;
+    if (!isNever && !isUndefined) return;
+    if (seen.lane < 0) seen.lane = i, seen.elem = int64_t(at - r.base) / int64_t(eb), seen.region = &r;
+    ++seen.count;
   });
-  if (uninit)
-    reportOnce(p, ins, Finding::Kind::Uninitialized, *firstRegion, firstElem, firstLane, uninit,
+  if (never.count)
+    reportOnce(p, ins, Finding::Kind::Uninitialized, *never.region, never.elem, never.lane, never.count,
                "load reads never-written element");
+  if (undefined.count)
+    reportOnce(p, ins, Finding::Kind::Uninitialized, *undefined.region, undefined.elem, undefined.lane, undefined.count,
+               "load reads undefined element");
 }
 
 void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in) {
@@ -489,19 +552,20 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   const Checks& checks = p.launch.options.checks;
   Lanes l = checkLanes(p, ins, ptrs, mask, eb);
   if (!l.any) return;
-  const unsigned shift = unsigned(__builtin_ctz(eb));
-  // Poison reaching memory: a value from a masked-off load lane without `other`.
-  if (val.poison && checks.uninit) {
+  // Poison reaching memory: a value from a masked-off load lane without `other`. A warning:
+  // the elements become undefined (below), and reading them is the error.
+  const bool poisonStore = val.poison && checks.uninit;
+  if (poisonStore) {
     int64_t count = 0, lane = -1, elem0 = 0;
     MemRegion* region = nullptr;
-    forEachElement(p, l, n, shift, [&](int64_t i, MemRegion& r, int64_t elem) {
-      if (!val.poison[i]) return;
-      if (lane < 0) lane = i, elem0 = elem, region = &r;
+    forEachElement(p, l, n, eb, [&](int64_t i, MemRegion& r, uint64_t at) {
+      if (!val.poison[val.size() == n ? i : 0]) return;
+      if (lane < 0) lane = i, elem0 = int64_t(at - r.base) / int64_t(eb), region = &r;
       ++count;
     });
     if (count)
       reportOnce(p, ins, Finding::Kind::Poison, *region, elem0, lane, count,
-                 "store writes an undefined value (from a masked load without `other`) to");
+                 "store writes an undefined value (from a masked load without `other`) to", Finding::Severity::Warning);
   }
   // Lanes of one store hitting one address with different values.
   bool rowsDisjoint = l.rowsContiguous && l.rowAddr;
@@ -529,6 +593,24 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
       }
     }
   }
+  // Ranges another program wrote before: keep the bytes this store overwrites, to tell a
+  // benign race (identical bits) from a harmful one (Races.h). Rare: one load per 64 granules.
+  std::vector<const uint8_t*> before;
+  if (checks.races) {
+    bool any = false;
+    forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t at, int64_t) {
+      const uint8_t* keep = nullptr;
+      if (r.alloc->race.words && g.hi > g.lo && raceWrittenByOthers(p, *r.alloc, g.lo, g.hi)) {
+        const size_t bytes = size_t(g.hi - g.lo) << r.alloc->gshift;
+        auto* copy = static_cast<uint8_t*>(p.arena.allocate(bytes));
+        std::memcpy(copy, reinterpret_cast<const void*>(at), bytes);
+        keep = copy;
+        any = true;
+      }
+      before.push_back(keep);
+    });
+    if (!any) before.clear();
+  }
   if (l.contiguous && l.single) {
     std::memcpy(reinterpret_cast<void*>(l.rowAddr[0]), val.data, size_t(n) * eb);
   } else if (l.rowsContiguous && l.single && val.size() == n) {
@@ -548,10 +630,26 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
         copyElement(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
   }
   if (!(checks.uninit || checks.races)) return;
-  forEachRange(p, l, n, shift, [&](MemRegion& r, int64_t lo, int64_t hi) {
-    if (r.init) std::memset(r.init.get() + lo, 1, size_t(hi - lo));
-    if (checks.races && r.race.words) raceRange(p, ins, r, lo, hi, true);
+  size_t range = 0;
+  forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t, int64_t lane) {
+    if (uint8_t* s = r.alloc->init.load(std::memory_order_acquire)) std::memset(s + g.lo, kDefined, size_t(g.hi - g.lo));
+    if (checks.races && r.alloc->race.words) {
+      WriteBits bits;
+      bits.old = before.empty() ? nullptr : before[range];
+      if (lane >= 0 && val.size() == n) bits.mine = val.data + size_t(lane) * eb;
+      else if (val.size() == 1 && g.hi - g.lo == int64_t(eb >> r.alloc->gshift)) bits.mine = val.data;
+      raceRange(p, ins, r, eb, g.lo, g.hi, true, &bits);
+    }
+    ++range;
   });
+  // Poison lanes leave their elements undefined: reading them later is the error.
+  if (poisonStore)
+    forEachElement(p, l, n, eb, [&](int64_t i, MemRegion& r, uint64_t at) {
+      if (!val.poison[val.size() == n ? i : 0]) return;
+      const Granules g = granulesOf(p, r, at, eb, eb);
+      uint8_t* s = r.alloc->initShadow();
+      for (int64_t k = g.lo; k < g.hi; ++k) std::atomic_ref<uint8_t>(s[k]).store(kUndefined, std::memory_order_relaxed);
+    });
 }
 
 namespace {
@@ -645,7 +743,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
     for (int64_t i = 0; i < n; ++i) {
       MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
       if (!r) continue;
-      if (o.checks.races && r->race.words) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
+      if (o.checks.races && r->alloc->race.words) raceAtomic(p, ins, *r, eb, a[i]);
       p.deferred.push_back(DeferredAtomic{a[i], k, elementAsDouble(*in[1], i)});
     }
     return;
@@ -656,7 +754,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
   for (int64_t i = 0; i < n; ++i) {
     MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
     if (!r) continue;
-    if (checked && r->race.words) raceAtomic(p, ins, *r, int64_t(a[i] - r->base) / eb);
+    if (checked && r->alloc->race.words) raceAtomic(p, ins, *r, eb, a[i]);
     bool swapped = true;
     if (half) {
       // f16/bf16: computed in f32 and rounded, under the lock.

@@ -1,9 +1,10 @@
-// Races.cpp - 32-bit shadow words updated with compare-and-swap:
-//   bits 12..31  pid+1 of the program that last accessed the element (0: never accessed)
+// Races.cpp - 32-bit shadow words (one per granule of an allocation, Memory.h) updated with
+// compare-and-swap:
+//   bits 12..31  pid+1 of the program that last accessed the granule (0: never accessed)
 //   bits  3..11  the op (index into the kernel's ops; saturates)
 //   bit   2      the access's epoch is > 1 and kept in LaunchState::lateEpochs
 //   bits  0..1   state: 0 none, 1 read by one program, 2 written, 3 read by several programs
-// An access by program P conflicts with the recorded one when the programs differ, one side is
+// (Below, "element" is a granule.) An access by program P conflicts with the recorded one when the programs differ, one side is
 // a write (or the element has several readers and P writes), and the recorded access is not
 // ordered before P by a release -> acquire chain (its epoch <= P's clock entry for it). Only
 // programs that synchronize have clocks; for all others detection is exact and independent of
@@ -13,6 +14,11 @@
 // covered the whole chunk (the common case of contiguous tiles: one CAS per 64 elements). The
 // first access that covers a chunk partly splits it: the chunk word is locked, copied into the
 // chunk's element words, and set to kSplit; from then on the element words are the state.
+//
+// A write that finds another program's unordered write is benign when both stored identical
+// bits: the bytes it overwrote (kept by the store when raceWrittenByOthers said so) equal its
+// own. When the other write landed between that test and this one (parallel schedules only),
+// the bytes now in memory are compared with its own instead.
 #include "interpreter/Races.h"
 
 #include <algorithm>
@@ -47,11 +53,33 @@ std::array<int64_t, 3> pidOf(const Program& p, uint32_t linear) {
   return {int64_t(linear) % g[0], (int64_t(linear) / g[0]) % g[1], int64_t(linear) / (g[0] * g[1])};
 }
 
-// Where a late epoch of a shadow word is kept: elements by (region, element), chunks by
+// Where a late epoch of a shadow word is kept: granules by (allocation, granule), chunks by
 // (shadow, chunk).
 using EpochKey = std::pair<const void*, int64_t>;
-EpochKey elementKey(const MemRegion& r, int64_t elem) { return {&r, elem}; }
-EpochKey chunkKey(const MemRegion& r, int64_t chunk) { return {&r.race, chunk}; }
+EpochKey elementKey(const Allocation& a, int64_t elem) { return {&a, elem}; }
+EpochKey chunkKey(const Allocation& a, int64_t chunk) { return {&a.race, chunk}; }
+
+// One access being recorded: through which buffer, in which element size, and (writes) the
+// bits it stored.
+struct Access {
+  Program& p;
+  const Instr& ins;
+  const MemRegion& r;
+  Allocation& a;
+  unsigned eb;
+  int64_t lo;  // first granule of the range (WriteBits are indexed from it)
+  const WriteBits* bits;
+};
+
+// Did this write store the same bits as the earlier one it conflicts with, over granules
+// [g, g + count)?
+bool identicalBits(const Access& x, int64_t g, int64_t count) {
+  if (!x.bits) return false;
+  const size_t at = size_t(g - x.lo) << x.a.gshift, bytes = size_t(count) << x.a.gshift;
+  const uint8_t* now = reinterpret_cast<const uint8_t*>(x.a.gbase + (uint64_t(g) << x.a.gshift));
+  if (x.bits->old) return std::memcmp(x.bits->old + at, x.bits->mine ? x.bits->mine + at : now, bytes) == 0;
+  return x.bits->mine && std::memcmp(now, x.bits->mine + at, bytes) == 0;
+}
 
 uint32_t epochOf(Program& p, EpochKey key, const Word& w) {
   if (!w.late) return 1;
@@ -67,14 +95,21 @@ bool ordered(Program& p, EpochKey key, const Word& w) {
   return p.clock.get(w.pidPlus1 - 1) >= epochOf(p, key, w);
 }
 
-void reportRace(Program& p, const Instr& ins, MemRegion& r, int64_t elem, int64_t count, const char* access,
-                const Word& other, const char* otherAccess) {
+// Reports granules [g, g + count) of the access's allocation, in elements of its buffer.
+void reportRace(const Access& x, int64_t g, int64_t count, const char* access, const Word& other, const char* otherAccess,
+                bool benign) {
+  Program& p = x.p;
   Finding f;
   f.kind = Finding::Kind::Race;
-  f.loc = p.loc(ins);
-  f.buffer = r.buffer->name;
-  f.element = elem;
-  f.count = count;
+  f.loc = p.loc(x.ins);
+  f.buffer = x.r.buffer->name;
+  const uint64_t at = x.a.gbase + (uint64_t(g) << x.a.gshift);
+  f.element = (int64_t(at) - int64_t(x.r.base)) / int64_t(x.eb);
+  f.count = std::max<int64_t>(1, (count << x.a.gshift) / int64_t(x.eb));
+  if (benign) {
+    f.severity = p.launch.options.checks.strict ? Finding::Severity::Error : Finding::Severity::Note;
+    f.detail = "both programs wrote identical bits";
+  }
   f.access = access;
   f.hasOther = true;
   f.otherPid = pidOf(p, other.pidPlus1 - 1);
@@ -86,8 +121,9 @@ void reportRace(Program& p, const Instr& ins, MemRegion& r, int64_t elem, int64_
 // One access applied to one shadow word (an element's, or a whole chunk's standing for
 // elements [elem, elem + count)). Returns false, touching nothing, if the word is a chunk word
 // that was split or locked meanwhile.
-bool accessWord(Program& p, const Instr& ins, MemRegion& r, uint32_t& word, EpochKey key, int64_t elem, int64_t count,
-                bool write, bool chunk) {
+bool accessWord(const Access& x, uint32_t& word, EpochKey key, int64_t elem, int64_t count, bool write, bool chunk) {
+  Program& p = x.p;
+  const Instr& ins = x.ins;
   std::atomic_ref<uint32_t> slot(word);
   const uint32_t me = p.linear + 1;
   const bool late = p.epoch > 1;
@@ -129,14 +165,16 @@ bool accessWord(Program& p, const Instr& ins, MemRegion& r, uint32_t& word, Epoc
         std::lock_guard<std::mutex> lock(p.launch.epochMutex);
         p.launch.lateEpochs[key] = p.epoch;
       }
-      if (conflict) reportRace(p, ins, r, elem, count, write ? "write" : "read", w, conflict);
+      if (conflict)
+        reportRace(x, elem, count, write ? "write" : "read", w, conflict,
+                   write && w.state == Written && identicalBits(x, elem, count));
       return true;
     }
   }
 }
 
 // Makes chunk c's element words the state (copying the chunk word into them once).
-void splitChunk(Program& p, MemRegion& r, int64_t c) {
+void splitChunk(Program& p, Allocation& r, int64_t c) {
   std::atomic_ref<uint32_t> cw(r.race.chunks[size_t(c)]);
   uint32_t cur = cw.load(std::memory_order_acquire);
   for (;;) {
@@ -182,7 +220,10 @@ bool quick(uint32_t& word, uint32_t mine) {
 
 }  // namespace
 
-void raceRange(Program& p, const Instr& ins, MemRegion& r, int64_t lo, int64_t hi, bool write) {
+void raceRange(Program& p, const Instr& ins, const MemRegion& region, unsigned eb, int64_t lo, int64_t hi, bool write,
+               const WriteBits* bits) {
+  Allocation& r = *region.alloc;
+  const Access x{p, ins, region, r, eb, lo, bits};
   const uint32_t mine = wordFor(p, ins, write);
   // A read of a chunk already read by several programs changes nothing (accessWord's first
   // test, inlined: every program reading a shared weight row takes this path per chunk).
@@ -199,7 +240,7 @@ void raceRange(Program& p, const Instr& ins, MemRegion& r, int64_t lo, int64_t h
         e = end;
         continue;
       }
-      if (quick(cw, mine) || accessWord(p, ins, r, cw, chunkKey(r, c), start, end - start, write, true)) {
+      if (quick(cw, mine) || accessWord(x, cw, chunkKey(r, c), start, end - start, write, true)) {
         e = end;
         continue;
       }
@@ -207,7 +248,7 @@ void raceRange(Program& p, const Instr& ins, MemRegion& r, int64_t lo, int64_t h
     splitChunk(p, r, c);
     for (const int64_t stop = std::min(end, hi); e < stop; ++e) {
       uint32_t& w = r.race.words[size_t(e)];
-      if (!quick(w, mine)) accessWord(p, ins, r, w, elementKey(r, e), e, 1, write, false);
+      if (!quick(w, mine)) accessWord(x, w, elementKey(r, e), e, 1, write, false);
     }
   }
 }
@@ -225,17 +266,40 @@ void clearRaceShadow(RaceShadow& s) {
   });
 }
 
-void raceAtomic(Program& p, const Instr& ins, MemRegion& r, int64_t elem) {
-  const int64_t c = elem / kRaceChunk;
-  uint32_t cur = std::atomic_ref<uint32_t>(r.race.chunks[size_t(c)]).load(std::memory_order_acquire);
-  EpochKey key = chunkKey(r, c);
-  if (cur == kSplit || cur == kLocked) {
-    splitChunk(p, r, c);
-    cur = std::atomic_ref<uint32_t>(r.race.words[size_t(elem)]).load(std::memory_order_acquire);
-    key = elementKey(r, elem);
+bool raceWrittenByOthers(const Program& p, const Allocation& a, int64_t lo, int64_t hi) {
+  const uint32_t me = p.linear + 1;
+  auto other = [&](uint32_t v) { return (v & 3u) == Written && (v >> 12) != me; };
+  for (int64_t c = lo / kRaceChunk, last = (hi - 1) / kRaceChunk; c <= last; ++c) {
+    const uint32_t cw = std::atomic_ref<uint32_t>(a.race.chunks[size_t(c)]).load(std::memory_order_acquire);
+    if (cw == kLocked) return true;
+    if (cw != kSplit) {
+      if (other(cw)) return true;
+      continue;
+    }
+    for (int64_t e = std::max(lo, c * kRaceChunk), stop = std::min(hi, (c + 1) * kRaceChunk); e < stop; ++e)
+      if (other(std::atomic_ref<uint32_t>(a.race.words[size_t(e)]).load(std::memory_order_acquire))) return true;
   }
-  Word w = unpack(cur);
-  if (w.state == Written && !ordered(p, key, w)) reportRace(p, ins, r, elem, 1, "atomic", w, "write");
+  return false;
+}
+
+void raceAtomic(Program& p, const Instr& ins, const MemRegion& region, unsigned eb, uint64_t addr) {
+  Allocation& r = *region.alloc;
+  const int64_t g0 = r.granuleOf(addr), g1 = r.granuleOf(addr + eb);
+  for (int64_t elem = g0; elem < g1; ++elem) {
+    const int64_t c = elem / kRaceChunk;
+    uint32_t cur = std::atomic_ref<uint32_t>(r.race.chunks[size_t(c)]).load(std::memory_order_acquire);
+    EpochKey key = chunkKey(r, c);
+    if (cur == kSplit || cur == kLocked) {
+      splitChunk(p, r, c);
+      cur = std::atomic_ref<uint32_t>(r.race.words[size_t(elem)]).load(std::memory_order_acquire);
+      key = elementKey(r, elem);
+    }
+    Word w = unpack(cur);
+    if (w.state == Written && !ordered(p, key, w)) {
+      reportRace(Access{p, ins, region, r, eb, g0, nullptr}, g0, g1 - g0, "atomic", w, "write", false);
+      return;
+    }
+  }
 }
 
 }  // namespace tilevm::interp

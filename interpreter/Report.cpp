@@ -19,8 +19,24 @@ const char* kindName(Finding::Kind k) {
     case Finding::Kind::AssertFailed: return "assert-failed";
     case Finding::Kind::NoTermination: return "no-termination";
     case Finding::Kind::Timeout: return "timeout";
+    case Finding::Kind::Interrupted: return "interrupted";
   }
   return "?";
+}
+
+const char* severityName(Finding::Severity s) {
+  switch (s) {
+    case Finding::Severity::Error: return "error";
+    case Finding::Severity::Warning: return "warning";
+    case Finding::Severity::Note: return "note";
+  }
+  return "?";
+}
+
+size_t Report::errors() const {
+  size_t n = 0;
+  for (const Finding& f : findings) n += f.severity == Finding::Severity::Error;
+  return n;
 }
 
 namespace {
@@ -35,7 +51,7 @@ std::string joinPid(const std::array<int64_t, 3>& p, const char* open, const cha
 }
 std::string pidStr(const std::array<int64_t, 3>& p) { return joinPid(p, "(", ")"); }
 auto key(const Finding& f) {
-  return std::make_tuple(int(f.kind), f.loc, f.buffer, f.otherLoc, f.pid, f.otherPid, f.element);
+  return std::make_tuple(int(f.kind), int(f.severity), f.loc, f.buffer, f.otherLoc, f.pid, f.otherPid, f.element);
 }
 std::string jsonString(const std::string& s) {
   std::string o = "\"";
@@ -63,13 +79,13 @@ size_t canonicalize(std::vector<Finding>& fs, size_t keep) {
   // One finding per place: races merge over program pairs (which pairs a shadow word sees
   // when three or more programs collide depends on the schedule; the places do not), keeping
   // the smallest pair and element; other kinds merge per program.
-  using Place = std::tuple<int, std::string, std::string, std::string, std::string, std::string, std::array<int64_t, 3>,
-                           std::array<int64_t, 3>>;
+  using Place = std::tuple<int, int, std::string, std::string, std::string, std::string, std::string,
+                           std::array<int64_t, 3>, std::array<int64_t, 3>>;
   std::map<Place, size_t> where;
   std::vector<Finding> out;
   for (Finding& f : fs) {
     bool race = f.kind == Finding::Kind::Race;
-    Place place{int(f.kind), f.loc, f.buffer, f.otherLoc, f.access, f.otherAccess,
+    Place place{int(f.kind), int(f.severity), f.loc, f.buffer, f.otherLoc, f.access, f.otherAccess,
                 race ? std::array<int64_t, 3>{} : f.pid, race ? std::array<int64_t, 3>{} : f.otherPid};
     auto [it, fresh] = where.emplace(std::move(place), out.size());
     if (fresh) {
@@ -94,14 +110,19 @@ size_t canonicalize(std::vector<Finding>& fs, size_t keep) {
 std::string Report::text() const {
   std::ostringstream o;
   for (const Finding& f : findings) {
-    o << (f.loc.empty() ? std::string("<launch>") : f.loc) << ": " << kindName(f.kind) << ": ";
+    // Errors read `loc: kind: ...`; warnings and notes say so: `loc: warning: kind: ...`.
+    o << (f.loc.empty() ? std::string("<launch>") : f.loc) << ": ";
+    if (f.severity != Finding::Severity::Error) o << severityName(f.severity) << ": ";
+    o << kindName(f.kind) << ": ";
     switch (f.kind) {
       case Finding::Kind::Timeout:
+      case Finding::Kind::Interrupted:
         o << f.detail;
         break;
       case Finding::Kind::Race:
         o << f.access << " of " << f.buffer << "[" << f.element << "] by program " << pidStr(f.pid) << " races with "
           << f.otherAccess << " by program " << pidStr(f.otherPid) << " at " << f.otherLoc;
+        if (!f.detail.empty()) o << "; " << f.detail;
         break;
       case Finding::Kind::StoreConflict:
         o << "lanes of one store write different values to " << f.buffer << "[" << f.element << "] in program "
@@ -134,7 +155,8 @@ std::string Report::json() const {
   o << ",\n  \"dropped_findings\": " << droppedFindings << ",\n  \"findings\": [";
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
-    o << (i ? "," : "") << "\n    {\"kind\": " << jsonString(kindName(f.kind)) << ", \"loc\": " << jsonString(f.loc)
+    o << (i ? "," : "") << "\n    {\"kind\": " << jsonString(kindName(f.kind))
+      << ", \"severity\": " << jsonString(severityName(f.severity)) << ", \"loc\": " << jsonString(f.loc)
       << ", \"pid\": " << jsonPid(f.pid) << ", \"buffer\": " << jsonString(f.buffer) << ", \"element\": " << f.element
       << ", \"count\": " << f.count << ", \"detail\": " << jsonString(f.detail);
     if (f.hasOther)

@@ -1,5 +1,6 @@
 // Report.h - what a launch found: kernel faults as data (bounds, races, uninitialized reads,
-// poison, failed device asserts, runaway loops), with source locations and program ids.
+// poison, failed device asserts, runaway loops), with severities, source locations and
+// program ids.
 #pragma once
 
 #include <array>
@@ -12,8 +13,14 @@ namespace tilevm::interp {
 
 /// One problem in the kernel (not in tilevm).
 struct Finding {
-  enum class Kind { OutOfBounds, Misaligned, Race, StoreConflict, Uninitialized, Poison, AssertFailed, NoTermination, Timeout };
+  /// Timeout: past LaunchOptions::timeoutSeconds; Interrupted: LaunchOptions::cancel was set.
+  enum class Kind { OutOfBounds, Misaligned, Race, StoreConflict, Uninitialized, Poison, AssertFailed, NoTermination, Timeout,
+                    Interrupted };
   Kind kind;
+  /// Errors make a launch fail (exit code 3); warnings and notes are reported only (the
+  /// findings policy, docs/interpreter.md).
+  enum class Severity { Error, Warning, Note };
+  Severity severity = Severity::Error;
   std::string loc;                 ///< file:line:col of the op
   std::array<int64_t, 3> pid{};    ///< program that did it
   std::string buffer;              ///< buffer name (memory findings)
@@ -30,6 +37,9 @@ struct Finding {
 /// Name of a finding kind, as in reports ("out-of-bounds", "data-race", ...).
 const char* kindName(Finding::Kind k);
 
+/// Name of a severity, as in reports ("error", "warning", "note").
+const char* severityName(Finding::Severity s);
+
 /// The result of a launch.
 struct Report {
   std::vector<Finding> findings;
@@ -43,6 +53,8 @@ struct Report {
   size_t droppedFindings = 0;  ///< distinct findings past kMaxFindings, not listed
   size_t copiedBytes = 0;      ///< set by the GPU engine: bytes copied between host and GPU (0 for CUDA tensors used in place)
 
+  /// Findings of severity Error (a launch with none passes the checks: exit code 0).
+  size_t errors() const;
   /// Human-readable findings, one paragraph each.
   std::string text() const;
   /// JSON document of the findings.

@@ -1,8 +1,12 @@
 // WriteSet.cpp - pointer origins: each value's set of parameters (a bit mask; kUnknown when it
-// could point anywhere), joined over loop-carried values and branch results until nothing moves.
+// could point anywhere), joined over loop-carried values and branch results until nothing moves;
+// then which parameters stores reach, and the smallest access size reaching each one.
 #include "interpreter/WriteSet.h"
 
+#include <algorithm>
 #include <unordered_map>
+
+#include "interpreter/Numeric.h"
 
 namespace tilevm::interp {
 
@@ -95,6 +99,25 @@ class Origins {
 };
 
 }  // namespace
+
+std::vector<unsigned> accessBytes(const ir::Kernel& k) {
+  Origins o(k);
+  do {
+    o.changed_ = false;
+    o.pass(k.body.block);
+  } while (o.changed_);
+  std::vector<unsigned> out(k.params().size(), 0);
+  ir::walk(k.body.block, [&](const ir::Op& op) {
+    if (op.code != Opcode::Load && op.code != Opcode::Store && op.code != Opcode::AtomicRmw && op.code != Opcode::AtomicCas)
+      return;
+    const unsigned bytes = storageBytes(op.operands[0]->type.elem().pointee);
+    const uint64_t from = o.get(op.operands[0]);
+    for (size_t i = 0; i < out.size(); ++i)
+      if (from == kUnknown || (i < 63 && ((from >> i) & 1)))
+        out[i] = out[i] ? std::min(out[i], bytes) : bytes;
+  });
+  return out;
+}
 
 std::optional<std::vector<bool>> writtenParams(const ir::Kernel& k) {
   Origins o(k);

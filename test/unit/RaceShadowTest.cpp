@@ -82,11 +82,11 @@ TEST_CASE("buffers no store can reach get no race shadow; the others do", "[inte
   std::vector<interp::Buffer> bufs{buffer("x", ScalarKind::F32, 64), buffer("y", ScalarKind::F32, 64)};
   interp::Checks checks;
   interp::AddressSpace tracked(bufs, checks, {});
-  for (const interp::MemRegion& r : tracked.regions()) CHECK(r.race.words != nullptr);
+  for (const interp::MemRegion& r : tracked.regions()) CHECK(r.alloc->race.words != nullptr);
   interp::AddressSpace partly(bufs, checks, {true, false});
   for (const interp::MemRegion& r : partly.regions()) {
     const bool isX = r.buffer == &bufs[0];
     CHECK(r.readOnly == isX);
-    CHECK((r.race.words == nullptr) == isX);
+    CHECK((r.alloc->race.words == nullptr) == isX);
   }
 }
