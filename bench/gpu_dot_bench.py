@@ -35,7 +35,15 @@ def matmul_args(S, dt, BM, BN, BK, nw):
 
 
 CONFIGS = [(128, 128, 32, 4), (128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4), (128, 128, 32, 8)]
-STAGES = (1, 3)  # tilevm: 1 = no software pipelining, 3 = loads one iteration ahead (codegen/Pipeline.cpp)
+# tilevm: 1 = loads where they stand; 2+ on sm_90a = wgmma operands through a cp.async ring of
+# that many stages (codegen/AsyncPipeline.cpp), elsewhere loads one iteration ahead (Pipeline.cpp).
+STAGES = (1, 3)
+# CONFIGS="BM,BN,BK,warps;..." and STAGES="1,3,4" select a part of the sweep.
+if os.environ.get("CONFIGS"):
+    CONFIGS = [tuple(int(x) for x in c.split(",")) for c in os.environ["CONFIGS"].split(";")]
+if os.environ.get("STAGES"):
+    STAGES = tuple(int(x) for x in os.environ["STAGES"].split(","))
+TRITON_STAGES = int(os.environ.get("TRITON_STAGES", "3"))
 # float32: tl.dot's default tf32 precision on both sides (tilevm: mma.m16n8k8.tf32; configs whose
 # f32 tiles pass 48 KiB of shared memory are refused by tilevm and skipped). DTYPES and ATTN=0
 # select a part.
@@ -54,7 +62,7 @@ for dt in os.environ.get("DTYPES", "float16,bfloat16,float32").split(","):
     tr_best, tr_cfg = None, None
     for BM, BN, BK, nw in CONFIGS:
         f = lambda: k.matmul_k[(triton.cdiv(S, BM) * triton.cdiv(S, BN),)](a, b, c, S, S, S, S, 1, S, 1, S, 1, BM=BM, BN=BN, BK=BK, GM=8,
-                                                                            num_warps=nw, num_stages=3)
+                                                                            num_warps=nw, num_stages=TRITON_STAGES)
         try:
             ms = med(f)
         except Exception as e:  # f32 tiles past the GPU's shared memory (Triton: OutOfResources)
@@ -84,6 +92,8 @@ if os.environ.get("ATTN", "1") == "1":
     B, H, N, D = 4, 32, 4096, 64
     best, cfg_best, compile_ms = None, None, None
     ACFG = [(128, 64, 8), (128, 64, 4), (64, 64, 4)]
+    if os.environ.get("ACFG"):
+        ACFG = [tuple(int(x) for x in c.split(",")) for c in os.environ["ACFG"].split(";")]
     for cfg in ACFG:
         for ns in STAGES:
             ms, c_ms = tilevm_ms(attn_args(B * H, N, D, *cfg) + ["--num-stages", str(ns)])

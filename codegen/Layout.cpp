@@ -1,4 +1,4 @@
-// Layout.cpp - the blocked layout (see Layout.h).
+// Layout.cpp - the blocked and accumulator layouts, and the shared swizzle (see Layout.h).
 #include "codegen/Layout.h"
 
 #include <algorithm>
@@ -15,20 +15,32 @@ Layout Layout::of(const ir::Type& t, unsigned threads, unsigned maxVec) {
   return l;
 }
 
-bool Layout::mmaFits(const ir::Type& t, unsigned threads) {
+bool Layout::accumulatorFits(const ir::Type& t, unsigned threads, LayoutKind kind) {
   if (t.rank() != 2 || t.dim(0) % 16 != 0 || t.dim(1) % 8 != 0) return false;
-  for (unsigned wm = 1; wm <= threads / 32; wm *= 2)
-    if ((t.dim(0) / 16) % wm == 0 && (t.dim(1) / 8) % (threads / 32 / wm) == 0) return true;
+  unsigned warps = threads / 32;
+  switch (kind) {
+    case LayoutKind::Blocked: return false;
+    case LayoutKind::Wgmma: return warps % 4 == 0 && t.dim(0) % (16 * warps) == 0 && t.dim(1) <= 256;
+    case LayoutKind::Mma:
+      for (unsigned wm = 1; wm <= warps; wm *= 2)
+        if ((t.dim(0) / 16) % wm == 0 && (t.dim(1) / 8) % (warps / wm) == 0) return true;
+      return false;
+  }
   return false;
 }
 
-Layout Layout::mmaOf(const ir::Type& t, unsigned threads) {
+Layout Layout::accumulatorOf(const ir::Type& t, unsigned threads, LayoutKind kind) {
   Layout l = of(t, threads, 1);
-  l.mma = true;
+  l.kind = kind;
   l.vec = 1;
   l.rows = t.dim(0);
   l.cols = t.dim(1);
   unsigned warps = threads / 32;
+  if (kind == LayoutKind::Wgmma) {
+    l.warpsM = warps;
+    l.warpsN = 1;
+    return l;
+  }
   int64_t best = -1;
   for (unsigned wm = 1; wm <= warps; wm *= 2) {
     unsigned wn = warps / wm;
@@ -41,6 +53,12 @@ Layout Layout::mmaOf(const ir::Type& t, unsigned threads) {
     }
   }
   return l;
+}
+
+unsigned SharedLayout::swizzleFor(int64_t cols, unsigned elemBytes) {
+  int64_t rowBytes = cols * elemBytes;
+  if (rowBytes == 32 || rowBytes == 64) return unsigned(rowBytes);
+  return rowBytes % 128 == 0 ? 128 : 0;
 }
 
 unsigned kernelRunLength(const ir::Kernel& k) {

@@ -1,5 +1,5 @@
 // Layout.h - how a tile's elements are spread over a program's threads: blocked over the
-// flattened tile. Each thread holds runs of `vec` consecutive elements: element e lives in
+// flattened tile, or one of the tensor-core accumulator layouts (LayoutKind). Each thread holds runs of `vec` consecutive elements: element e lives in
 // thread (e / vec) % T, register slot (e / (vec T)) vec + e % vec (T threads). The run length is
 // chosen per kernel so that a run of its narrowest loaded or stored type is 16 bytes, the width
 // of one vector access (4 for f32 kernels, 8 for f16 ones); tiles too small for that get shorter
@@ -15,16 +15,39 @@
 
 namespace tilevm::codegen {
 
+/// Which of the layouts a tile value lives in (chosen before lowering, LowerLayouts.cpp).
+enum class LayoutKind {
+  Blocked,  ///< runs of `vec` consecutive elements, run after run across the threads
+  Mma,      ///< mma.sync m16n8k16's C fragment: each warp a rectangle of 16x8 blocks
+  Wgmma,    ///< wgmma.mma_async's accumulator: each warpgroup 64-row slabs, each warp 16 rows of them
+};
+
+/// How a tile is laid out in shared memory for the tensor cores to read it (LowerDot.cpp):
+/// row-major in slabs of `swizzleBytes`-wide columns, each slab's rows `swizzleBytes` apart and
+/// their 16-byte chunks permuted by the row (XOR of address bits 4.. with bits 7..): the
+/// layout wgmma's matrix descriptors name (swizzle mode 32, 64 or 128 bytes).
+struct SharedLayout {
+  int64_t rows = 0, cols = 0;  ///< the tile, cols contiguous
+  unsigned elemBytes = 2;
+  unsigned swizzleBytes = 128;  ///< 32, 64 or 128
+  /// The swizzle for a tile whose contiguous dimension is `cols` elements of `elemBytes` bytes
+  /// (0 when none fits: fewer than 32 bytes, or not a whole number of 128-byte slabs).
+  static unsigned swizzleFor(int64_t cols, unsigned elemBytes);
+  int64_t bytes() const { return rows * cols * elemBytes; }
+};
+
 struct Layout {
   int64_t numel = 1;    ///< elements of the tile (1 for a scalar)
   unsigned threads = 128;
   unsigned vec = 1;     ///< consecutive elements per thread and run (a power of two; numel % (vec T) == 0 when > 1)
   bool scalar = true;
-  /// The tensor-core accumulator layout instead (dot results and what carries them): the
-  /// rows x cols tile in 16x8 blocks of mma.sync m16n8k16, warps arranged warpsM x warpsN, each
-  /// warp holding (rows / 16 / warpsM) x (cols / 8 / warpsN) blocks, 4 elements per thread in
-  /// each (PTX ISA, "Matrix Fragments for mma.m16n8k16").
-  bool mma = false;
+  /// A tensor-core accumulator layout instead (dot results and what carries them): the rows x
+  /// cols tile in 16x8 blocks, 4 elements per thread in each (PTX ISA, "Matrix Fragments for
+  /// mma.m16n8k16"; wgmma's accumulator repeats that fragment along N). Mma: warps arranged
+  /// warpsM x warpsN, each holding (rows / 16 / warpsM) x (cols / 8 / warpsN) blocks. Wgmma:
+  /// warpsM = all warps, warpsN = 1; warpgroup g (warps 4g..4g+3) holds rows [g R, (g+1) R)
+  /// (R = rows / warpgroups) as blocksM slabs of 64 rows, warp w's 16 rows at 16 (w % 4) in each.
+  LayoutKind kind = LayoutKind::Blocked;
   unsigned warpsM = 1, warpsN = 1;
   int64_t rows = 0, cols = 0;
 
@@ -33,23 +56,25 @@ struct Layout {
 
   /// The layout of a value of type t with runs of at most maxVec elements.
   static Layout of(const ir::Type& t, unsigned threads, unsigned maxVec);
-  /// Whether a 2-D tile of type t can live in the mma layout with `threads` threads (every warp
-  /// holds at least one 16x8 block).
-  static bool mmaFits(const ir::Type& t, unsigned threads);
-  /// The mma layout of t (mmaFits(t) must hold): the warp arrangement that loads the fewest
-  /// operand fragments.
-  static Layout mmaOf(const ir::Type& t, unsigned threads);
+  /// Whether a 2-D tile of type t can live in accumulator layout `kind` with `threads` threads
+  /// (Mma: every warp holds at least one 16x8 block; Wgmma: whole warpgroups, 64-row slabs of at
+  /// most 256 columns).
+  static bool accumulatorFits(const ir::Type& t, unsigned threads, LayoutKind kind);
+  /// The accumulator layout of t (accumulatorFits must hold); Mma: the warp arrangement that
+  /// loads the fewest operand fragments.
+  static Layout accumulatorOf(const ir::Type& t, unsigned threads, LayoutKind kind);
+  bool accumulator() const { return kind != LayoutKind::Blocked; }
   unsigned blocksM() const { return unsigned(rows / 16 / warpsM); }  ///< mma: 16-row blocks per warp
   unsigned blocksN() const { return unsigned(cols / 8 / warpsN); }   ///< mma: 8-column blocks per warp
   /// Register slots each thread holds.
   unsigned slots() const {
-    if (mma) return blocksM() * blocksN() * 4;
+    if (accumulator()) return blocksM() * blocksN() * 4;
     return scalar ? 1 : unsigned((numel + int64_t(vec) * threads - 1) / (int64_t(vec) * threads)) * vec;
   }
   /// Whether every slot of every thread holds an element of the tile.
-  bool full() const { return scalar || mma || numel % (int64_t(vec) * threads) == 0; }
+  bool full() const { return scalar || accumulator() || numel % (int64_t(vec) * threads) == 0; }
   bool operator==(const Layout& o) const {
-    return numel == o.numel && threads == o.threads && vec == o.vec && scalar == o.scalar && mma == o.mma &&
+    return numel == o.numel && threads == o.threads && vec == o.vec && scalar == o.scalar && kind == o.kind &&
            warpsM == o.warpsM && warpsN == o.warpsN;
   }
 };

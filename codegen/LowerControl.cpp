@@ -53,6 +53,7 @@ Lowerer::Values asValues(const std::vector<llvm::PHINode*>& p) { return Lowerer:
 // for iv in [lb, ub) by step: the counter runs in 64 bits (as the interpreter's) and the body
 // sees it in the induction variable's type; a zero step runs no iteration.
 void Lowerer::lowerFor(const ir::Op& op) {
+  if (auto it = rings_.find(&op); it != rings_.end()) return lowerRingFor(op, it->second);
   const ir::Block& body = op.regions[0]->block;
   auto wide = [&](const ir::Value* v) { return b_.CreateSExtOrTrunc(slot(v, 0), b_.getInt64Ty()); };
   llvm::Value* lb = wide(op.operands[0]);

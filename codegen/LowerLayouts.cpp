@@ -1,10 +1,11 @@
-// LowerLayouts.cpp - which values live in the tensor-core (mma) layout, and the conversions at
-// the boundaries. A dot that can run on tensor cores gives its result in the mma accumulator
-// layout; the loops that carry it and the elementwise ops over it keep that layout; every other
-// op expects the blocked layout, and an mma operand reaching one is converted through shared
-// memory (or recomputed, when it is a function of indices). A store of an mma value is done in
-// the mma layout instead: its pointers and mask, usually functions of indices, are recomputed
-// there, so a matmul's epilogue moves nothing through shared memory.
+// LowerLayouts.cpp - which values live in a tensor-core accumulator layout (LayoutKind Mma or
+// Wgmma), and the conversions at the boundaries. A dot that can run on tensor cores gives its
+// result in its accumulator layout (Wgmma on sm_90a, Mma otherwise); the loops that carry it and
+// the elementwise ops over it keep that layout; every other op expects the blocked layout, and
+// an accumulator reaching one is converted through shared memory (or recomputed, when it is a
+// function of indices). A store of an accumulator is done in its layout instead: its pointers
+// and mask, usually functions of indices, are recomputed there, so a matmul's epilogue moves
+// nothing through shared memory.
 #include "codegen/Lowerer.h"
 
 namespace tilevm::codegen {
@@ -14,25 +15,35 @@ using ir::ScalarKind;
 
 Layout Lowerer::layoutOf(const ir::Value* v) const {
   if (auto it = override_.find(v); it != override_.end()) return it->second;
-  if (auto it = mma_.find(v); it != mma_.end()) return it->second;
+  if (auto it = accumulators_.find(v); it != accumulators_.end()) return it->second;
   return Layout::of(v->type, threads_, maxVec_);
 }
 
-bool Lowerer::dotOnTensorCores(const ir::Op& op) const {
+LayoutKind Lowerer::dotKind(const ir::Op& op) const {
   const ir::Type& a = op.operands[0]->type;
+  const ir::Type& b = op.operands[1]->type;
   ScalarKind in = a.elem().kind;
-  if (!Layout::mmaFits(op.result()->type, threads_)) return false;
-  if (in == ScalarKind::F16 || in == ScalarKind::BF16) return a.dim(1) % 16 == 0;
+  bool half = in == ScalarKind::F16 || in == ScalarKind::BF16;
+  // wgmma (sm_90a): both operands in swizzled shared memory, A K-major, B N-major (transposed).
+  if (o_.arch == "sm_90a" && half && a.dim(1) % 16 == 0 && Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Wgmma) &&
+      SharedLayout::swizzleFor(a.dim(1), 2) && SharedLayout::swizzleFor(b.dim(1), 2))
+    return LayoutKind::Wgmma;
+  if (!Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Mma)) return LayoutKind::Blocked;
+  if (half) return a.dim(1) % 16 == 0 ? LayoutKind::Mma : LayoutKind::Blocked;
   // f32 with Triton's default input precision: tf32 tensor cores (m16n8k8), f32 accumulator.
   const std::string* prec = op.strAttr("input_precision");
-  return in == ScalarKind::F32 && (!prec || *prec == "tf32") && op.result()->type.elem().kind == ScalarKind::F32 && a.dim(1) % 8 == 0;
+  bool tf32 = in == ScalarKind::F32 && (!prec || *prec == "tf32") && op.result()->type.elem().kind == ScalarKind::F32 && a.dim(1) % 8 == 0;
+  return tf32 ? LayoutKind::Mma : LayoutKind::Blocked;
 }
 
 void Lowerer::assignLayouts() {
-  auto isMma = [&](const ir::Value* v) { return mma_.count(v) != 0; };
-  auto setMma = [&](const ir::Value* v) {
-    if (isMma(v) || !Layout::mmaFits(v->type, threads_)) return false;
-    mma_[v] = Layout::mmaOf(v->type, threads_);
+  auto kindOf = [&](const ir::Value* v) {
+    auto it = accumulators_.find(v);
+    return it == accumulators_.end() ? LayoutKind::Blocked : it->second.kind;
+  };
+  auto set = [&](const ir::Value* v, LayoutKind kind) {
+    if (kindOf(v) != LayoutKind::Blocked || !Layout::accumulatorFits(v->type, threads_, kind)) return false;
+    accumulators_[v] = Layout::accumulatorOf(v->type, threads_, kind);
     return true;
   };
   // Operands that cost nothing in any layout: scalars, constants, splats.
@@ -40,9 +51,9 @@ void Lowerer::assignLayouts() {
     return v->type.isScalar() || (v->def && (v->def->code == Opcode::Constant || v->def->code == Opcode::Splat));
   };
   ir::walk(k_.body.block, [&](const ir::Op& op) {
-    if (op.code == Opcode::Dot && dotOnTensorCores(op)) setMma(op.result());
+    if (op.code == Opcode::Dot) set(op.result(), dotKind(op));
   });
-  for (bool changed = !mma_.empty(); changed;) {
+  for (bool changed = !accumulators_.empty(); changed;) {
     changed = false;
     ir::walk(k_.body.block, [&](const ir::Op& op) {
       if (op.code == Opcode::For) {
@@ -50,19 +61,28 @@ void Lowerer::assignLayouts() {
         const ir::Op* yield = body.ops.back().get();
         for (size_t i = 0; i < op.results.size(); ++i) {
           const ir::Value* arg = body.args[i + 1].get();
-          if (isMma(yield->operands[i]) || isMma(arg) || isMma(op.result(unsigned(i)))) {
-            changed |= setMma(arg);
-            changed |= setMma(op.result(unsigned(i)));
-          }
+          LayoutKind kind = kindOf(yield->operands[i]);
+          if (kind == LayoutKind::Blocked) kind = kindOf(arg);
+          if (kind == LayoutKind::Blocked) kind = kindOf(op.result(unsigned(i)));
+          if (kind == LayoutKind::Blocked) continue;
+          changed |= set(arg, kind);
+          changed |= set(op.result(unsigned(i)), kind);
         }
       } else if (ir::hasTrait(op.code, ir::Elementwise) && op.results.size() == 1 && !op.result()->type.isScalar() &&
                  !op.result()->type.isPtr()) {
-        bool any = false, all = true;
+        // Every operand an accumulator of one kind, or free.
+        std::optional<LayoutKind> kind;
+        bool all = true;
         for (const ir::Value* v : op.operands) {
-          any = any || isMma(v);
-          all = all && (isMma(v) || free(v));
+          LayoutKind k = kindOf(v);
+          if (k == LayoutKind::Blocked) {
+            all = all && free(v);
+            continue;
+          }
+          all = all && (!kind || *kind == k);
+          kind = k;
         }
-        if (any && all) changed |= setMma(op.result());
+        if (kind && all) changed |= set(op.result(), *kind);
       }
     });
   }
@@ -87,7 +107,7 @@ std::optional<Layout> Lowerer::expectedLayout(const ir::Op& op, size_t i) const 
       if (v->type.numElements() != op.result()->type.numElements() || op.code != Opcode::Broadcast) return std::nullopt;
       break;
     case Opcode::Store:
-      if (mma_.count(op.operands[1])) return layoutOf(op.operands[1]);  // stored where it is
+      if (accumulators_.count(op.operands[1])) return layoutOf(op.operands[1]);  // stored where it is
       break;
     default:
       if (ir::hasTrait(op.code, ir::Elementwise) && op.results.size() == 1) return layoutOf(op.result());
@@ -98,7 +118,7 @@ std::optional<Layout> Lowerer::expectedLayout(const ir::Op& op, size_t i) const 
 
 Lowerer::Values Lowerer::inLayout(const ir::Op& user, const ir::Value* v, const Layout& want) {
   if (isUniform(v) || layoutOf(v) == want) return values_.at(v);
-  auto key = std::make_pair(v, want.mma);
+  auto key = std::make_pair(v, want.kind);
   if (auto it = converted_.find(key); it != converted_.end()) return it->second;
   Values out;
   if (isIndexFunction(v)) {
@@ -142,7 +162,9 @@ std::map<const ir::Value*, std::string> Lowerer::layoutNames() {
   auto name = [&](const ir::Value* v) {
     if (v->type.isScalar()) return std::string("scalar (every thread)");
     Layout l = layoutOf(v);
-    if (l.mma)
+    if (l.kind == LayoutKind::Wgmma)
+      return "wgmma accumulator, " + std::to_string(l.warpsM / 4) + " warpgroups, " + std::to_string(l.slots()) + "/thread";
+    if (l.kind == LayoutKind::Mma)
       return "mma accumulator, " + std::to_string(l.warpsM) + "x" + std::to_string(l.warpsN) + " warps, " +
              std::to_string(l.slots()) + "/thread";
     return "blocked, runs of " + std::to_string(l.vec) + ", " + std::to_string(l.slots()) + "/thread";

@@ -38,7 +38,9 @@ uint64_t Lowerer::storageBytes(const ir::Type& t) const {
 
 uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
   uint64_t sum = 0;
-  if (op.code == Opcode::Dot) return storageBytes(op.operands[0]->type) + storageBytes(op.operands[1]->type);
+  if (op.code == Opcode::Dot)
+    return dotKind(op) == LayoutKind::Wgmma ? wgmmaStagingBytes(op) : storageBytes(op.operands[0]->type) + storageBytes(op.operands[1]->type);
+  if (auto it = rings_.find(&op); it != rings_.end()) return it->second.offset + it->second.bytes() + 1024;
   if (gathers(op.code) || op.code == Opcode::Reduce || op.code == Opcode::Scan)
     for (const ir::Value* v : op.operands) sum += storageBytes(v->type);
   // Layout conversions (to or from the mma layout) go through shared memory whole; so do the

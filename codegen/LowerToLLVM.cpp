@@ -35,6 +35,7 @@ std::unique_ptr<llvm::Module> Lowerer::run() {
   maxVec_ = kernelRunLength(k_);
   axes_ = analyzeAxes(k_, ParamFacts{o_.paramDivisors, o_.paramOnes});
   assignLayouts();
+  planRings();
   lowerBlock(k_.body.block);
   return mod;
 }
@@ -63,19 +64,32 @@ llvm::Type* Lowerer::scalarType(const ir::ElemType& e) {
 
 llvm::Value* Lowerer::elementIndex(const Layout& l, unsigned k) {
   if (l.scalar) return b_.getInt32(0);
-  if (l.mma) {
+  if (l.accumulator()) {
     // Slot k = (block (bm, bn), element r of the thread's 4 in it): rows g and g + 8, columns
-    // 2t and 2t + 1 of the 16x8 block (g = lane / 4, t = lane % 4).
+    // 2t and 2t + 1 of the 16x8 block (g = lane / 4, t = lane % 4). The block's first row: Mma,
+    // the warp's rectangle then 16 bm; Wgmma, the warpgroup's rows, its 64-row slab bm, then the
+    // warp's 16 rows in the slab.
     llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
     llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
-    llvm::Value* warpM = b_.CreateUDiv(warp, b_.getInt32(l.warpsN));
-    llvm::Value* warpN = b_.CreateURem(warp, b_.getInt32(l.warpsN));
     unsigned block = k / 4, r = k % 4, bm = block / l.blocksN(), bn = block % l.blocksN();
-    llvm::Value* row = b_.CreateAdd(b_.CreateMul(warpM, b_.getInt32(int32_t(l.rows / l.warpsM))),
-                                    b_.CreateAdd(b_.CreateLShr(lane, b_.getInt32(2)), b_.getInt32(int32_t(bm * 16 + (r >= 2 ? 8 : 0)))));
-    llvm::Value* col = b_.CreateAdd(b_.CreateMul(warpN, b_.getInt32(int32_t(l.cols / l.warpsN))),
-                                    b_.CreateAdd(b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(1)),
-                                                 b_.getInt32(int32_t(bn * 8 + (r & 1)))));
+    llvm::Value* inBlock = b_.CreateAdd(b_.CreateLShr(lane, b_.getInt32(2)), b_.getInt32(r >= 2 ? 8 : 0));
+    llvm::Value *rowStart, *colStart;
+    if (l.kind == LayoutKind::Wgmma) {
+      int32_t perGroup = int32_t(l.rows / (l.warpsM / 4));
+      llvm::Value* group = b_.CreateLShr(warp, b_.getInt32(2));
+      llvm::Value* quarter = b_.CreateAnd(warp, b_.getInt32(3));
+      rowStart = b_.CreateAdd(b_.CreateMul(group, b_.getInt32(perGroup)),
+                              b_.CreateAdd(b_.CreateShl(quarter, b_.getInt32(4)), b_.getInt32(int32_t(bm * 64))));
+      colStart = b_.getInt32(int32_t(bn * 8));
+    } else {
+      llvm::Value* warpM = b_.CreateUDiv(warp, b_.getInt32(l.warpsN));
+      llvm::Value* warpN = b_.CreateURem(warp, b_.getInt32(l.warpsN));
+      rowStart = b_.CreateAdd(b_.CreateMul(warpM, b_.getInt32(int32_t(l.rows / l.warpsM))), b_.getInt32(int32_t(bm * 16)));
+      colStart = b_.CreateAdd(b_.CreateMul(warpN, b_.getInt32(int32_t(l.cols / l.warpsN))), b_.getInt32(int32_t(bn * 8)));
+    }
+    llvm::Value* row = b_.CreateAdd(rowStart, inBlock);
+    llvm::Value* col = b_.CreateAdd(colStart, b_.CreateAdd(b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(1)),
+                                                           b_.getInt32(int32_t(r & 1))));
     return b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(l.cols))), col);
   }
   unsigned run = k / l.vec, lane = k % l.vec;

@@ -2,8 +2,8 @@
 // files that each lower one family of ops: LowerToLLVM.cpp (entry, dispatch, values and
 // layouts), LowerElementwise.cpp (arithmetic, casts, math), LowerMemory.cpp (loads, stores,
 // atomics), LowerShape.cpp (shape ops and layout changes), LowerReduce.cpp (reduce, scan),
-// LowerDot.cpp (dot), LowerControl.cpp (for, if, while, assert), Pipeline.cpp (loads issued one
-// iteration ahead). A program is one CTA of 32 * numWarps threads; a
+// LowerDot.cpp (dot), LowerWgmma.cpp (dot on wgmma), LowerControl.cpp (for, if, while, assert),
+// Pipeline.cpp (loads issued one iteration ahead), AsyncPipeline.cpp (cp.async rings for wgmma). A program is one CTA of 32 * numWarps threads; a
 // tile value lives in the blocked layout (Layout.h) as one LLVM value per register slot, or as
 // one value when every element is known equal (constants, splats, and elementwise ops of them).
 #pragma once
@@ -78,10 +78,11 @@ class Lowerer {
   bool isUniform(const ir::Value* v) const { return v->type.isScalar() || uniform_.count(v) != 0; }
 
   // ---- LowerLayouts.cpp ----
-  /// Decides which values live in the mma layout (before lowering).
+  /// Decides which values live in an accumulator layout (before lowering).
   void assignLayouts();
-  /// Whether a dot runs on tensor cores (f16/bf16 inputs, shapes in whole mma blocks).
-  bool dotOnTensorCores(const ir::Op& op) const;
+  /// The accumulator layout a dot gives its result in: Wgmma (sm_90a, f16/bf16, whole
+  /// warpgroups), Mma (mma.sync: f16/bf16, tf32), or Blocked (FMA on CUDA cores).
+  LayoutKind dotKind(const ir::Op& op) const;
   /// The layout op needs operand i in (nullopt: any, the op reads it through shared memory).
   std::optional<Layout> expectedLayout(const ir::Op& op, size_t i) const;
   /// v's slots in layout `want` (recomputed, or through shared memory).
@@ -173,7 +174,8 @@ class Lowerer {
   /// Bytes per thread the prefetched tiles of one loop may hold (32 registers), beside the
   /// current ones.
   static constexpr unsigned kPipelineBytes = 128;
-  PipelinePlan planPipeline(const ir::Op& forOp) const;
+  /// With `only`, just those loads are considered, with no register budget (a ring's loads).
+  PipelinePlan planPipeline(const ir::Op& forOp, const std::set<const ir::Op*>* only = nullptr) const;
   /// Lowers `ops` with `bindings` in place of those values, calls collect, then forgets what
   /// was lowered and restores the bindings (a slice evaluated for another iteration).
   void lowerWith(const std::map<const ir::Value*, Values>& bindings, const std::vector<const ir::Op*>& ops,
@@ -181,8 +183,56 @@ class Lowerer {
   /// The plan's loads with `bindings` (the induction variable and carried values of the
   /// iteration to fetch), issued only where `live`; zeros elsewhere.
   std::vector<Values> prefetch(const PipelinePlan& plan, const std::map<const ir::Value*, Values>& bindings, llvm::Value* live);
-  /// The next values of the plan's carried arguments, from the current ones.
-  std::map<const ir::Value*, Values> nextCarried(const PipelinePlan& plan, const ir::Block& body);
+  /// The next values of the plan's carried arguments, from the current ones (or from `bindings`:
+  /// the induction variable and carried values of another iteration).
+  std::map<const ir::Value*, Values> nextCarried(const PipelinePlan& plan, const ir::Block& body,
+                                                 const std::map<const ir::Value*, Values>& bindings = {});
+
+  // ---- LowerWgmma.cpp ----
+  /// A tile in shared memory for wgmma: its 1024-aligned shared address (i32) and layout.
+  struct SharedTile {
+    llvm::Value* addr;
+    SharedLayout layout;
+  };
+  SharedLayout sharedLayoutOf(const ir::Type& t) const;
+  /// Scratch bytes a wgmma dot stages its register operands in (both, 1024-aligned, and the
+  /// alignment slack).
+  uint64_t wgmmaStagingBytes(const ir::Op& dot) const;
+  /// The shared address (i32), aligned to 1024, of `bytes` at `offset` in the scratch array.
+  llvm::Value* sharedAddress(const ir::Op& op, uint64_t offset, uint64_t bytes);
+  /// The swizzled byte offset (i32) of element (row, col) of a tile in layout s.
+  llvm::Value* swizzledOffset(const SharedLayout& s, llvm::Value* row, llvm::Value* col);
+  /// v's elements stored at `addr` in layout s (16-byte stores where its runs allow).
+  void writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedLayout& s);
+  llvm::Value* wgmmaDescriptor(llvm::Value* addr, const SharedLayout& s, bool kMajor);
+  /// acc after `wgmma.wait_group pending` (tied through the asm: read only after the wait).
+  Values wgmmaWait(const Values& acc, unsigned pending);
+  void fenceProxyAsync();
+  void dotByWgmma(const ir::Op& op);
+  /// Inline PTX with side effects.
+  llvm::Value* asmCall(llvm::Type* ret, const std::string& text, const std::string& constraints,
+                       const std::vector<llvm::Value*>& args);
+
+  // ---- AsyncPipeline.cpp ----
+  /// A loop whose wgmma operands are loaded by cp.async into a ring of shared buffers.
+  struct RingPlan {
+    PipelinePlan pipe;                  ///< the ring's loads, their slices and carried values
+    std::vector<SharedLayout> layouts;  ///< per load, its tile in shared memory
+    std::vector<uint64_t> offsets;      ///< per load, its byte offset within a stage
+    uint64_t stageBytes = 0;
+    unsigned stages = 0;  ///< buffers
+    unsigned ahead = 0;   ///< iterations loaded ahead of the one computing
+    uint64_t offset = 0;  ///< the ring's offset in the scratch array (past the body's other uses)
+    uint64_t bytes() const { return stageBytes * stages; }
+  };
+  /// Whether a load can go global -> shared by 16-byte cp.async: f16/bf16 2-D, runs of 16 bytes
+  /// proven contiguous and aligned, its mask one value per copy, `other` absent or +0.
+  bool ringLoad(const ir::Op& load) const;
+  /// Plans every eligible loop's ring (sm_90a, num_stages >= 2) before lowering.
+  void planRings();
+  /// The ring's copies for the iteration of `bindings` into the stage at `stage` (where `live`).
+  void issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage, llvm::Value* live);
+  void lowerRingFor(const ir::Op& op, const RingPlan& ring);
 
   // ---- LowerControl.cpp ----
   void lowerFor(const ir::Op& op);
@@ -215,9 +265,12 @@ class Lowerer {
   std::map<const ir::Value*, Values> values_;
   std::map<const ir::Value*, AxisInfo> axes_;
   std::set<const ir::Value*> uniform_;
-  std::map<const ir::Value*, Layout> mma_;       ///< values in the mma layout (assignLayouts)
+  std::map<const ir::Value*, Layout> accumulators_;  ///< values in an accumulator layout (assignLayouts)
   std::map<const ir::Value*, Layout> override_;  ///< operands converted for the op being lowered
-  std::map<std::pair<const ir::Value*, bool>, Values> converted_;  ///< conversions at top level, by target kind
+  std::map<std::pair<const ir::Value*, LayoutKind>, Values> converted_;  ///< conversions at top level, by target kind
+  std::map<const ir::Value*, SharedTile> sharedTiles_;  ///< loads in a ring stage (wgmma operands)
+  std::map<const ir::Op*, RingPlan> rings_;             ///< loops with a cp.async ring (planRings)
+  std::set<const ir::Op*> asyncDots_;                   ///< dots leaving one wgmma group in flight
   std::set<const ir::Op*> lowered_;  ///< ops whose values were lowered ahead (prefetched loads): skipped in order
   int depth_ = 0;                                ///< nesting of loop and branch bodies being lowered
 };

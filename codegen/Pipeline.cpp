@@ -53,7 +53,7 @@ bool sliceOf(const ir::Value* v, const ir::Block& body, std::set<const ir::Op*>&
 
 }  // namespace
 
-Lowerer::PipelinePlan Lowerer::planPipeline(const ir::Op& forOp) const {
+Lowerer::PipelinePlan Lowerer::planPipeline(const ir::Op& forOp, const std::set<const ir::Op*>* only) const {
   PipelinePlan plan;
   const ir::Block& body = forOp.regions[0]->block;
   if (o_.numStages < 2 || hasSideEffects(body)) return plan;
@@ -82,7 +82,7 @@ Lowerer::PipelinePlan Lowerer::planPipeline(const ir::Op& forOp) const {
   std::set<const ir::Op*> loadSlice;
   uint64_t bytes = 0;
   for (const auto& opPtr : body.ops) {
-    if (opPtr->code != Opcode::Load) continue;
+    if (opPtr->code != Opcode::Load || (only && !only->count(opPtr.get()))) continue;
     std::set<const ir::Op*> ops;
     std::set<const ir::Value*> args;
     bool ok = true;
@@ -90,7 +90,7 @@ Lowerer::PipelinePlan Lowerer::planPipeline(const ir::Op& forOp) const {
     for (const ir::Value* a : args) ok = ok && (a == body.args[0].get() || next.count(a));
     // Registers: the prefetched tiles live beside the current ones.
     uint64_t n = uint64_t(layoutOf(opPtr->result()).slots()) * std::max(1u, opPtr->result()->type.elem().bitWidth() / 8);
-    if (!ok || bytes + n > kPipelineBytes) continue;
+    if (!ok || (!only && bytes + n > kPipelineBytes)) continue;
     bytes += n;
     plan.loads.push_back(opPtr.get());
     loadSlice.insert(ops.begin(), ops.end());
@@ -162,10 +162,11 @@ std::vector<Lowerer::Values> Lowerer::prefetch(const PipelinePlan& plan, const s
   return loaded;
 }
 
-std::map<const ir::Value*, Lowerer::Values> Lowerer::nextCarried(const PipelinePlan& plan, const ir::Block& body) {
+std::map<const ir::Value*, Lowerer::Values> Lowerer::nextCarried(const PipelinePlan& plan, const ir::Block& body,
+                                                                 const std::map<const ir::Value*, Values>& bindings) {
   const ir::Op* yield = body.ops.back().get();
   std::map<const ir::Value*, Values> next;
-  lowerWith({}, plan.yieldSlice, [&] {
+  lowerWith(bindings, plan.yieldSlice, [&] {
     for (const ir::Value* a : plan.carried) next[a] = allSlotsOf(*yield, yield->operands[a->index - 1], a);
   });
   return next;

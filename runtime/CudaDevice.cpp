@@ -1,7 +1,8 @@
 // CudaDevice.cpp - the GPU engine: PTX from the code generator, JIT-loaded by the CUDA driver
 // (opened with dlopen, entry points through cuGetProcAddress_v2 at the CUDA 12.0 ABI), buffers
 // copied to the device and back, the launch timed with CUDA events. The driver's JIT log is
-// shown when a module does not load. Compiled PTX is kept in the kernel cache on disk.
+// shown when a module does not load. Compiled PTX is kept in the kernel cache on disk; a
+// cached entry the driver rejects is dropped and built again.
 #include "runtime/CudaDevice.h"
 
 #include <dlfcn.h>
@@ -114,7 +115,8 @@ class CudaDevice : public Device {
     if (d_.ctxSetCurrent(ctx_) != 0) return fail("cannot make the GPU's context current");
     auto compileStart = std::chrono::steady_clock::now();
     codegen::Options copts;
-    copts.arch = probe_.major * 10 + probe_.minor >= 90 ? "sm_90" : "sm_80";
+    // sm_90a (wgmma) runs on compute capability 9.0 alone.
+    copts.arch = probe_.major == 9 && probe_.minor == 0 ? "sm_90a" : probe_.major * 10 + probe_.minor >= 90 ? "sm_90" : "sm_80";
     copts.numWarps = options_.numWarps;
     copts.numStages = options_.numStages;
     // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
@@ -125,8 +127,8 @@ class CudaDevice : public Device {
       copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
       copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
     }
-    // The kernel cache: the same bytecode, specialization, arch, warps and tilevm version give
-    // the same PTX.
+    // The kernel cache: the same bytecode, specialization, arch, warps, tilevm version and
+    // build (KernelCache::key adds its identity) give the same PTX.
     std::vector<std::string> keyParts{TILEVM_VERSION, copts.arch, std::to_string(copts.numWarps),
                                       "stages=" + std::to_string(copts.numStages), k.kernel->name};
     std::vector<uint8_t> bytecode = ir::write(*k.module);
@@ -134,7 +136,7 @@ class CudaDevice : public Device {
     for (size_t i = 0; i < copts.paramDivisors.size(); ++i)
       keyParts.push_back(std::to_string(copts.paramDivisors[i]) + (copts.paramOnes[i] ? "=1" : ""));
     KernelCache cache;
-    std::string key = KernelCache::key(keyParts);
+    std::string key = cache.key(keyParts);
     std::optional<std::string> cached = cache.load(key);
     Result<std::string> ptx = cached ? Result<std::string>(*cached) : codegen::emitPtx(*k.module, *k.kernel, copts);
     if (!ptx) return ptx.error();
@@ -144,8 +146,19 @@ class CudaDevice : public Device {
     int opts[2] = {5 /*CU_JIT_ERROR_LOG_BUFFER*/, 6 /*CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES*/};
     void* vals[2] = {errorLog, reinterpret_cast<void*>(uintptr_t(sizeof errorLog))};
     Handle module = nullptr, fn = nullptr;
-    if (CUresult r = d_.moduleLoadDataEx(&module, ptx->c_str(), 2, opts, vals); r != 0)
-      return fail(d_.error("loading the PTX", r) + "; the JIT said: " + errorLog);
+    CUresult loaded = d_.moduleLoadDataEx(&module, ptx->c_str(), 2, opts, vals);
+    if (loaded != 0 && cached) {
+      // An entry the driver rejects (written by a tilevm the key cannot tell apart, or for
+      // another driver) is dropped and the PTX built again, once.
+      cache.drop(key);
+      cached.reset();
+      ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
+      if (!ptx) return ptx.error();
+      std::fill(std::begin(errorLog), std::end(errorLog), '\0');
+      loaded = d_.moduleLoadDataEx(&module, ptx->c_str(), 2, opts, vals);
+      if (loaded == 0) cache.store(key, *ptx);
+    }
+    if (loaded != 0) return fail(d_.error("loading the PTX", loaded) + "; the JIT said: " + errorLog);
     struct Unload {
       const Driver& d;
       Handle m;

@@ -1,0 +1,235 @@
+// AsyncPipeline.cpp - a `for` loop's wgmma operands loaded through a ring of shared-memory
+// buffers (Triton's num_stages on Hopper): each loaded tile goes global -> shared by cp.async
+// (16 bytes a copy, zero-filled where masked, swizzled as wgmma reads it), `ahead` iterations
+// before the one that reads it, one commit group per iteration. Iteration i waits for its own
+// group (cp.async.wait_group ahead - 1), fences the async proxy, synchronizes the CTA, runs its
+// body (the dot reads its stage through descriptors), then issues iteration i + ahead's copies
+// into the stage freed longest ago. A dot whose accumulator only the next iteration's dot reads
+// keeps one wgmma group in flight (wait_group 1), so its stage stays busy one iteration longer:
+// then ahead = stages - 2, else stages - 1.
+#include <cmath>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+namespace {
+
+using ir::Opcode;
+
+uint64_t align1024(uint64_t n) { return (n + 1023) / 1024 * 1024; }
+
+bool isZeroConstant(const ir::Value* v) {
+  if (v->def && v->def->code == Opcode::Splat) return isZeroConstant(v->def->operands[0]);
+  if (!v->def || v->def->code != Opcode::Constant) return false;
+  if (const int64_t* i = v->def->intAttr("value")) return *i == 0;
+  const double* d = v->def->floatAttr("value");
+  return d && *d == 0.0 && !std::signbit(*d);
+}
+
+}  // namespace
+
+bool Lowerer::ringLoad(const ir::Op& load) const {
+  const ir::Type& t = load.result()->type;
+  if (t.rank() != 2 || (t.elem().kind != ir::ScalarKind::F16 && t.elem().kind != ir::ScalarKind::BF16)) return false;
+  Layout l = layoutOf(load.result());
+  const unsigned chunk = 8;  // halves per 16-byte copy
+  if (l.kind != LayoutKind::Blocked || l.scalar || !l.full() || l.vec % chunk != 0 || t.dim(1) % chunk != 0) return false;
+  if (runShape(load.operands[0]) != RunShape::Contiguous || runDivisor(load.operands[0]) % 16 != 0) return false;
+  if (load.operands.size() > 1) {
+    auto it = axes_.find(load.operands[1]);
+    bool uniformMask = load.operands[1]->type.isScalar() || (it != axes_.end() && it->second.constancy >= chunk);
+    if (!uniformMask) return false;
+  }
+  return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
+}
+
+void Lowerer::planRings() {
+  if (o_.arch != "sm_90a" || o_.numStages < 2) return;
+  std::map<const ir::Value*, std::vector<const ir::Op*>> users;
+  ir::walk(k_.body.block, [&](const ir::Op& op) {
+    for (const ir::Value* v : op.operands) users[v].push_back(&op);
+  });
+  ir::walk(k_.body.block, [&](const ir::Op& forOp) {
+    if (forOp.code != Opcode::For) return;
+    const ir::Block& body = forOp.regions[0]->block;
+    bool nested = false;
+    for (const auto& o : body.ops) nested = nested || o->code == Opcode::For || o->code == Opcode::While || o->code == Opcode::If;
+    if (nested) return;
+    std::set<const ir::Op*> candidates;
+    std::vector<const ir::Op*> dots;
+    for (const auto& o : body.ops) {
+      if (o->code != Opcode::Dot || layoutOf(o->result()).kind != LayoutKind::Wgmma) continue;
+      dots.push_back(o.get());
+      for (int i = 0; i < 2; ++i) {
+        const ir::Op* d = o->operands[i]->def;
+        if (d && d->code == Opcode::Load && d->parent == &body && users[d->result()].size() == 1 && ringLoad(*d)) candidates.insert(d);
+      }
+    }
+    if (candidates.empty()) return;
+    RingPlan ring;
+    ring.pipe = planPipeline(forOp, &candidates);
+    if (ring.pipe.loads.empty()) return;
+    std::set<const ir::Op*> inRing(ring.pipe.loads.begin(), ring.pipe.loads.end());
+    for (const ir::Op* l : ring.pipe.loads) {
+      ring.layouts.push_back(sharedLayoutOf(l->result()->type));
+      ring.offsets.push_back(ring.stageBytes);
+      ring.stageBytes += align1024(ring.layouts.back().bytes());
+    }
+    // The body's other uses of the scratch array lie below the ring.
+    uint64_t below = 0;
+    for (const auto& o : body.ops) {
+      bool fed = o->code == Opcode::Dot && o->operands[0]->def && o->operands[1]->def && inRing.count(o->operands[0]->def) &&
+                 inRing.count(o->operands[1]->def);
+      if (!fed) below = std::max(below, sharedNeed(*o));
+    }
+    ring.offset = align1024(below);
+    // One dot, fed by the ring alone, whose accumulator is carried from itself to itself only.
+    const ir::Op* async = nullptr;
+    if (dots.size() == 1) {
+      const ir::Op* d = dots[0];
+      const ir::Value* acc = d->operands[2];
+      const auto& resultUsers = users[d->result()];
+      bool fed = d->operands[0]->def && d->operands[1]->def && inRing.count(d->operands[0]->def) && inRing.count(d->operands[1]->def);
+      if (fed && resultUsers.size() == 1 && resultUsers[0] == body.ops.back().get() && !acc->def && acc->owner == &body &&
+          users[acc].size() == 1 && body.ops.back()->operands[acc->index - 1] == d->result())
+        async = d;
+    }
+    const uint64_t limit = maxDynamicSharedBytes(o_.arch);
+    ring.stages = o_.numStages;
+    while (ring.stages > 2 && ring.offset + ring.bytes() + 1024 > limit) --ring.stages;
+    if (ring.offset + ring.bytes() + 1024 > limit) return;
+    if (async && ring.stages < 3) async = nullptr;
+    ring.ahead = ring.stages - (async ? 2 : 1);
+    if (async) asyncDots_.insert(async);
+    rings_[&forOp] = ring;
+  });
+}
+
+void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage,
+                        llvm::Value* live) {
+  lowerWith(bindings, ring.pipe.loadSlice, [&] {
+    for (size_t j = 0; j < ring.pipe.loads.size(); ++j) {
+      const ir::Op& ld = *ring.pipe.loads[j];
+      const SharedLayout& s = ring.layouts[j];
+      Layout l = layoutOf(ld.result());
+      llvm::Type* ty = scalarType(ld.result()->type.elem());
+      llvm::Value* base = b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j])));
+      for (unsigned k = 0; k < l.slots(); k += 16 / s.elemBytes) {
+        llvm::Value* e = elementIndex(l, k);
+        llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(s.cols)));
+        llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(s.cols)));
+        llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, row, col));
+        unsigned first = k - k % l.vec;
+        llvm::Value* src = b_.CreatePtrToInt(lanePointer(ld, first, k - first, ty), b_.getInt64Ty());
+        llvm::Value* on = live;
+        if (ld.operands.size() > 1) on = b_.CreateAnd(on, slot(ld.operands[1], k));
+        // Masked off (or an iteration past the end): 0 bytes read, 16 zero-filled.
+        llvm::Value* bytes = b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0));
+        asmCall(b_.getVoidTy(), "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r,~{memory}", {dst, src, bytes});
+      }
+    }
+  });
+}
+
+void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
+  const ir::Block& body = op.regions[0]->block;
+  auto wide = [&](const ir::Value* v) { return b_.CreateSExtOrTrunc(slot(v, 0), b_.getInt64Ty()); };
+  llvm::Value* lb = wide(op.operands[0]);
+  llvm::Value* ub = wide(op.operands[1]);
+  llvm::Value* step = wide(op.operands[2]);
+  std::vector<Values> init;
+  for (size_t i = 3; i < op.operands.size(); ++i) init.push_back(allSlotsOf(op, op.operands[i], body.args[i - 2].get()));
+  llvm::Value* zero = b_.getInt64(0);
+  auto runs = [&](llvm::Value* i) {  // whether iteration i runs
+    return b_.CreateSelect(b_.CreateICmpSGT(step, zero), b_.CreateICmpSLT(i, ub),
+                           b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(i, ub)));
+  };
+  const ir::Value* ivArg = body.args[0].get();
+  llvm::Type* ivTy = scalarType(ivArg->type.elem());
+  llvm::Value* ringAddr = sharedAddress(op, ring.offset, ring.bytes());
+  auto stageAddr = [&](llvm::Value* s) { return b_.CreateAdd(ringAddr, b_.CreateMul(s, b_.getInt32(int32_t(ring.stageBytes)))); };
+  auto commit = [&] { asmCall(b_.getVoidTy(), "cp.async.commit_group;", "~{memory}", {}); };
+  // The prologue: iterations 0 .. ahead - 1 into stages 0 .. ahead - 1.
+  std::map<const ir::Value*, Values> at;
+  for (const ir::Value* a : ring.pipe.carried) at[a] = init[a->index - 1];
+  llvm::Value* ivAt = lb;
+  for (unsigned s = 0; s < ring.ahead; ++s) {
+    at[ivArg] = {b_.CreateTrunc(ivAt, ivTy)};
+    issueRing(ring, at, stageAddr(b_.getInt32(int32_t(s))), runs(ivAt));
+    commit();
+    std::map<const ir::Value*, Values> next = nextCarried(ring.pipe, body, at);
+    at = next;
+    ivAt = b_.CreateAdd(ivAt, step);
+  }
+  std::vector<const ir::Value*> aheadArgs(ring.pipe.carried.begin(), ring.pipe.carried.end());
+  std::vector<Values> aheadInit;
+  for (const ir::Value* a : aheadArgs) aheadInit.push_back(at.at(a));
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  auto* header = llvm::BasicBlock::Create(ctx_, "ring", fn_);
+  auto* bodyBlock = llvm::BasicBlock::Create(ctx_, "ring_body", fn_);
+  auto* exit = llvm::BasicBlock::Create(ctx_, "ring_exit", fn_);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(header);
+  auto* iv = b_.CreatePHI(b_.getInt64Ty(), 2);
+  iv->addIncoming(lb, pre);
+  auto* readStage = b_.CreatePHI(b_.getInt32Ty(), 2);
+  readStage->addIncoming(b_.getInt32(0), pre);
+  auto* writeStage = b_.CreatePHI(b_.getInt32Ty(), 2);
+  writeStage->addIncoming(b_.getInt32(int32_t(ring.ahead % ring.stages)), pre);
+  auto phis = phisFor(init, pre);
+  auto aheadPhis = phisFor(aheadInit, pre);
+  b_.CreateCondBr(runs(iv), bodyBlock, exit);
+  b_.SetInsertPoint(bodyBlock);
+  values_[ivArg] = {b_.CreateTrunc(iv, ivTy)};
+  for (size_t i = 0; i < phis.size(); ++i) values_[body.args[i + 1].get()] = Values(phis[i].begin(), phis[i].end());
+  // This iteration's stage: its copies done (this thread's), visible to the async proxy, and
+  // everyone's done (and every warp past the wait that frees the stage to be filled next).
+  asmCall(b_.getVoidTy(), "cp.async.wait_group " + std::to_string(ring.ahead - 1) + ";", "~{memory}", {});
+  fenceProxyAsync();
+  barrier();
+  llvm::Value* stage = stageAddr(readStage);
+  for (size_t j = 0; j < ring.pipe.loads.size(); ++j) {
+    sharedTiles_[ring.pipe.loads[j]->result()] = {b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j]))), ring.layouts[j]};
+    lowered_.insert(ring.pipe.loads[j]);
+  }
+  lowerRegionBody(body);
+  std::vector<const ir::Value*> carried;
+  for (size_t i = 1; i < body.args.size(); ++i) carried.push_back(body.args[i].get());
+  std::vector<Values> next = yielded(body, carried);
+  // Iteration i + ahead's copies.
+  std::map<const ir::Value*, Values> ahead;
+  for (size_t i = 0; i < aheadArgs.size(); ++i) ahead[aheadArgs[i]] = Values(aheadPhis[i].begin(), aheadPhis[i].end());
+  llvm::Value* ivAhead = b_.CreateAdd(iv, b_.CreateMul(step, b_.getInt64(ring.ahead)));
+  ahead[ivArg] = {b_.CreateTrunc(ivAhead, ivTy)};
+  issueRing(ring, ahead, stageAddr(writeStage), runs(ivAhead));
+  commit();
+  std::map<const ir::Value*, Values> aheadNext = nextCarried(ring.pipe, body, ahead);
+  auto wrap = [&](llvm::Value* s) {
+    llvm::Value* n = b_.CreateAdd(s, b_.getInt32(1));
+    return b_.CreateSelect(b_.CreateICmpEQ(n, b_.getInt32(int32_t(ring.stages))), b_.getInt32(0), n);
+  };
+  llvm::BasicBlock* latch = b_.GetInsertBlock();
+  iv->addIncoming(b_.CreateAdd(iv, step), latch);
+  readStage->addIncoming(wrap(readStage), latch);
+  writeStage->addIncoming(wrap(writeStage), latch);
+  for (size_t i = 0; i < phis.size(); ++i)
+    for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
+  for (size_t i = 0; i < aheadPhis.size(); ++i)
+    for (size_t k = 0; k < aheadPhis[i].size(); ++k) aheadPhis[i][k]->addIncoming(aheadNext.at(aheadArgs[i])[k], latch);
+  b_.CreateBr(header);
+  b_.SetInsertPoint(exit);
+  for (size_t i = 0; i < phis.size(); ++i) {
+    Values out(phis[i].begin(), phis[i].end());
+    // A wgmma left in flight by the last iteration completes before its accumulator is read.
+    if (layoutOf(op.result(unsigned(i))).kind == LayoutKind::Wgmma && out.size() > 1 && out[0]->getType()->isFloatTy())
+      out = wgmmaWait(out, 0);
+    values_[op.result(unsigned(i))] = out;
+  }
+  // The copies of iterations past the end (zero-fills) land before the scratch array is reused.
+  asmCall(b_.getVoidTy(), "cp.async.wait_group 0;", "~{memory}", {});
+  barrier();
+  for (const ir::Op* l : ring.pipe.loads) sharedTiles_.erase(l->result());
+}
+
+}  // namespace tilevm::codegen

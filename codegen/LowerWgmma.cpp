@@ -1,0 +1,201 @@
+// LowerWgmma.cpp - dot on Hopper's warpgroup tensor cores (sm_90a): wgmma.mma_async with both
+// operands in shared memory in the swizzled layout its matrix descriptors name (SharedLayout:
+// A K-major, B N-major read transposed), accumulators in registers in the Wgmma layout. An
+// operand comes from a cp.async ring filled ahead by the loop (AsyncPipeline.cpp) or is written
+// from registers here, 16 bytes a store where its runs allow. Inline PTX (LLVM 19 has no wgmma
+// intrinsics), the accumulators tied through the asm so nothing reads them before the wait.
+#include <llvm/IR/InlineAsm.h>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+namespace {
+
+uint64_t align1024(uint64_t n) { return (n + 1023) / 1024 * 1024; }
+
+}  // namespace
+
+SharedLayout Lowerer::sharedLayoutOf(const ir::Type& t) const {
+  SharedLayout s;
+  s.rows = t.dim(0);
+  s.cols = t.dim(1);
+  s.elemBytes = std::max(1u, ir::bitWidth(t.elem().kind) / 8);
+  s.swizzleBytes = SharedLayout::swizzleFor(s.cols, s.elemBytes);
+  return s;
+}
+
+uint64_t Lowerer::wgmmaStagingBytes(const ir::Op& dot) const {
+  return align1024(sharedLayoutOf(dot.operands[0]->type).bytes()) + align1024(sharedLayoutOf(dot.operands[1]->type).bytes()) + 1024;
+}
+
+llvm::Value* Lowerer::asmCall(llvm::Type* ret, const std::string& text, const std::string& constraints,
+                              const std::vector<llvm::Value*>& args) {
+  std::vector<llvm::Type*> types;
+  for (llvm::Value* a : args) types.push_back(a->getType());
+  auto* fnTy = llvm::FunctionType::get(ret, types, false);
+  return b_.CreateCall(llvm::InlineAsm::get(fnTy, text, constraints, /*hasSideEffects=*/true), args);
+}
+
+llvm::Value* Lowerer::sharedAddress(const ir::Op& op, uint64_t offset, uint64_t bytes) {
+  llvm::Value* base = scratch(op, offset + bytes + 1024);
+  llvm::Value* addr = b_.CreateTrunc(b_.CreatePtrToInt(base, b_.getInt64Ty()), b_.getInt32Ty());
+  addr = b_.CreateAdd(addr, b_.getInt32(int32_t(offset + 1023)));
+  return b_.CreateAnd(addr, b_.getInt32(~int32_t(1023)));
+}
+
+// Byte offset of element (row, col) in the swizzled layout: slab col / (S / eb), row S bytes
+// apart in it, the 16-byte chunk index XORed with address bits 7.. (the pattern repeats every
+// 8 rows of 128 bytes: the tile's base is 1024-aligned).
+llvm::Value* Lowerer::swizzledOffset(const SharedLayout& s, llvm::Value* row, llvm::Value* col) {
+  int32_t S = int32_t(s.swizzleBytes), perSlab = S / int32_t(s.elemBytes);
+  llvm::Value* slab = b_.CreateUDiv(col, b_.getInt32(perSlab));
+  llvm::Value* within = b_.CreateMul(b_.CreateURem(col, b_.getInt32(perSlab)), b_.getInt32(int32_t(s.elemBytes)));
+  llvm::Value* off = b_.CreateAdd(b_.CreateMul(slab, b_.getInt32(int32_t(s.rows) * S)),
+                                  b_.CreateAdd(b_.CreateMul(row, b_.getInt32(S)), within));
+  llvm::Value* phase = b_.CreateAnd(b_.CreateLShr(off, b_.getInt32(7)), b_.getInt32(S / 16 - 1));
+  return b_.CreateXor(off, b_.CreateShl(phase, b_.getInt32(4)));
+}
+
+void Lowerer::writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedLayout& s) {
+  Layout l = layoutOf(v);
+  llvm::Type* ty = scalarType(v->type.elem());
+  unsigned chunk = 16 / s.elemBytes;
+  bool chunks = l.kind == LayoutKind::Blocked && !l.scalar && l.full() && l.vec % chunk == 0 && s.cols % chunk == 0 && !isUniform(v);
+  for (unsigned k = 0; k < l.slots(); k += chunks ? chunk : 1) {
+    llvm::Value* e = elementIndex(l, k);
+    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(s.cols)));
+    llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(s.cols)));
+    llvm::Value* at = b_.CreateAdd(addr, swizzledOffset(s, row, col));
+    if (chunks) {
+      // One 16-byte store: the chunk's lanes packed in pairs into 4 words.
+      std::vector<llvm::Value*> args{at};
+      for (unsigned w = 0; w < 4; ++w) {
+        llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
+        pair = b_.CreateInsertElement(pair, slot(v, k + 2 * w), uint64_t(0));
+        pair = b_.CreateInsertElement(pair, slot(v, k + 2 * w + 1), uint64_t(1));
+        args.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
+      }
+      asmCall(b_.getVoidTy(), "st.shared.v4.b32 [$0], {$1, $2, $3, $4};", "r,r,r,r,r,~{memory}", args);
+      continue;
+    }
+    llvm::Value* in = inTile(l, k);
+    auto* doStore = llvm::BasicBlock::Create(ctx_, "swizzle", fn_);
+    auto* done = llvm::BasicBlock::Create(ctx_, "swizzled", fn_);
+    b_.CreateCondBr(in, doStore, done);
+    b_.SetInsertPoint(doStore);
+    asmCall(b_.getVoidTy(), "st.shared.b16 [$0], $1;", "r,h,~{memory}", {at, b_.CreateBitCast(slot(v, k), b_.getInt16Ty())});
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  }
+}
+
+void Lowerer::fenceProxyAsync() { asmCall(b_.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {}); }
+
+// A wgmma matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address >> 4 in bits
+// 0-13, leading-dimension byte offset >> 4 in 16-29, stride-dimension byte offset >> 4 in 32-45,
+// the swizzle mode in 62-63 (1: 128 bytes, 2: 64, 3: 32); base offset 0 (1024-aligned tiles).
+llvm::Value* Lowerer::wgmmaDescriptor(llvm::Value* addr, const SharedLayout& s, bool kMajor) {
+  uint64_t S = s.swizzleBytes;
+  uint64_t sbo = 8 * S;                               // between groups of 8 rows (K-major) / 8 k rows (N-major)
+  uint64_t lbo = kMajor ? 16 : uint64_t(s.rows) * S;  // N-major: between slabs of S bytes of columns
+  uint64_t mode = S == 128 ? 1 : S == 64 ? 2 : 3;
+  uint64_t fixed = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (mode << 62);
+  llvm::Value* start = b_.CreateLShr(b_.CreateAnd(b_.CreateZExt(addr, b_.getInt64Ty()), b_.getInt64(0x3ffff)), b_.getInt64(4));
+  return b_.CreateOr(start, b_.getInt64(fixed));
+}
+
+Lowerer::Values Lowerer::wgmmaWait(const Values& acc, unsigned pending) {
+  std::string cons;
+  for (size_t i = 0; i < acc.size(); ++i) cons += "=f,";
+  for (size_t i = 0; i < acc.size(); ++i) cons += std::to_string(i) + (i + 1 < acc.size() ? "," : "");
+  std::vector<llvm::Type*> tys(acc.size(), b_.getFloatTy());
+  llvm::Value* r = asmCall(llvm::StructType::get(ctx_, tys), "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", cons,
+                           std::vector<llvm::Value*>(acc.begin(), acc.end()));
+  Values out;
+  for (unsigned i = 0; i < acc.size(); ++i) out.push_back(b_.CreateExtractValue(r, i));
+  return out;
+}
+
+// Per 16-wide k step and 64-row slab of the warpgroup's rows: one wgmma.m64nNk16 (N = the
+// tile's columns, at most 256) whose N / 2 f32 accumulators per thread are the slab's slots in
+// the Wgmma layout, in order. A descriptor: the slab's first row, the k step's 32 bytes into the
+// row's slab; B: the k step's 16 rows.
+void Lowerer::dotByWgmma(const ir::Op& op) {
+  const ir::Value* a = op.operands[0];
+  const ir::Value* bv = op.operands[1];
+  SharedLayout sa = sharedLayoutOf(a->type), sb = sharedLayoutOf(bv->type);
+  int64_t K = sa.cols, N = sb.cols;
+  Layout l = layoutOf(op.result());
+  bool bf16 = a->type.elem().kind == ir::ScalarKind::BF16;
+  auto ta = sharedTiles_.find(a), tb = sharedTiles_.find(bv);
+  bool staged = ta == sharedTiles_.end() || tb == sharedTiles_.end();
+  llvm::Value* aAddr = ta != sharedTiles_.end() ? ta->second.addr : nullptr;
+  llvm::Value* bAddr = tb != sharedTiles_.end() ? tb->second.addr : nullptr;
+  if (staged) {
+    // Operands in registers go to the dot's own staging area (scratch offset 0; a ring, if any,
+    // lies past it), between barriers.
+    barrier();
+    llvm::Value* base = sharedAddress(op, 0, wgmmaStagingBytes(op) - 1024);
+    if (!aAddr) writeSwizzled(a, aAddr = base, sa);
+    if (!bAddr) writeSwizzled(bv, bAddr = b_.CreateAdd(base, b_.getInt32(int32_t(align1024(sa.bytes())))), sb);
+    fenceProxyAsync();
+    barrier();
+  }
+  llvm::Type* cTy = scalarType(op.result()->type.elem());
+  llvm::Type* f32 = b_.getFloatTy();
+  Values acc;
+  for (unsigned k = 0; k < l.slots(); ++k) {
+    llvm::Value* c = slot(op.operands[2], k);
+    acc.push_back(c->getType() == f32 ? c : b_.CreateFPExt(c, f32));
+  }
+  // The warpgroup's first row.
+  llvm::Value* group = b_.CreateLShr(tid_, b_.getInt32(7));
+  llvm::Value* groupRow = b_.CreateMul(group, b_.getInt32(int32_t(l.rows / (l.warpsM / 4))));
+  llvm::Value* aDesc = wgmmaDescriptor(b_.CreateAdd(aAddr, b_.CreateMul(groupRow, b_.getInt32(int32_t(sa.swizzleBytes)))), sa, true);
+  llvm::Value* bDesc = wgmmaDescriptor(bAddr, sb, false);
+  unsigned n = unsigned(N / 2);  // accumulators per thread per instruction
+  std::string type = bf16 ? "bf16" : "f16";
+  std::string text = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" + std::to_string(n + 2) + ", 0;\n\twgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(N) + "k16.f32." + type + "." + type + " {";
+  std::string cons;
+  for (unsigned i = 0; i < n; ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    cons += "=f,";
+  }
+  text += "}, $" + std::to_string(n) + ", $" + std::to_string(n + 1) + ", p, 1, 1, 0, 1;\n\t}";
+  cons += "l,l,r";
+  for (unsigned i = 0; i < n; ++i) cons += "," + std::to_string(i);
+  std::vector<llvm::Type*> outTys(n, f32);
+  auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, outTys), [&] {
+    std::vector<llvm::Type*> ins{b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt32Ty()};
+    ins.insert(ins.end(), n, f32);
+    return ins;
+  }(), false);
+  auto* mma = llvm::InlineAsm::get(asmTy, text, cons, /*hasSideEffects=*/true);
+  asmCall(b_.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
+  for (int64_t k0 = 0; k0 < K; k0 += 16) {
+    // A: slab of columns k0 / (S / 2), 2 k0 bytes into its rows; B: rows k0.. (16 rows of S bytes).
+    int64_t perSlab = sa.swizzleBytes / 2;
+    uint64_t aStep = uint64_t(k0 / perSlab) * uint64_t(sa.rows) * sa.swizzleBytes + uint64_t(k0 % perSlab) * 2;
+    uint64_t bStep = uint64_t(k0) * sb.swizzleBytes;
+    for (unsigned bm = 0; bm < l.blocksM(); ++bm) {
+      uint64_t aOff = aStep + uint64_t(bm) * 64 * sa.swizzleBytes;
+      std::vector<llvm::Value*> args{b_.CreateAdd(aDesc, b_.getInt64(aOff >> 4)), b_.CreateAdd(bDesc, b_.getInt64(bStep >> 4)), b_.getInt32(1)};
+      unsigned first = bm * n;
+      for (unsigned i = 0; i < n; ++i) args.push_back(acc[first + i]);
+      llvm::Value* d = b_.CreateCall(mma, args);
+      for (unsigned i = 0; i < n; ++i) acc[first + i] = b_.CreateExtractValue(d, i);
+    }
+  }
+  asmCall(b_.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
+  // A dot whose accumulator only the next iteration's dot reads leaves its wgmma in flight (one
+  // group: the ring waits for it before reusing its buffers); any other waits here.
+  acc = wgmmaWait(acc, asyncDots_.count(&op) ? 1 : 0);
+  Values out;
+  for (llvm::Value* v : acc) out.push_back(cTy == f32 ? v : b_.CreateFPTrunc(v, cTy));
+  values_[op.result()] = out;
+  if (staged) barrier();
+}
+
+}  // namespace tilevm::codegen
