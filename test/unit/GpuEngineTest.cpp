@@ -4,12 +4,17 @@
 // fails cleanly; on the GPU machine (bench/results/h200_gpu_tests.log) every case runs.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 
 #include "runtime/CudaDevice.h"
 #include "runtime/Compare.h"
 #include "runtime/Device.h"
 #include "runtime/Files.h"
+#include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
 #include "TestKernels.h"
 
@@ -135,4 +140,38 @@ TEST_CASE("GPU: matmul on tensor cores (f16, bf16, and f32 as tf32) against the 
     tol.tf32Dot = t == "f32";  // what diff sets for a tf32 dot (rt::dotsInTf32)
     CHECK(mismatches(r, "c", tol) == 0);
   }
+}
+
+TEST_CASE("GPU: a cached entry the driver rejects is dropped, built again and replaced") {
+  Engines e = engines();
+  if (!e.gpu) {
+    WARN("no GPU: " << e.why);
+    return;
+  }
+  namespace fs = std::filesystem;
+  std::string dir = fs::temp_directory_path().string() + "/tilevm-rejected-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  const char* before = std::getenv("TILEVM_CACHE_DIR");
+  std::string saved = before ? before : "";
+  ::setenv("TILEVM_CACHE_DIR", dir.c_str(), 1);
+  auto vadd = [&] {
+    Runs r = runBoth(e, "bench/anchors/triton_gpu_kernels.py", "vadd_k", {"BLOCK=1024"},
+                     {"x=randn:f32:5000", "y=randn:f32:5000", "o=empty:f32:5000", "n=5000"}, {5, 1, 1}, freshSeed());
+    CHECK(mismatches(r, "o", rt::Tolerance{}) == 0);
+  };
+  vadd();  // compiles and stores the entry
+  std::vector<std::string> keys;
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".ptx") keys.push_back(f.path().stem().string());
+  REQUIRE(keys.size() == 1);
+  // A whole, checksummed entry the driver cannot load (as an older or foreign tilevm's might be).
+  rt::KernelCache cache(dir);
+  REQUIRE(cache.store(keys[0], ".version 1.0\n.target sm_bogus\nnot ptx at all\n"));
+  vadd();  // must run: the entry is dropped and the PTX built again
+  auto now = cache.load(keys[0]);
+  REQUIRE(now);
+  CHECK(now->find(".entry vadd_k") != std::string::npos);  // replaced by the rebuilt PTX
+  if (before) ::setenv("TILEVM_CACHE_DIR", saved.c_str(), 1);
+  else ::unsetenv("TILEVM_CACHE_DIR");
+  fs::remove_all(dir);
 }
