@@ -1,37 +1,75 @@
-// Files.cpp - bounded reads and checked writes.
+// Files.cpp - bounded reads of regular files, and checked writes.
 #include "runtime/Files.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <filesystem>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
 namespace tilevm::rt {
 
+namespace {
+
+// What a non-regular file is, for the message.
+const char* kindOf(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a file";
+}
+
+Diagnostic notRegular(const std::string& path, mode_t m) {
+  return Diagnostic{path, 0, 0, std::string("file is not a regular file (") + kindOf(m) + "); tilevm reads only regular files"};
+}
+
+Diagnostic tooLarge(const std::string& path, uint64_t size, uint64_t maxBytes) {
+  uint64_t mib = (size + (uint64_t(1) << 20) - 1) >> 20;  // rounded up: 16.5 MiB is "17 MiB"
+  return Diagnostic{path, 0, 0, "file is " + std::to_string(mib) + " MiB; at most " + std::to_string(maxBytes >> 20) +
+                                    " MiB are read (see docs/limits.md)"};
+}
+
+}  // namespace
+
 Result<std::string> readFile(const std::string& path, uint64_t maxBytes) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return Diagnostic{path, 0, 0, "is a directory, not a file"};
-  // A regular file's size is known before reading; devices and pipes (/dev/zero) are read up
-  // to the limit and no further.
-  if (std::filesystem::is_regular_file(path, ec)) {
-    auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > maxBytes)
-      return Diagnostic{path, 0, 0, "file is " + std::to_string(size >> 20) + " MiB; at most " + std::to_string(maxBytes >> 20) +
-                                        " MiB are read (see docs/limits.md)"};
-  } else {
-    maxBytes = std::min(maxBytes, kMaxStreamBytes);
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0) maxBytes = std::min(maxBytes, kMaxPythonSourceBytes);
+  // Checked before opening (opening a device can act on it), and again on what was opened (the
+  // path may have changed in between); O_NONBLOCK: opening a FIFO never waits for a writer.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return Diagnostic{path, 0, 0, std::string("cannot open file: ") + std::strerror(errno)};
+  if (!S_ISREG(st.st_mode)) return notRegular(path, st.st_mode);
+  if (uint64_t(st.st_size) > maxBytes) return tooLarge(path, uint64_t(st.st_size), maxBytes);
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return Diagnostic{path, 0, 0, std::string("cannot open file: ") + std::strerror(errno)};
+  struct Close {
+    int fd;
+    ~Close() { ::close(fd); }
+  } closeAtEnd{fd};
+  if (::fstat(fd, &st) != 0) return Diagnostic{path, 0, 0, "cannot read file"};
+  if (!S_ISREG(st.st_mode)) return notRegular(path, st.st_mode);
+  if (uint64_t(st.st_size) > maxBytes) return tooLarge(path, uint64_t(st.st_size), maxBytes);
+  std::string out(size_t(st.st_size), '\0');
+  size_t got = 0;
+  char extra;
+  for (;;) {  // to the end of the file: a file that grew while read is still held to the bound
+    char* at = got < out.size() ? out.data() + got : &extra;
+    ssize_t n = ::read(fd, at, got < out.size() ? out.size() - got : 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Diagnostic{path, 0, 0, std::string("cannot read file: ") + std::strerror(errno)};
+    if (n == 0) break;
+    if (at == &extra) {
+      if (out.size() >= maxBytes) return tooLarge(path, out.size() + 1, maxBytes);
+      out.push_back(extra);
+    }
+    got += size_t(n);
   }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return Diagnostic{path, 0, 0, "cannot open file"};
-  std::string out;
-  char chunk[1 << 16];
-  while (f) {
-    f.read(chunk, sizeof chunk);
-    out.append(chunk, size_t(f.gcount()));
-    if (out.size() > maxBytes)
-      return Diagnostic{path, 0, 0, "input is larger than " + std::to_string(maxBytes >> 20) + " MiB (see docs/limits.md)"};
-  }
-  if (f.bad()) return Diagnostic{path, 0, 0, "cannot read file"};
+  out.resize(got);
   return out;
 }
 

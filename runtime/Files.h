@@ -1,5 +1,5 @@
-// Files.h - reading input files with a bound on their size, and writes checked to the end
-// (close and flush included): every file tilevm reads or writes goes through here.
+// Files.h - reading input files (regular files only, with a bound on their size), and writes
+// checked to the end (close and flush included): every file tilevm reads or writes goes here.
 #pragma once
 
 #include <cstdint>
@@ -9,13 +9,17 @@
 
 namespace tilevm::rt {
 
-/// The largest input file read (kernels, IR, bytecode, .npy arrays): 4 GiB, checked before
-/// reading a regular file and while reading anything else (docs/limits.md).
+/// The largest input file read (IR, bytecode, .npy arrays): 4 GiB, checked from the file's
+/// size before reading (docs/limits.md).
 inline constexpr uint64_t kMaxInputBytes = uint64_t(4) << 30;
-/// The most read from a device or pipe (its size is not known before reading).
-inline constexpr uint64_t kMaxStreamBytes = uint64_t(256) << 20;
+/// The largest Python source read (a name ending in .py): 16 MiB, the frontend's bound on
+/// imported modules, so the kernel's own file has the same one.
+inline constexpr uint64_t kMaxPythonSourceBytes = uint64_t(16) << 20;
 
-/// Whole file contents, or a diagnostic naming the file (also when it exceeds `maxBytes`).
+/// Whole file contents, or a diagnostic naming the file. Only a regular file (or a link to
+/// one) is read: a FIFO, device, socket or directory is `file is not a regular file (...)`,
+/// opened without blocking; a file over `maxBytes` (kMaxPythonSourceBytes for .py) is an error
+/// before anything is read.
 Result<std::string> readFile(const std::string& path, uint64_t maxBytes = kMaxInputBytes);
 
 /// Writes `bytes` to `path`; on failure prints "PATH: error: cannot write file" and returns false.
