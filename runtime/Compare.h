@@ -1,6 +1,6 @@
 // Compare.h - two runs' buffers compared element by element: exact for integers and booleans,
 // ULP distance for floats (NaN positions must match), with the first divergence located by its
-// multi-dimensional index.
+// multi-dimensional index; float sums whose order locks decide told apart from mismatches.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +29,18 @@ struct Tolerance {
   /// on tensor cores, whose accumulation does not round like an f32 FMA chain, so f32 results
   /// get kTf32Rtol instead of f32's default rtol (inputs are rounded alike on both engines).
   bool tf32Dot = false;
+  /// Why float results may depend on the order programs ran in (orderDependence(); "" for
+  /// none). When set, a float element off by more than maxUlps but within the summation-order
+  /// tolerance (defaultRelativeTolerance of the dtype, scaled by the buffer's rms) is counted
+  /// in BufferDiff::orderDependent, not as a mismatch; ints and NaN positions stay exact.
+  std::string orderDependent = {};
 };
+
+/// Why `k`'s float results may depend on the order its programs run in: "lock-ordered
+/// accumulation" when programs synchronize through acquire/release atomics (atomic_cas or
+/// atomic_xchg, any sem but relaxed: a lock, whose order decides the order of a sum); "" when
+/// nothing does (schedules must then agree bit for bit).
+std::string orderDependence(const ir::Kernel& k);
 
 /// The relative tolerance of f32 results of a tf32 tensor-core dot: 2^-13, an eighth of tf32's
 /// own precision (2^-10). Measured: 5.6e-6 at K = 256; a wrong fragment is off by O(1).
@@ -70,6 +81,11 @@ struct BufferDiff {
   std::optional<Element> first;
   std::string shapeError;  ///< set when the buffers cannot be compared at all
   bool isFloat = false;
+  /// Elements that differ only as a sum in another order may (Tolerance::orderDependent), the
+  /// most ulp among them, and why.
+  int64_t orderDependent = 0;
+  uint64_t orderMaxUlps = 0;
+  std::string orderReason;
 };
 
 /// Compares `actual` with `expected` (same name, dtype and shape expected).
@@ -79,7 +95,8 @@ BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& 
 /// given as their bit patterns; 0 for equal values and for two NaNs.
 uint64_t ulpDistance(uint64_t a, uint64_t b, ir::ScalarKind kind);
 
-/// "diff" report lines for one buffer (PASS/FAIL, first divergence, counts).
+/// "diff" report lines for one buffer (same, order-dependent, or FAIL with the first divergence
+/// and counts).
 std::string describe(const BufferDiff& d);
 
 }  // namespace tilevm::rt

@@ -127,3 +127,36 @@ TEST_CASE("f32 dots at tf32 precision are recognised and their f32 results held 
   auto wrong = floats({36.0f, 1.0f});  // a wrong fragment is off by far more
   CHECK(rt::compareBuffers(expected, wrong, rel).mismatches == 1);
 }
+
+TEST_CASE("diff --self: floats summed under a lock may differ by summation order, nothing else may") {
+  frontend::CompileOptions o;
+  o.kernel = "_ln_bwd_dx_fused";
+  o.defines = {{"GROUP_SIZE_M", "3"}, {"BLOCK_SIZE_N", "64"}};
+  o.signature = "DX: *fp32, DY: *fp32, DW: *fp32, X: *fp32, W: *fp32, Mean: *fp32, Rstd: *fp32, Lock: *i32, stride: i32, N: i32";
+  auto lock = frontend::compileKernel(test::readRepoFile("test/corpus/layernorm_lock.py"), "layernorm_lock.py", o);
+  REQUIRE(lock.ok());
+  CHECK(rt::orderDependence(*(*lock)->kernels[0]) == "lock-ordered accumulation");
+  CHECK(rt::orderDependence(*test::buildVadd()->kernels[0]).empty());
+  // 2 ulp (a sum of four terms in another order) is order dependence; 0.01 off is a mismatch.
+  float x = 0.373598397f, y = std::nextafter(std::nextafter(x, 1.0f), 1.0f);
+  auto expected = floats({x, 1.5f, -2.0f, 7.0f}), actual = floats({y, 1.5f, -2.0f, 7.0f});
+  rt::Tolerance exact{};
+  CHECK(rt::compareBuffers(expected, actual, exact).mismatches == 1);
+  rt::Tolerance ordered{};
+  ordered.orderDependent = "lock-ordered accumulation";
+  rt::BufferDiff d = rt::compareBuffers(expected, actual, ordered);
+  CHECK(d.mismatches == 0);
+  CHECK(d.orderDependent == 1);
+  CHECK(d.orderMaxUlps == 2);
+  CHECK(rt::describe(d) == "  out: order-dependent (lock-ordered accumulation): max 2 ulp; 1 of 4 elements differ within the summation-order tolerance\n");
+  auto wrong = floats({x, 1.51f, -2.0f, 7.0f});
+  d = rt::compareBuffers(expected, wrong, ordered);
+  CHECK(d.mismatches == 1);
+  CHECK(rt::describe(d).find("FAIL") != std::string::npos);
+  auto nan = floats({x, NAN, -2.0f, 7.0f});  // NaN positions stay exact
+  CHECK(rt::compareBuffers(expected, nan, ordered).mismatches == 1);
+  interp::Buffer ints = floats({1, 2, 3, 4}), other = floats({1, 2, 3, 4});  // integers stay exact
+  ints.elem = other.elem = ir::ScalarKind::I32;
+  other.bytes[0] ^= 1;
+  CHECK(rt::compareBuffers(ints, other, ordered).mismatches == 1);
+}
