@@ -78,6 +78,7 @@ std::vector<int64_t> Args::shapeArg(size_t i) const {
   if (v.kind == CV::K::Tuple) for (const CV& d : v.elts) dim(d);
   else dim(v);
   if (shape.size() > ir::kMaxRank) L_.fail(at(i), "tiles are limited to rank " + std::to_string(ir::kMaxRank));
+  L_.checkTileShape(shape, at(i), "tl." + fn_);
   return shape;
 }
 

@@ -117,14 +117,20 @@ CV atomicRmw(Lowerer& L, CallArgs& c, const std::string& fn, const std::string& 
   return CV::tensor(L.b.create(Opcode::AtomicRmw, ops, {val.type()}, attrs)->result(), e);
 }
 
-CV permute(Lowerer& L, const CV& in, std::vector<int64_t> order, const Expr& at) {
+CV permute(Lowerer& L, const CV& in, std::vector<int64_t> order, const Expr& at, const char* fn) {
   CV t = L.toTensor(in, at);
   unsigned r = t.type().rank();
+  std::string given;
+  for (int64_t d : order) given += (given.empty() ? "" : ", ") + std::to_string(d);
+  given = "(" + given + (order.size() == 1 ? ",)" : ")");
   if (order.size() != r) L.fail(at, "permute order must list " + std::to_string(r) + " dims");
   std::vector<int64_t> shape;
+  std::vector<bool> seen(r, false);
   for (int64_t& d : order) {
     if (d < 0) d += r;
-    if (d < 0 || d >= int64_t(r)) L.fail(at, "permute dim out of range");
+    if (d < 0 || d >= int64_t(r) || seen[size_t(d)])
+      L.fail(at, std::string(fn) + ": " + given + " is not a permutation of the axes of a " + std::to_string(r) + "-D tile");
+    seen[size_t(d)] = true;
     shape.push_back(t.type().dim(unsigned(d)));
   }
   L.setLoc(at);
@@ -234,9 +240,10 @@ void registerCreation(BuiltinTable& t) {
     Args a(L, c, "arange", {"start", "end"});
     int64_t s = a.intArg(0), e = a.intArg(1);
     if (e <= s) L.fail(a.site(), "arange's end must be greater than start");
+    if (e > INT32_MAX || s < 0) L.fail(a.site(), "arange's range is too large");  // before e - s can wrap
     int64_t n = e - s;
     if (n & (n - 1)) L.fail(a.site(), "arange's range must be a power of 2, got " + std::to_string(n));
-    if (n > ir::kMaxTileElements || e > INT32_MAX || s < 0) L.fail(a.site(), "arange's range is too large");
+    if (n > ir::kMaxTileElements) L.fail(a.site(), "arange's range is too large");
     L.setLoc(a.site());
     return CV::tensor(L.b.arange(s, e), DType::of(ScalarKind::I32));
   };
@@ -246,7 +253,13 @@ void registerCreation(BuiltinTable& t) {
     DType dt = a.dtypeArg(2);
     const CV& v = a.get(1);
     L.setLoc(a.site());
-    if (v.isNumber()) return L.constant(v, dt, shape);
+    // Triton fills a pointer tile only with 0 (its null value; get_pointer<...> does not exist).
+    if (dt.isPtr() && v.isNumber() && !(v.kind != CV::K::Float && v.i == 0))
+      L.fail(a.at(1), "tl.full: a tile of " + dt.name() + " can only be filled with 0 (null) or a pointer, got " + v.describe());
+    if (v.isNumber()) {
+      L.checkNumberFits(v, dt, a.at(1));
+      return L.constant(v, dt, shape);
+    }
     return L.broadcastTo(L.cast(v, dt, a.at(1)), shape, a.site());
   };
   t["tl.zeros"] = [](Lowerer& L, CallArgs& c) {
@@ -297,6 +310,11 @@ void registerShape(BuiltinTable& t) {
     int64_t rank = x.type().rank() + int64_t(axes.size());
     for (int64_t& ax : axes) if (ax < 0) ax += rank;
     std::sort(axes.begin(), axes.end());
+    if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) {
+      std::string list;
+      for (int64_t ax : axes) list += (list.empty() ? "" : ", ") + std::to_string(ax);
+      L.fail(a.site(), "expand_dims received duplicate axes, normalized axes = [" + list + "]");
+    }
     for (int64_t ax : axes) x = L.expandDims(x, ax, a.site());
     return x;
   };
@@ -313,7 +331,7 @@ void registerShape(BuiltinTable& t) {
   };
   t["tl.permute"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "permute", {"input", "dims", "*"});
-    return permute(L, a.get(0), dimsFrom(L, a, 1, a.site()), a.site());
+    return permute(L, a.get(0), dimsFrom(L, a, 1, a.site()), a.site(), "tl.permute");
   };
   t["tl.trans"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "trans", {"input", "dims", "*"});
@@ -323,7 +341,7 @@ void registerShape(BuiltinTable& t) {
       if (x.type().rank() != 2) L.fail(a.site(), "trans() without dims needs a 2-D tile, got " + x.describe());
       dims = {1, 0};
     }
-    return permute(L, x, dims, a.site());
+    return permute(L, x, dims, a.site(), "tl.trans");
   };
   t["tl.join"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "join", {"a", "b"});
@@ -331,6 +349,7 @@ void registerShape(BuiltinTable& t) {
     L.unify(x, y, a.site());
     std::vector<int64_t> s = shapeOf(x);
     s.push_back(2);
+    L.checkTileShape(s, a.site(), "tl.join");
     L.setLoc(a.site());
     return CV::tensor(L.b.create(Opcode::Join, {x.value, y.value}, {x.type().withShape(s)})->result(), x.dtype);
   };
@@ -353,6 +372,7 @@ void registerShape(BuiltinTable& t) {
     if (x.type().isScalar()) L.fail(a.site(), "cat() needs tiles");
     std::vector<int64_t> s = shapeOf(x);
     s[0] *= 2;
+    L.checkTileShape(s, a.site(), "tl.cat");
     L.setLoc(a.site());
     return CV::tensor(L.b.create(Opcode::Cat, {x.value, y.value}, {x.type().withShape(s)})->result(), x.dtype);
   };

@@ -195,11 +195,18 @@ CV dot(Lowerer& L, CallArgs& c) {
   if (!(x.dtype == y.dtype)) L.fail(at, "dot() operands must have the same dtype, got " + x.dtype.name() + " and " + y.dtype.name());
   for (int64_t d : {x.type().dim(0), x.type().dim(1), y.type().dim(1)})
     if (d < 16) L.fail(at, "dot() needs every dimension to be at least 16 (as on Triton's GPUs), got " + x.type().str() + " @ " + y.type().str());
+  ScalarKind in = x.dtype.kind;
+  if (!(in == ScalarKind::F16 || in == ScalarKind::BF16 || in == ScalarKind::F32 || in == ScalarKind::F64 || in == ScalarKind::I8))
+    L.fail(at, "dot() operands must be fp16, bf16, fp32, fp64 or int8, got " + x.dtype.name());
   DType out;
-  if (x.dtype.kind == ScalarKind::I8) out = DType::of(ScalarKind::I32);
-  else if (x.dtype.kind == ScalarKind::F64) out = x.dtype;
+  if (in == ScalarKind::I8) out = DType::of(ScalarKind::I32);
+  else if (in == ScalarKind::F64) out = x.dtype;
   else out = a.has(6) ? a.dtypeArg(6) : DType::of(ScalarKind::F32);
+  bool halfOut = (in == ScalarKind::F16 || in == ScalarKind::BF16) && out.kind == in;
+  if (a.has(6) && !(out.kind == ScalarKind::F32 || halfOut || out == DType::of(in == ScalarKind::I8 ? ScalarKind::I32 : in)))
+    L.fail(a.at(6), "dot(): out_dtype must be fp32 or the operands' dtype " + x.dtype.name() + ", got " + out.name());
   std::vector<int64_t> shape{x.type().dim(0), y.type().dim(1)};
+  L.checkTileShape(shape, at, "dot() result");
   CV acc;
   if (a.has(2)) {
     acc = a.tensor(2);
@@ -281,8 +288,13 @@ void registerMathBuiltins(BuiltinTable& t) {
   }
   t["tl.abs"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "abs", {"x"});
-    if (a.get(0).isNumber()) return a.get(0).kind == CV::K::Float ? CV::real(std::fabs(a.get(0).f)) : CV::integer(std::llabs(a.get(0).i));
+    const CV& n = a.get(0);
+    if (n.isNumber()) {
+      if (n.kind != CV::K::Float && n.i == INT64_MIN) L.fail(a.at(0), "constexpr integer overflow: abs(" + std::to_string(n.i) + ") does not fit in 64 bits");
+      return n.kind == CV::K::Float ? CV::real(std::fabs(n.f)) : CV::integer(std::llabs(n.i));
+    }
     CV x = a.tensor(0);
+    if (x.dtype.isPtr()) L.fail(a.at(0), "abs() needs numbers, got " + x.describe());
     L.setLoc(a.site());
     if (x.dtype.isFloat()) return CV::tensor(L.b.unary(Opcode::AbsF, x.value), x.dtype);
     if (x.dtype.isUnsigned || x.dtype.isBool()) return x;

@@ -130,6 +130,8 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
         pos = x == std::string::npos ? shape.size() + 1 : x + 1;
       }
       if (!ok) return optionError("--signature: expected tensordesc<*DTYPE:BLOCK> for '" + name + "', e.g. tensordesc<*fp16:64x64>");
+      if (std::string problem = Lowerer::tileShapeProblem(d.block); !problem.empty())
+        return optionError("--signature: the block of '" + name + "': " + problem);
       if (!hasParam(name)) return optionError("--signature: '" + opts.kernel + "' has no parameter named '" + name + "'");
       descriptors[name] = d;
       continue;

@@ -139,6 +139,7 @@ std::optional<DType> Lowerer::yieldBranchValues(const Stmt& s, ir::Op* op, const
     if (v[i].isTensor() && !(v[i].dtype == dt && v[i].type().shape().size() == shape.size() &&
                              std::equal(shape.begin(), shape.end(), v[i].type().shape().begin())))
       fail(s.line, s.col, typeMismatch);
+    if (std::string problem = implicitNumberProblem(v[i], dt); !problem.empty()) fail(s.line, s.col, typeMismatch + ": " + problem);
     yields[i].push_back((v[i].isTensor() ? v[i] : broadcastTo(cast(v[i], dt, *s.test), shape, *s.test)).value);
   }
   return dt;
@@ -498,6 +499,9 @@ void Lowerer::yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const 
   std::vector<ir::Value*> next;
   for (size_t k = 0; k < c.names.size(); ++k) {
     CV v = bodyEnv.at(c.names[k]);
+    if (std::string problem = implicitNumberProblem(v, c.inits[k].dtype); !problem.empty())
+      fail(s.line, s.col, "loop-carried variable '" + c.names[k] + "' has initial type " + c.inits[k].describe() +
+                              " but is reassigned to " + v.describe() + " in the loop: " + problem);
     if (v.isNumber()) v = broadcastTo(cast(v, c.inits[k].dtype, at), c.types[k].shape(), at);
     if (!v.isTensor() || !(v.dtype == c.inits[k].dtype) || !(v.type() == c.types[k]))
       fail(s.line, s.col, "loop-carried variable '" + c.names[k] + "' has initial type " + c.inits[k].describe() +

@@ -84,6 +84,11 @@ class Lowerer {
   /// A tensor for any number or tensor (numbers get their default dtype).
   CV toTensor(const CV& v, const Expr& at);
   CV cast(const CV& v, DType to, const Expr& at, bool bitcast = false);
+  /// Why the IR cannot hold a tile of `shape` (rank past kMaxRank, a dimension below 1, more
+  /// than kMaxTileElements elements), or "" if it can; callers prefix the construct's name.
+  static std::string tileShapeProblem(std::span<const int64_t> shape);
+  /// Fails at `at` with "WHAT: problem" when tileShapeProblem(shape) finds one.
+  void checkTileShape(std::span<const int64_t> shape, const Expr& at, const std::string& what) const;
   CV broadcastTo(const CV& t, std::span<const int64_t> shape, const Expr& at);
   /// Numpy-style broadcast of two tensors to one shape.
   void broadcastPair(CV& a, CV& b, const Expr& at);
@@ -93,6 +98,17 @@ class Lowerer {
   DType computationType(const CV& a, const CV& b, bool divOrMod, const Expr& at);
   /// computationType's promotion alone, without the range rule.
   DType promotedType(const CV& a, const CV& b, bool divOrMod, const Expr& at);
+  /// Triton's message when Python number `number` meeting a tensor does not fit the
+  /// computation's type `ct` ("Scalar N is out of range for type T"), or "".
+  static std::string scalarRangeProblem(const CV& number, const DType& ct);
+  /// Why `number` cannot stand for a value of `dt` where Triton would require `dt` itself (a
+  /// branch or loop-carried value the other side types): a float for an integer type, or an
+  /// integer outside dt's range. "" if it can.
+  static std::string implicitNumberProblem(const CV& number, const DType& dt);
+  /// Fails at `at` unless Python number `number`, converted explicitly to integer type `to`
+  /// (tl.full, a stored value, .to()), keeps its value: an integer must fit to's bits in either
+  /// signedness (-1 is all ones in a uint32), a float must be finite and in range.
+  void checkNumberFits(const CV& number, const DType& to, const Expr& at) const;
   CV binary(const std::string& op, const CV& a, const CV& b, const Expr& at);
   CV unary(const std::string& op, const CV& a, const Expr& at);
   CV compare(const std::string& op, const CV& a, const CV& b, const Expr& at);

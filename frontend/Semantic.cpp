@@ -50,12 +50,39 @@ DType Lowerer::constexprDType(const CV& v, const Expr& at) const {
   }
 }
 
+std::string Lowerer::tileShapeProblem(std::span<const int64_t> shape) {
+  std::string dims;
+  for (int64_t d : shape) dims += (dims.empty() ? "" : "x") + std::to_string(d);
+  if (shape.size() > ir::kMaxRank)
+    return "a tile of rank " + std::to_string(shape.size()) + " (" + dims + ") has more than the IR's " +
+           std::to_string(ir::kMaxRank) + " dimensions";
+  for (int64_t d : shape)
+    if (d < 1) return "tile dimensions must be positive, got " + dims;
+  int64_t n = 1;
+  bool wrapped = false;
+  for (int64_t d : shape) wrapped = wrapped || __builtin_mul_overflow(n, d, &n);
+  if (wrapped || n > ir::kMaxTileElements)
+    return "a tile of " + (wrapped ? std::string("more than 2^63") : std::to_string(n)) + " elements (" + dims +
+           ") is larger than " + std::to_string(ir::kMaxTileElements) + " (the IR's limit)";
+  return "";
+}
+
+void Lowerer::checkTileShape(std::span<const int64_t> shape, const Expr& at, const std::string& what) const {
+  std::string problem = tileShapeProblem(shape);
+  if (!problem.empty()) fail(at, what + ": " + problem);
+}
+
 CV Lowerer::constant(const CV& number, DType dt, std::span<const int64_t> shape) {
+  if (dt.isPtr()) {  // the IR has no pointer constants: an address, as int_to_ptr of an i64
+    CV address = constant(number, DType::of(ScalarKind::I64), shape);
+    return CV::tensor(b.create(Opcode::IntToPtr, {address.value}, {address.type().withElem(dt.elem())})->result(), dt);
+  }
   ir::Type t(dt.elem(), shape);
   if (dt.isFloat()) return CV::tensor(b.constant(t, number.asDouble()), dt);
-  int64_t v = number.kind == CV::K::Float ? static_cast<int64_t>(number.f) : number.i;
   unsigned w = dt.bits();
-  if (w == 1) v = v != 0;
+  double f = number.f;  // callers checked the range (checkNumberFits); NaN and overflow stay defined here
+  int64_t v = number.kind != CV::K::Float ? number.i : std::isfinite(f) && std::fabs(f) < 0x1p63 ? static_cast<int64_t>(f) : 0;
+  if (w == 1) v = number.kind == CV::K::Float ? f != 0 : v != 0;
   else if (w < 64) {
     uint64_t mask = (uint64_t(1) << w) - 1;
     uint64_t low = static_cast<uint64_t>(v) & mask;
@@ -74,6 +101,7 @@ CV Lowerer::toTensor(const CV& v, const Expr& at) {
 
 CV Lowerer::cast(const CV& in, DType to, const Expr& at, bool bitcast) {
   if (in.isNumber() && !bitcast && !to.isPtr()) {
+    checkNumberFits(in, to, at);
     setLoc(at);
     return constant(in, to, {});  // a number takes the dtype directly (Triton's scalar_constant)
   }
@@ -129,6 +157,8 @@ CV Lowerer::broadcastTo(const CV& in, std::span<const int64_t> shape, const Expr
   CV t = toTensor(in, at);
   if (t.type().shape().size() == shape.size() && std::equal(shape.begin(), shape.end(), t.type().shape().begin()))
     return t;
+  if (std::string problem = tileShapeProblem(shape); !problem.empty())
+    fail(at, "broadcasting " + t.type().str() + ": " + problem);
   setLoc(at);
   if (t.type().isScalar()) return CV::tensor(b.splat(t.value, shape), t.dtype);
   if (t.type().rank() > shape.size())
@@ -160,27 +190,63 @@ void Lowerer::broadcastPair(CV& x, CV& y, const Expr& at) {
 }
 
 namespace {
-// Triton's range rule for a Python integer meeting a tensor (binary_op_type_checking_impl):
-// the number takes the computation's integer type, so it must fit it; a negative number never
-// meets an unsigned computation.
-void checkScalarFits(const Lowerer& L, const CV& number, const DType& ct, const Expr& at) {
-  if (!(number.kind == CV::K::Int || number.kind == CV::K::Bool) || !ct.isInt()) return;
-  int64_t v = number.i;
-  bool isUnsigned = ct.isUnsigned || ct.isBool();
-  if (v < 0 && isUnsigned)
-    L.fail(at, "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
-               "Perform a explicit cast on one of them.");
-  unsigned w = ct.bits();
-  if (w >= 64) return;  // an int64 holds every integer literal; uint64 every non-negative one
-  int64_t lo = isUnsigned ? 0 : -(int64_t(1) << (w - 1));
-  int64_t hi = isUnsigned ? (int64_t(1) << w) - 1 : (int64_t(1) << (w - 1)) - 1;
-  if (v < lo || v > hi) L.fail(at, "Scalar " + std::to_string(v) + " is out of range for type " + ct.name());
+// The integers type `dt` holds; `bitPatterns` widens them to every value of its width in either
+// signedness (-1 for all ones in a uint32, 0xFFFFFFFF in an int32).
+void intRange(const DType& dt, bool bitPatterns, int64_t& lo, int64_t& hi) {
+  unsigned w = dt.bits();
+  bool isUnsigned = dt.isUnsigned || dt.isBool();
+  if (w >= 64) {
+    lo = isUnsigned && !bitPatterns ? 0 : INT64_MIN;
+    hi = INT64_MAX;
+    return;
+  }
+  lo = isUnsigned && !bitPatterns ? 0 : -(int64_t(1) << (w - 1));
+  hi = isUnsigned || bitPatterns ? (int64_t(1) << w) - 1 : (int64_t(1) << (w - 1)) - 1;
+}
+
+std::string rangeText(const DType& dt) {
+  int64_t lo, hi;
+  intRange(dt, false, lo, hi);
+  return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 }  // namespace
 
+std::string Lowerer::scalarRangeProblem(const CV& number, const DType& ct) {
+  if (!(number.kind == CV::K::Int || number.kind == CV::K::Bool) || !ct.isInt()) return "";
+  if (number.i < 0 && (ct.isUnsigned || ct.isBool()))
+    return "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
+           "Perform a explicit cast on one of them.";
+  int64_t lo, hi;
+  intRange(ct, false, lo, hi);
+  if (number.i < lo || number.i > hi) return "Scalar " + std::to_string(number.i) + " is out of range for type " + ct.name();
+  return "";
+}
+
+std::string Lowerer::implicitNumberProblem(const CV& number, const DType& dt) {
+  if (!dt.isInt() || !number.isNumber()) return "";
+  if (number.kind == CV::K::Float) return number.describe() + " is not an integer (" + dt.name() + ")";
+  int64_t lo, hi;
+  intRange(dt, false, lo, hi);
+  if (number.i < lo || number.i > hi) return std::to_string(number.i) + " does not fit " + dt.name() + " " + rangeText(dt);
+  return "";
+}
+
+void Lowerer::checkNumberFits(const CV& number, const DType& to, const Expr& at) const {
+  if (!number.isNumber() || !to.isInt() || to.isBool()) return;
+  int64_t lo, hi;
+  intRange(to, true, lo, hi);
+  bool fits = number.i >= lo && number.i <= hi;
+  if (number.kind == CV::K::Float) {
+    double t = std::trunc(number.f);  // a float converts toward zero, if it is in range
+    fits = std::isfinite(t) && t >= -0x1p63 && t < 0x1p63 && int64_t(t) >= lo && int64_t(t) <= hi;
+  }
+  if (!fits) fail(at, number.describe() + " does not fit in the " + std::to_string(to.bits()) + " bits of " + to.name());
+}
+
 DType Lowerer::computationType(const CV& a, const CV& b, bool divOrMod, const Expr& at) {
   DType ct = promotedType(a, b, divOrMod, at);
-  if (a.isNumber() != b.isNumber()) checkScalarFits(*this, a.isNumber() ? a : b, ct, at);
+  if (a.isNumber() != b.isNumber())
+    if (std::string problem = scalarRangeProblem(a.isNumber() ? a : b, ct); !problem.empty()) fail(at, problem);
   return ct;
 }
 
@@ -405,6 +471,9 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
 
 CV Lowerer::minMax(bool isMax, const CV& a, const CV& b_, bool propagateNan, const Expr& at) {
   CV x = a, y = b_;
+  for (const CV* v : {&x, &y})
+    if (v->isTensor() && v->dtype.isPtr())
+      fail(at, std::string(isMax ? "maximum" : "minimum") + " needs numbers, got " + v->describe());
   unify(x, y, at);
   setLoc(at);
   Opcode code;
@@ -443,13 +512,14 @@ CV Lowerer::expandDims(const CV& in, int64_t axis, const Expr& at) {
 CV Lowerer::reshape(const CV& in, std::vector<int64_t> shape, const Expr& at) {
   CV t = toTensor(in, at);
   int64_t n = 1;
+  bool wrapped = false;
   for (int64_t d : shape) {
     if (d <= 0) fail(at, "reshape dimensions must be positive");
-    n *= d;
+    wrapped = wrapped || __builtin_mul_overflow(n, d, &n);
   }
-  if (n != t.type().numElements())
+  if (wrapped || n != t.type().numElements())
     fail(at, "cannot reshape " + t.type().str() + " (" + std::to_string(t.type().numElements()) + " elements) to " +
-                 std::to_string(n) + " elements");
+                 (wrapped ? std::string("more than 2^63") : std::to_string(n)) + " elements");
   if (shape.size() > ir::kMaxRank) fail(at, "tiles are limited to rank " + std::to_string(ir::kMaxRank));
   setLoc(at);
   if (shape.empty() && t.type().isScalar()) return t;
