@@ -71,11 +71,14 @@ struct Access {
   const WriteBits* bits;
 };
 
-// Did this write store the same bits as the earlier one it conflicts with, over granules
-// [g, g + count)?
+// Did this write store the same bits as the earlier one it conflicts with, over the elements
+// (of x.eb bytes) that granules [g, g + count) belong to?
 bool identicalBits(const Access& x, int64_t g, int64_t count) {
   if (!x.bits) return false;
-  const size_t at = size_t(g - x.lo) << x.a.gshift, bytes = size_t(count) << x.a.gshift;
+  const int64_t per = std::max<int64_t>(1, int64_t(x.eb >> x.a.gshift));
+  const int64_t first = (g - x.lo) / per * per, last = (g + count - x.lo + per - 1) / per * per;
+  g = x.lo + first;
+  const size_t at = size_t(first) << x.a.gshift, bytes = size_t(last - first) << x.a.gshift;
   const uint8_t* now = reinterpret_cast<const uint8_t*>(x.a.gbase + (uint64_t(g) << x.a.gshift));
   if (x.bits->old) return std::memcmp(x.bits->old + at, x.bits->mine ? x.bits->mine + at : now, bytes) == 0;
   return x.bits->mine && std::memcmp(now, x.bits->mine + at, bytes) == 0;
@@ -105,7 +108,11 @@ void reportRace(const Access& x, int64_t g, int64_t count, const char* access, c
   f.buffer = x.r.buffer->name;
   const uint64_t at = x.a.gbase + (uint64_t(g) << x.a.gshift);
   f.element = (int64_t(at) - int64_t(x.r.base)) / int64_t(x.eb);
-  f.count = std::max<int64_t>(1, (count << x.a.gshift) / int64_t(x.eb));
+  // Elements whose first granule is in the range (a granule word stands for part of an
+  // element when the access is wider than the granule: its other granules count nothing).
+  const int64_t per = std::max<int64_t>(1, int64_t(x.eb >> x.a.gshift));
+  auto starts = [&](int64_t k) { return (k - x.lo + per - 1) / per; };
+  f.count = starts(g + count) - starts(g);
   if (benign) {
     f.severity = p.launch.options.checks.strict ? Finding::Severity::Error : Finding::Severity::Note;
     f.detail = "both programs wrote identical bits";

@@ -155,10 +155,9 @@ std::string Report::json() const {
   o << ",\n  \"dropped_findings\": " << droppedFindings << ",\n  \"findings\": [";
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
-    o << (i ? "," : "") << "\n    {\"kind\": " << jsonString(kindName(f.kind))
-      << ", \"severity\": " << jsonString(severityName(f.severity)) << ", \"loc\": " << jsonString(f.loc)
+    o << (i ? "," : "") << "\n    {\"kind\": " << jsonString(kindName(f.kind)) << ", \"loc\": " << jsonString(f.loc)
       << ", \"pid\": " << jsonPid(f.pid) << ", \"buffer\": " << jsonString(f.buffer) << ", \"element\": " << f.element
-      << ", \"count\": " << f.count << ", \"detail\": " << jsonString(f.detail);
+      << ", \"count\": " << f.count << ", \"severity\": " << jsonString(severityName(f.severity)) << ", \"detail\": " << jsonString(f.detail);
     if (f.hasOther)
       o << ", \"access\": " << jsonString(f.access) << ", \"other_pid\": " << jsonPid(f.otherPid)
         << ", \"other_loc\": " << jsonString(f.otherLoc) << ", \"other_access\": " << jsonString(f.otherAccess);
