@@ -134,6 +134,29 @@ void VectorClock::join(const VectorClock& o) {
     if (get(pid) < e) set(pid, e);
 }
 
+// ---- findings ----------------------------------------------------------------------------
+
+void Program::report(Finding f) {
+  f.pid = pid;
+  // The identity: what canonicalize() merges per program, less the element (Report.h).
+  std::string key;
+  key.reserve(f.loc.size() + f.buffer.size() + f.otherLoc.size() + f.access.size() + f.otherAccess.size() + 64);
+  key += std::to_string(int(f.kind)) + '/' + std::to_string(int(f.severity)) + '/' + (f.hasOther ? '1' : '0');
+  for (const std::string* part : {&f.loc, &f.buffer, &f.otherLoc, &f.access, &f.otherAccess}) key += '\0' + *part;
+  for (int64_t d : f.otherPid) key += '/' + std::to_string(d);
+  auto [it, fresh] = findingIndex.emplace(std::move(key), findings.size());
+  if (fresh) {
+    findings.push_back(std::move(f));
+    return;
+  }
+  Finding& o = findings[it->second];
+  if (f.element < o.element) {
+    o.element = f.element;
+    o.detail = std::move(f.detail);
+  }
+  o.count += f.count;
+}
+
 // ---- element access ----------------------------------------------------------------------
 
 double elementAsDouble(const Tile& t, int64_t i) {
@@ -269,11 +292,8 @@ std::vector<Tile> gather(Program& p, const std::vector<uint32_t>& slots, size_t 
 }
 
 bool burnFuel(Program& p, const Instr& ins) {
-  // The wall-clock budget: checked every 64 iterations (and by every program before it starts).
-  if ((p.fuel & 63) == 0 && p.launch.pastDeadline()) {
-    p.aborted = true;
-    return false;
-  }
+  // The deadline and cancel: each iteration counts as an op (execBlock checks its ops).
+  if (p.stopNow()) return false;
   if (p.fuel == 0) {
     Finding f;
     f.kind = Finding::Kind::NoTermination;
@@ -385,6 +405,7 @@ bool execBlock(Program& p, const CBlock& b) {
   std::vector<Tile>& dense = s.dense;  // materialized operands of the current op
   OpProfile* profile = p.launch.options.profile;
   for (const Instr& ins : b.instrs) {
+    if (p.stopNow()) return false;  // straight-line code too: an unrolled body has no iterations
     if (profile) profile->ops.at(ins.op).executions.fetch_add(1, std::memory_order_relaxed);
     in.clear();
     bool anySymbolic = false;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "interpreter/Elements.h"
@@ -91,18 +92,33 @@ struct LaunchState {
   std::mutex epochMutex;                           ///< guards lateEpochs
   std::map<std::pair<const void*, int64_t>, uint32_t> lateEpochs;  ///< race shadow epochs > 1
   std::optional<std::chrono::steady_clock::time_point> deadline;   ///< --timeout
-  std::atomic<bool> timedOut{false};
+  const std::atomic<bool>* cancel = nullptr;                       ///< LaunchOptions::cancel
+  std::atomic<bool> stopped{false};      ///< the launch is ending: no program starts, running ones stop
+  std::atomic<bool> timedOut{false};     ///< ... because the deadline passed
+  std::atomic<bool> interrupted{false};  ///< ... because `cancel` was set
 
-  /// True once the deadline has passed (then for good: later programs do not start).
-  bool pastDeadline() {
-    if (timedOut.load(std::memory_order_relaxed)) return true;
+  /// True once the deadline has passed or the launch was cancelled (then for good: later
+  /// programs do not start, running ones stop at their next check). Costs a clock read.
+  bool shouldStop() {
+    if (stopped.load(std::memory_order_relaxed)) return true;
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      interrupted.store(true);
+      stopped.store(true);
+      return true;
+    }
     if (deadline && std::chrono::steady_clock::now() >= *deadline) {
       timedOut.store(true);
+      stopped.store(true);
       return true;
     }
     return false;
   }
 };
+
+/// A running program asks LaunchState::shouldStop() once per this many ops (straight-line code
+/// included) and once per loop iteration: the launch ends within that many ops of the deadline
+/// or a cancel, and the clock read costs well under 1% of the cheapest ops.
+inline constexpr uint32_t kStopCheckOps = 32;
 
 /// Operand lists of one nesting level of execBlock, kept between programs (no allocation per
 /// op or per block once warm).
@@ -124,8 +140,10 @@ struct Program {
   VectorClock clock;        ///< empty until the program first synchronizes
   uint32_t epoch = 1;
   uint64_t fuel = 0;
+  uint32_t opsToCheck = kStopCheckOps;  ///< ops left until the next LaunchState::shouldStop()
   bool aborted = false;
-  std::vector<Finding> findings;
+  std::vector<Finding> findings;        ///< distinct ones, merged as reported (report())
+  std::unordered_map<std::string, size_t> findingIndex;  ///< identity -> index in findings
   std::string printed;
   std::string trace;
   std::vector<DeferredAtomic> deferred;
@@ -133,9 +151,18 @@ struct Program {
 
   Program(LaunchState& l, Arena& a) : launch(l), arena(a) {}
   const std::string& loc(const Instr& in) const { return launch.code.opLocs[in.memId]; }
-  void report(Finding f) {
-    f.pid = pid;
-    findings.push_back(std::move(f));
+  /// Adds a finding of this program, merged with an earlier one of the same identity (kind,
+  /// severity, op locations, buffer, accesses, other program): the smallest element's detail
+  /// is kept and the counts add up, so a fault in a loop costs memory once, not per iteration.
+  void report(Finding f);
+  /// True when the program must stop now (deadline or cancel; checked every kStopCheckOps
+  /// calls); sets `aborted`.
+  bool stopNow() {
+    if (--opsToCheck != 0) return false;
+    opsToCheck = kStopCheckOps;
+    if (!launch.shouldStop()) return false;
+    aborted = true;
+    return true;
   }
 };
 

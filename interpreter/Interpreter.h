@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -65,10 +66,13 @@ struct LaunchOptions {
   std::optional<std::array<int64_t, 3>> onlyPid;  ///< run just this program
   bool trace = false;                             ///< op-by-op summaries (with onlyPid)
   uint64_t fuel = uint64_t(1) << 24;              ///< loop iterations per program before giving up
-  /// Wall-clock budget of the launch in seconds (0: none). Past it, programs that have not
-  /// started are skipped, running ones stop at their next loop iteration, and the report holds
-  /// a `timeout` finding.
+  /// Wall-clock budget of the launch in seconds (0: none). Past it, no more programs are
+  /// scheduled, running ones stop within kStopCheckOps ops (Exec.h; loop iterations and
+  /// straight-line code alike), and the report holds a `timeout` finding.
   double timeoutSeconds = 0;
+  /// Set (by another thread, a signal handler) to cancel the launch: it then stops as at the
+  /// deadline and the report holds an `interrupted` finding. Null: not cancellable.
+  std::atomic<bool>* cancel = nullptr;
   /// Apply fire-and-forget float atomics (result unused) after all programs, in program
   /// order, so their effect does not depend on the schedule.
   bool deterministicAtomics = true;

@@ -196,6 +196,7 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
   if (opts.timeoutSeconds > 0)
     launch.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(opts.timeoutSeconds));
+  launch.cancel = opts.cancel;
   Arena argArena(4096);
   std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
 
@@ -211,16 +212,14 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
 
   std::vector<ProgramOutput> batch(size_t(std::min(programs, kBatchPrograms)));
   std::atomic<size_t> peakArena{0};
-  std::atomic<uint64_t> skipped{0};
+  std::atomic<uint64_t> started{0};  // programs that ran (the others were never scheduled)
   Report report;
   size_t droppedFindings = 0;
   bool printTruncated = false;
 
-  auto runOne = [&](uint64_t linear, ProgramOutput& out) {
-    if (launch.pastDeadline()) {
-      skipped.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
+  // Runs one program unless the launch is stopping (deadline or cancel); false if it did not run.
+  auto runOne = [&](uint64_t linear, ProgramOutput& out) -> bool {
+    if (launch.shouldStop()) return false;
     // Workers (arena and frame) outlive launches: warm launches reuse their memory.
     static thread_local Worker w;
     Program p(launch, w.arena);
@@ -243,6 +242,7 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
     out.printed = std::move(p.printed);
     out.trace = std::move(p.trace);
     out.deferred = std::move(p.deferred);
+    return true;
   };
 
   bool parallel = opts.schedule == Schedule::Parallel && !opts.onlyPid && opts.threads != 1;
@@ -257,20 +257,36 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
     };
     auto runItem = [&](size_t i) {
       size_t slot = slotAt(i);
-      runOne(firstLinear + first + slot, batch[slot]);
+      return runOne(firstLinear + first + slot, batch[slot]);
     };
+    // A stopping launch schedules nothing more: the first program that sees it cancels the
+    // batch's remaining chunks, and no later batch starts.
     if (parallel) {
       threadArena(opts.threads).execute([&] {
         // Chunks of programs: about 16 per thread, enough to balance, few enough to cost nothing.
         // (A static split, equal counts per thread, measured no better on the H200 machine.)
         unsigned threads = opts.threads ? opts.threads : unsigned(tbb::this_task_arena::max_concurrency());
         size_t grain = std::max<size_t>(1, count / (size_t(threads) * 16));
-        tbb::parallel_for(tbb::blocked_range<size_t>(0, count, grain), [&](const tbb::blocked_range<size_t>& r) {
-          for (size_t i = r.begin(); i != r.end(); ++i) runItem(i);
-        });
+        tbb::task_group_context group;
+        tbb::parallel_for(
+            tbb::blocked_range<size_t>(0, count, grain),
+            [&](const tbb::blocked_range<size_t>& r) {
+              uint64_t ran = 0;
+              for (size_t i = r.begin(); i != r.end(); ++i) {
+                if (!runItem(i)) {
+                  group.cancel_group_execution();
+                  break;
+                }
+                ++ran;
+              }
+              started.fetch_add(ran, std::memory_order_relaxed);
+            },
+            group);
       });
     } else {
-      for (size_t i = 0; i < count; ++i) runItem(i);
+      uint64_t ran = 0;
+      for (size_t i = 0; i < count && runItem(i); ++i) ++ran;
+      started.fetch_add(ran, std::memory_order_relaxed);
     }
     // Merge the batch in program order: deferred float atomics (so their effect does not
     // depend on the schedule), prints, findings.
@@ -287,20 +303,27 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
       o = ProgramOutput{};
     }
     if (report.findings.size() > 2 * kMaxFindings) droppedFindings += canonicalize(report.findings, kMaxFindings);
+    if (launch.stopped.load()) break;
   }
-  report.programs = size_t(programs - skipped.load());
+  const uint64_t skipped = programs - started.load();
+  report.programs = size_t(started.load());
   if (printTruncated) report.printed += "[tilevm: device_print output past " + std::to_string(kMaxPrintedBytes >> 20) +
                                         " MiB was dropped]\n";
   droppedFindings += canonicalize(report.findings, kMaxFindings);
-  if (launch.timedOut.load()) {
+  if (launch.stopped.load()) {  // after the cap: never dropped
     Finding f;
-    f.kind = Finding::Kind::Timeout;
-    std::ostringstream seconds;
-    seconds << opts.timeoutSeconds;
-    f.detail = "the launch ran past --timeout " + seconds.str() + " s: " +
-               std::to_string(skipped.load()) + " of " + std::to_string(programs) +
-               " programs did not run and running ones were stopped at their next loop iteration";
-    report.findings.push_back(std::move(f));  // after the cap: never dropped
+    const std::string what = std::to_string(skipped) + " of " + std::to_string(programs) +
+                             " programs did not run and running ones were stopped";
+    if (launch.interrupted.load()) {
+      f.kind = Finding::Kind::Interrupted;
+      f.detail = "the launch was cancelled: " + what;
+    } else {
+      f.kind = Finding::Kind::Timeout;
+      std::ostringstream seconds;
+      seconds << opts.timeoutSeconds;
+      f.detail = "the launch ran past --timeout " + seconds.str() + " s: " + what;
+    }
+    report.findings.push_back(std::move(f));
   }
   report.droppedFindings = droppedFindings;
   report.arenaBytes = peakArena.load();

@@ -13,6 +13,7 @@
 #include "runtime/Launch.h"
 #include "tools/Commands.h"
 #include "tools/ExitCodes.h"
+#include "tools/Interrupt.h"
 #include "tools/Load.h"
 
 namespace tilevm::tools {
@@ -97,6 +98,7 @@ int runDiff(const DiffCli& cli) {
     if (!v) return std::cerr << render(v.error()), kExitBadInput;
     *out = *v;
   }
+  checked->launch.cancel = cancelOnInterrupt();  // Ctrl-C ends the launches (exit 130)
   const interp::LaunchOptions& base = checked->launch;
   const uint64_t seed = checked->seed;
 
@@ -117,6 +119,7 @@ int runDiff(const DiffCli& cli) {
     if (!bound) return bound.error();
     auto rep = dev.run(k, *bound, opts, 1);
     if (!rep) return rep.error();
+    if (interrupted()) return Diagnostic{"<command line>", 0, 0, "interrupted: Ctrl-C cancelled the launch"};
     return RunResult{std::move(*bound), std::move(*rep)};
   };
   auto cpu = rt::interpreterDevice();

@@ -10,6 +10,7 @@ enum ExitCode : int {
   kExitEnvironment = 2,  ///< missing device, driver or tool
   kExitFindings = 3,     ///< checks found problems in the kernel
   kExitDisagree = 4,     ///< engines disagree
+  kExitInterrupted = 130,  ///< Ctrl-C cancelled a launch (128 + SIGINT, as shells report)
 };
 
 }  // namespace tilevm::tools

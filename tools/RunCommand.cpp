@@ -12,6 +12,7 @@
 #include "runtime/RunOptions.h"
 #include "tools/Commands.h"
 #include "tools/ExitCodes.h"
+#include "tools/Interrupt.h"
 #include "tools/Load.h"
 
 namespace tilevm::tools {
@@ -36,6 +37,7 @@ int runKernel(const RunCli& o) {
   auto checked = parseRunOptions(o.options);
   if (!checked) return std::cerr << render(checked.error()), kExitBadInput;
   interp::LaunchOptions& opts = checked->launch;
+  opts.cancel = cancelOnInterrupt();  // Ctrl-C ends the launch with its findings (exit 130)
   bool onGpu = checked->device.gpu;
   if (onGpu && (!o.pid.empty() || o.trace)) return fail("--pid and --trace need the interpreter (--device cpu)");
   if (!o.pid.empty()) {

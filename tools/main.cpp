@@ -1,16 +1,42 @@
 // main.cpp - the tilevm command line: one binary, subcommands (see README "CLI usage").
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <iostream>
 #include <new>
 #include <stdexcept>
 
 #include "tools/Commands.h"
+#include "tools/Interrupt.h"
 
 #ifdef TILEVM_HAVE_CODEGEN
 #include "runtime/CudaDevice.h"
 #endif
 #include "tools/ExitCodes.h"
+
+namespace tilevm::tools {
+
+namespace {
+std::atomic<bool> gInterrupt{false};  // lock-free: safe to set in a signal handler
+static_assert(std::atomic<bool>::is_always_lock_free);
+extern "C" void onInterrupt(int) { gInterrupt.store(true); }
+}  // namespace
+
+std::atomic<bool>* cancelOnInterrupt() {
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;  // one cancel; the next Ctrl-C is the default (kill)
+    return sigaction(SIGINT, &sa, nullptr) == 0;
+  }();
+  (void)installed;
+  return &gInterrupt;
+}
+
+bool interrupted() { return gInterrupt.load(); }
+
+}  // namespace tilevm::tools
 
 int main(int argc, char** argv) {
   using namespace tilevm::tools;
@@ -41,5 +67,6 @@ int main(int argc, char** argv) {
     std::cerr << "tilevm: error: out of memory (a size beyond what can be allocated)\n";
     return kExitEnvironment;
   }
-  return rc;
+  // A cancelled launch reported what it found; the exit code says it did not finish.
+  return interrupted() ? kExitInterrupted : rc;
 }
