@@ -289,8 +289,9 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
     // The true address: a wild lane's (past the 64-bit address space) is kept in p.wild.
     const uint64_t addr = a[firstOob];
     const __int128 at = trueAddress(p.wild, addr);
-    const MemRegion* near = home ? home : isWild(addr) && at == __int128(addr) ? nullptr
-                                 : p.launch.memory.nearest(at < 0 ? 0 : at >= (__int128(1) << 64) ? ~uint64_t(0) : uint64_t(at));
+    const bool unknown = isWild(addr) && at == __int128(addr);  // a wild lane whose address was not kept
+    const MemRegion* near = unknown ? nullptr : home ? home
+                          : p.launch.memory.nearest(at < 0 ? 0 : at >= (__int128(1) << 64) ? ~uint64_t(0) : uint64_t(at));
     Finding f;
     f.kind = Finding::Kind::OutOfBounds;
     f.loc = p.loc(ins);
@@ -595,21 +596,22 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
   }
   // Ranges another program wrote before: keep the bytes this store overwrites, to tell a
   // benign race (identical bits) from a harmful one (Races.h). Rare: one load per 64 granules.
-  std::vector<const uint8_t*> before;
+  const uint8_t** before = nullptr;  // per range (at most one per lane), made on the first hit
   if (checks.races) {
-    bool any = false;
+    size_t range = 0;
     forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t at, int64_t) {
-      const uint8_t* keep = nullptr;
       if (r.alloc->race.words && g.hi > g.lo && raceWrittenByOthers(p, *r.alloc, g.lo, g.hi)) {
+        if (!before) {
+          before = static_cast<const uint8_t**>(p.arena.allocate(size_t(n) * sizeof(void*)));
+          std::fill(before, before + n, nullptr);
+        }
         const size_t bytes = size_t(g.hi - g.lo) << r.alloc->gshift;
         auto* copy = static_cast<uint8_t*>(p.arena.allocate(bytes));
         std::memcpy(copy, reinterpret_cast<const void*>(at), bytes);
-        keep = copy;
-        any = true;
+        before[range] = copy;
       }
-      before.push_back(keep);
+      ++range;
     });
-    if (!any) before.clear();
   }
   if (l.contiguous && l.single) {
     std::memcpy(reinterpret_cast<void*>(l.rowAddr[0]), val.data, size_t(n) * eb);
@@ -635,7 +637,7 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
     if (uint8_t* s = r.alloc->init.load(std::memory_order_acquire)) std::memset(s + g.lo, kDefined, size_t(g.hi - g.lo));
     if (checks.races && r.alloc->race.words) {
       WriteBits bits;
-      bits.old = before.empty() ? nullptr : before[range];
+      bits.old = before ? before[range] : nullptr;
       if (lane >= 0 && val.size() == n) bits.mine = val.data + size_t(lane) * eb;
       else if (val.size() == 1 && g.hi - g.lo == int64_t(eb >> r.alloc->gshift)) bits.mine = val.data;
       raceRange(p, ins, r, eb, g.lo, g.hi, true, &bits);
