@@ -25,7 +25,9 @@ class ModuleVerifier {
       std::set<std::string> params;
       for (const auto& p : k->paramNames)
         if (!params.insert(p).second) error(k->loc, "duplicate parameter name %" + p + " in @" + k->name);
-      visible_.clear();
+      // (Empty here: regions erase what they add. Not clear(): that costs the bucket count of
+      // the largest kernel so far, for every kernel.)
+      if (!visible_.empty()) visible_ = decltype(visible_)();
       kernelName_ = k->name;
       opIndex_ = 0;
       currentOp_ = nullptr;

@@ -1,6 +1,7 @@
 // Reader.cpp - decodes bytecode, treating the input as hostile. The grammar of each part is
 // written above the function that reads it; docs/bytecode.md is the full spec.
 #include <cctype>
+#include <unordered_set>
 
 #include "ir/bytecode/ByteReader.h"
 #include "ir/bytecode/Bytecode.h"
@@ -167,14 +168,14 @@ class Reader {
       auto k = std::make_unique<Kernel>();
       size_t at = r.offset();
       k->name = identifier(r, "kernel name");
-      if (m_->findKernel(k->name)) ByteReader::failAt(at, "duplicate kernel @" + k->name);
+      if (!kernelNames_.insert(k->name).second) ByteReader::failAt(at, "duplicate kernel @" + k->name);
       values_.clear();
       uint64_t np = r.count("parameter count", 2);
+      std::unordered_set<std::string> params;  // (sets, not scans: linear in the module's size)
       for (uint64_t p = 0; p < np; ++p) {
         at = r.offset();
         std::string name = identifier(r, "parameter name");
-        for (const auto& other : k->paramNames)
-          if (other == name) ByteReader::failAt(at, "duplicate parameter %" + name);
+        if (!params.insert(name).second) ByteReader::failAt(at, "duplicate parameter %" + name);
         k->paramNames.push_back(name);
         values_.push_back(k->body.block.addArg(type(r)));
       }
@@ -278,6 +279,7 @@ class Reader {
   std::vector<Type> types_;
   std::vector<AttrValue> consts_;
   std::vector<Value*> values_;
+  std::unordered_set<std::string> kernelNames_;
   std::vector<Location*> locTargets_;
   size_t copyBudget_;
 };

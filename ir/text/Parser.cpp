@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ir/text/Lexer.h"
 #include "ir/text/Text.h"
@@ -66,11 +67,11 @@ class Parser {
     if (kw.kind != Tok::Ident || kw.text != "kernel") expected("'kernel'", kw);
     Token name = lex_.next();
     if (name.kind != Tok::KernelId) expected("a kernel name '@name'", name);
-    if (module_->findKernel(name.text)) failAt(name, "redefinition of kernel @" + name.text);
+    if (!kernelNames_.insert(name.text).second) failAt(name, "redefinition of kernel @" + name.text);
     auto k = std::make_unique<Kernel>();
     k->name = name.text;
     k->loc = Location{fileIdx_, kw.line, kw.col};
-    scope_.clear();
+    scope_ = decltype(scope_)();  // (not clear(): that costs the largest kernel's bucket count for every kernel)
     defined_.clear();
     expectPunct('(');
     if (!acceptPunct(')')) {
@@ -292,6 +293,7 @@ class Parser {
   uint32_t fileIdx_ = 0;
   std::unordered_map<std::string, Value*> scope_;
   std::vector<std::string> defined_;  // names in definition order, to close region scopes
+  std::unordered_set<std::string> kernelNames_;  // (a set, not Module::findKernel's scan)
 };
 
 }  // namespace
