@@ -70,7 +70,11 @@ int runViz(const VizCli& o) {
     std::cerr << "tilevm viz: " << gv.error().message << "\n";
     return kExitEnvironment;
   }
-  viz::Graph graph = viz::buildGraph(*loaded->module, *loaded->kernel, viz::BuildOptions{o.collapse});
+  std::string note;  // bounded in nodes: folded past one size, refused past another (docs/limits.md)
+  auto drawable = viz::buildDrawableGraph(*loaded->module, *loaded->kernel, viz::BuildOptions{o.collapse}, note);
+  if (!drawable) return std::cerr << render(drawable.error()), kExitBadInput;
+  if (!note.empty()) std::cerr << "tilevm viz: note: " << note << "\n";
+  viz::Graph graph = std::move(*drawable);
   if (o.layouts) {
 #ifdef TILEVM_HAVE_CODEGEN
     codegen::Options copts;

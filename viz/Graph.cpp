@@ -5,6 +5,8 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
+#include <unordered_map>
 
 namespace tilevm::viz {
 
@@ -153,8 +155,7 @@ class Builder {
 
   void addEdge(const std::string& from, const std::string& to, const ir::Type& t, bool back = false) {
     if (from == to) return;  // inside a folded chain
-    for (const Edge& e : g_.edges)
-      if (e.from == from && e.to == to && e.backEdge == back) return;
+    if (!edgeSet_.emplace(from, to, back).second) return;
     g_.edges.push_back(Edge{from, to, shapeLabel(t), false, back});
   }
 
@@ -224,11 +225,11 @@ class Builder {
     };
     std::set<std::string> fromLoads = reach(NodeKind::Load, NodeKind::Atomic, out);
     std::set<std::string> toStores = reach(NodeKind::Store, NodeKind::Atomic, in);
-    for (Node& n : g_.nodes) n.onLoadStorePath = fromLoads.count(n.id) && toStores.count(n.id);
+    std::unordered_map<std::string, bool> onPath;
+    for (Node& n : g_.nodes) onPath[n.id] = n.onLoadStorePath = fromLoads.count(n.id) && toStores.count(n.id);
     for (Edge& e : g_.edges) {
-      const Node* a = g_.find(e.from);
-      const Node* b = g_.find(e.to);
-      e.onLoadStorePath = a && b && a->onLoadStorePath && b->onLoadStorePath;
+      auto a = onPath.find(e.from), b = onPath.find(e.to);
+      e.onLoadStorePath = a != onPath.end() && b != onPath.end() && a->second && b->second;
     }
   }
 
@@ -239,11 +240,36 @@ class Builder {
   std::map<const ir::Value*, std::string> source_;  ///< value -> id of the node producing it
   std::map<const ir::Op*, size_t> nodeOf_;          ///< (chain root) op -> node index
   std::map<const ir::Op*, const ir::Op*> parent_;   ///< folds
+  std::set<std::tuple<std::string, std::string, bool>> edgeSet_;  ///< (from, to, back) drawn
   int nextId_ = 0;
 };
 
 }  // namespace
 
 Graph buildGraph(const ir::Module& m, const ir::Kernel& k, const BuildOptions& o) { return Builder(m, k, o).run(); }
+
+std::optional<Diagnostic> checkDrawable(const Graph& g) {
+  if (g.nodes.size() <= kMaxDrawnNodes) return std::nullopt;
+  return Diagnostic{"<viz>", 0, 0,
+                    "the graph of @" + g.name + " has " + std::to_string(g.nodes.size()) +
+                        " nodes even with elementwise chains folded; viz draws at most " + std::to_string(kMaxDrawnNodes) +
+                        " (Graphviz's layout time grows much faster than the graph; see docs/limits.md)"};
+}
+
+Result<Graph> buildDrawableGraph(const ir::Module& m, const ir::Kernel& k, const BuildOptions& o, std::string& note) {
+  note.clear();
+  Graph g = buildGraph(m, k, o);
+  if (!o.collapse && g.nodes.size() > kAutoCollapseNodes) {
+    const size_t before = g.nodes.size();
+    BuildOptions folded = o;
+    folded.collapse = true;
+    g = buildGraph(m, k, folded);
+    note = "the graph of @" + k.name + " has " + std::to_string(before) + " nodes, more than " +
+           std::to_string(kAutoCollapseNodes) + ": elementwise chains are folded (as --collapse does), leaving " +
+           std::to_string(g.nodes.size());
+  }
+  if (auto problem = checkDrawable(g)) return *problem;
+  return g;
+}
 
 }  // namespace tilevm::viz

@@ -5,9 +5,12 @@
 // follow. Overlay.h adds what an interpreter run did; Graphviz.h draws it.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ir/Diagnostics.h"
 #include "ir/IR.h"
 
 namespace tilevm::viz {
@@ -53,8 +56,24 @@ struct BuildOptions {
   bool collapse = false;
 };
 
-/// The graph of kernel k of module m.
+/// The graph of kernel k of module m (linear in the kernel's size).
 Graph buildGraph(const ir::Module& m, const ir::Kernel& k, const BuildOptions& o = {});
+
+/// Nodes past which buildDrawableGraph() folds chains of elementwise ops itself (--collapse).
+inline constexpr size_t kAutoCollapseNodes = 300;
+/// Nodes past which a graph is not drawn, folded or not: Graphviz's `dot` layout grows much
+/// faster than the graph (measured: 460 nodes of an unrolled loop took 8 s of CPU, 900 took
+/// 400 s; a folded 1,030-node graph took 8 s), and 256 unrolled iterations ran out of memory.
+inline constexpr size_t kMaxDrawnNodes = 1000;
+
+/// The graph of kernel k to draw: folded when it has more than kAutoCollapseNodes nodes (then
+/// `note` says so, for stderr; otherwise it is left empty), or an error naming kMaxDrawnNodes
+/// and the node count when even the folded graph is larger.
+Result<Graph> buildDrawableGraph(const ir::Module& m, const ir::Kernel& k, const BuildOptions& o, std::string& note);
+
+/// The error naming kMaxDrawnNodes and the node count for a graph past it, or nullopt
+/// (Graphviz::render checks it too).
+std::optional<Diagnostic> checkDrawable(const Graph& g);
 
 /// "64x64xf16" for a tile, "i32" for a scalar.
 std::string shapeLabel(const ir::Type& t);

@@ -216,6 +216,7 @@ std::string Graphviz::dot(const Graph& g) const {
 }
 
 Result<std::string> Graphviz::render(const Graph& g, const std::string& format) const {
+  if (auto problem = checkDrawable(g)) return *problem;  // a layout past it may not end (Graph.h)
   std::lock_guard<std::mutex> lock(renderMutex());  // one context: one layout at a time
   Agraph_t* root = build(*api_, g);
   GVC_t* gvc = api_->context;

@@ -29,7 +29,8 @@ class Graphviz {
 
   /// The graph as DOT text (styles and labels, not laid out).
   std::string dot(const Graph& g) const;
-  /// Laid out by `dot` and rendered in `format` (svg, png, dot, ...).
+  /// Laid out by `dot` and rendered in `format` (svg, png, dot, ...); an error past
+  /// kMaxDrawnNodes (Graph.h).
   Result<std::string> render(const Graph& g, const std::string& format) const;
   /// DOT text read back.
   Result<DotSummary> read(const std::string& dotText) const;
