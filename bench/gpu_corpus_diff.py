@@ -3,8 +3,10 @@
 (test/corpus, headers as in run_corpus.py) through `tilevm diff` (interpreter vs GPU), to measure
 how much of the corpus the GPU engine lowers and whether what it lowers agrees. Prints one line
 per case (PASS, FAIL, NOT LOWERED with the op, ERROR) and a summary count.
-With PTXAS=/path/to/ptxas in the environment (no GPU needed): each case's PTX through
-`ptxas -arch=sm_90` instead of diff (PASS means the PTX assembles)."""
+With PTXAS=/path/to/ptxas in the environment (no GPU needed): each case's PTX for each arch of
+PTXAS_ARCHS (default sm_90,sm_90a: mma.sync and wgmma) through `ptxas -arch=ARCH` instead of diff
+(PASS means the PTX assembles for every one). EXTRA="--num-stages 3" adds options to every
+command (the cp.async rings of sm_90a)."""
 import collections
 import glob
 import os
@@ -33,13 +35,19 @@ def main():
                 # The interpreter's own options go; ptx takes the kernel's arguments, not its grid.
                 drop = ("--schedule", "--threads", "--check") + (("--grid",) if ptxas else ())
                 ptx = os.path.join(tmp, "kernel.ptx")
-                cmd = ([tilevm, "ptx" if ptxas else "diff", path] + run_corpus.command_line(path, case, rng, tmp, drop) +
-                       (["-o", ptx] if ptxas else []))
-                r = subprocess.run(cmd, capture_output=True, text=True)
-                if ptxas and r.returncode == 0:
-                    r = subprocess.run([ptxas, "-arch=sm_90", ptx, "-o", os.path.join(tmp, "kernel.cubin")], capture_output=True, text=True)
+                base = [tilevm, "ptx" if ptxas else "diff", path] + run_corpus.command_line(path, case, rng, tmp, drop)
+                base += os.environ.get("EXTRA", "").split()
+                if not ptxas:
+                    r = subprocess.run(base, capture_output=True, text=True)
+                for arch in os.environ.get("PTXAS_ARCHS", "sm_90,sm_90a").split(",") if ptxas else []:
+                    r = subprocess.run(base + ["--arch", arch, "-o", ptx], capture_output=True, text=True)
+                    if r.returncode != 0:
+                        break
+                    r = subprocess.run([ptxas, "-arch=" + arch, ptx, "-o", os.path.join(tmp, "kernel.cubin")], capture_output=True, text=True)
                     r.returncode = 4 if r.returncode else 0
-                    r.stdout = "FAIL: ptxas " + r.stderr.replace("\n", " ") if r.returncode else ""
+                    r.stdout = f"FAIL: ptxas -arch={arch} " + r.stderr.replace("\n", " ") if r.returncode else ""
+                    if r.returncode:
+                        break
                 out = r.stdout + r.stderr
                 kernel = case["run"].split("-k", 1)[1].split()[0] if "-k" in case["run"] else "?"
                 if r.returncode == 0:

@@ -47,10 +47,10 @@ TRITON_STAGES = int(os.environ.get("TRITON_STAGES", "3"))
 # float32: tl.dot's default tf32 precision on both sides (tilevm: mma.m16n8k8.tf32; configs whose
 # f32 tiles pass 48 KiB of shared memory are refused by tilevm and skipped). DTYPES and ATTN=0
 # select a part.
-for dt in os.environ.get("DTYPES", "float16,bfloat16,float32").split(","):
+SIZES = [int(x) for x in os.environ.get("SIZES", "4096").split(",")]
+for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float32").split(",") for S in SIZES]:
     d = tilevm("diff", *matmul_args(512, dt, 128, 128, 32, 4))
     verdict = "PASS" if d.returncode == 0 else f"FAIL({d.returncode})"
-    S = 4096
     best, cfg_best, compile_ms = None, None, None
     for cfg in CONFIGS:
         for ns in STAGES:
