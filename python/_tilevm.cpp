@@ -6,9 +6,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
+
+#include <pthread.h>
 #include <tuple>
 
 #include "frontend/Compile.h"
@@ -120,7 +128,10 @@ rt::RunOptions checkedOptions(const py::dict& d) {
   rt::RunOptionTexts t;
   for (auto [key, value] : d) {
     std::string name = py::str(key).cast<std::string>();
-    bool known = false;
+    bool known = name == "strict";
+    if (known && !py::isinstance<py::bool_>(value))
+      throw py::value_error("strict=" + py::repr(value).cast<std::string>() + ": expected True or False");
+    if (known) t.strict = value.cast<bool>();
     for (const auto& [option, field] : kOptions)
       if (name == option) t.*field = optionText(value), known = true;
     if (!known) throw py::type_error("tilevm: unknown launch option '" + name + "'");
@@ -170,6 +181,99 @@ void bindArgs(const Compiled& c, const py::list& args, bool onGpu, std::vector<i
   }
 }
 
+// True on the thread Python runs signal handlers on (only it sees KeyboardInterrupt).
+bool onMainThread() {
+  static const unsigned long mainIdent =
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+  return PyThread_get_thread_ident() == mainIdent;
+}
+
+// One long-lived thread that runs the main thread's launches (a fresh thread per launch costs
+// ~400 us: the thread-local state of TBB and the interpreter is built anew each time).
+class LaunchThread {
+ public:
+  /// Starts `job`; done() turns true when it has returned.
+  void start(std::function<void()> job) {
+    std::lock_guard<std::mutex> lock(m_);
+    job_ = std::move(job);
+    done_ = false;
+    cv_.notify_all();
+  }
+  /// Waits up to `ms` for the job to finish; true when it has.
+  bool wait(int ms) {
+    std::unique_lock<std::mutex> lock(m_);
+    return cv_.wait_for(lock, std::chrono::milliseconds(ms), [&] { return done_; });
+  }
+  /// The process's launch thread, started on first use. Never destroyed (its thread waits until
+  /// exit); a child of fork() starts its own (the parent's thread does not exist there).
+  static LaunchThread& get() {
+    static std::once_flag once;
+    std::call_once(once, [] { pthread_atfork(nullptr, nullptr, [] { instance_ = nullptr; }); });
+    if (!instance_) instance_ = new LaunchThread;
+    return *instance_;
+  }
+
+ private:
+  LaunchThread() {
+    std::thread([this] {
+      std::unique_lock<std::mutex> lock(m_);
+      for (;;) {
+        cv_.wait(lock, [&] { return bool(job_); });
+        std::function<void()> job = std::move(job_);
+        job_ = nullptr;
+        lock.unlock();
+        job();
+        lock.lock();
+        done_ = true;
+        cv_.notify_all();
+      }
+    }).detach();
+  }
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::function<void()> job_;
+  bool done_ = true;
+  static inline LaunchThread* instance_ = nullptr;  // only the main thread (holding the GIL) uses it
+};
+
+// Runs the launch without the GIL. On the main thread it runs on the launch thread while this
+// one calls PyErr_CheckSignals every 20 ms; a KeyboardInterrupt (or any exception a signal
+// handler raises) sets the launch's cancel flag, and once the launch has stopped (within a loop
+// iteration or a program) the exception is raised here.
+interp::Report runInterruptibly(const Compiled& c, std::vector<interp::Buffer>& buffers, const std::vector<interp::Arg>& args,
+                                interp::LaunchOptions o) {
+  if (!onMainThread()) {
+    py::gil_scoped_release release;
+    return interp::run(c.prepared, buffers, args, o);
+  }
+  std::atomic<bool> cancel{false};
+  o.cancel = &cancel;
+  interp::Report rep;
+  std::exception_ptr failure;
+  LaunchThread& worker = LaunchThread::get();
+  worker.start([&] {
+    try {
+      rep = interp::run(c.prepared, buffers, args, o);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  bool interrupted = false;
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      if (worker.wait(20)) break;
+    }
+    if (!interrupted && PyErr_CheckSignals() != 0) {
+      interrupted = true;  // the handler's exception is pending; stop the launch, then raise it
+      cancel = true;
+    }
+  }
+  if (interrupted) throw py::error_already_set();
+  if (failure) std::rethrow_exception(failure);
+  return rep;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_tilevm, m) {
@@ -186,8 +290,7 @@ PYBIND11_MODULE(_tilevm, m) {
         bindArgs(*c, args, o.device.gpu, buffers, launchArgs);
         interp::Report rep;
         if (!o.device.gpu) {
-          py::gil_scoped_release release;
-          rep = interp::run(c->prepared, buffers, launchArgs, o.launch);
+          rep = runInterruptibly(*c, buffers, launchArgs, o.launch);
         } else {
           rt::Device& d = gpu(o.device.ordinal, o.gpu.numWarps, o.gpu.numStages);
           rt::BoundArgs bound;
@@ -201,7 +304,14 @@ PYBIND11_MODULE(_tilevm, m) {
           rep = std::move(*r);
         }
         py::dict out;
-        out["findings"] = rep.findings.size();
+        size_t warnings = 0, notes = 0;
+        for (const interp::Finding& f : rep.findings) {
+          warnings += f.severity == interp::Finding::Severity::Warning;
+          notes += f.severity == interp::Finding::Severity::Note;
+        }
+        out["findings"] = rep.errors();  // errors: the launch failed (tilevm run's exit 3)
+        out["warnings"] = warnings;
+        out["notes"] = notes;  // benign races (errors under strict)
         out["report"] = rep.text();
         out["printed"] = rep.printed;
         out["seconds"] = rep.seconds;
@@ -216,6 +326,7 @@ PYBIND11_MODULE(_tilevm, m) {
       "Checks launch options as a launch would: ValueError with tilevm's message for a bad one");
   py::list names;
   for (const auto& [option, field] : kOptions) names.append(option);
+  names.append("strict");
   m.attr("LAUNCH_OPTIONS") = py::tuple(names);
 #ifdef TILEVM_HAVE_GPU
   rt::setCudaFactory(&rt::openCuda);

@@ -113,9 +113,10 @@ Result<interp::Schedule> parseSchedule(const std::string& text, uint64_t& seed) 
 }
 
 Result<interp::Checks> parseChecks(const std::string& text) {
-  if (text == "all") return interp::Checks{true, true, true};
-  if (text == "none") return interp::Checks{false, false, false};
-  interp::Checks c{false, false, false};
+  interp::Checks c;  // every check on
+  if (text == "all") return c;
+  c.bounds = c.races = c.uninit = false;
+  if (text == "none") return c;
   size_t start = 0;
   for (;;) {
     size_t comma = text.find(',', start);
@@ -180,6 +181,7 @@ Result<RunOptions> parseRunOptions(const RunOptionTexts& t) {
   auto checks = parseChecks(t.check);
   if (!checks) return checks.error();
   o.launch.checks = *checks;
+  o.launch.checks.strict = t.strict;
   auto timeout = parseTimeout(t.timeout);
   if (!timeout) return timeout.error();
   o.launch.timeoutSeconds = *timeout;

@@ -37,6 +37,7 @@ struct RunOptionTexts {
   std::string numWarps = "4";
   std::string numStages = "1";
   std::string repeat = "1";
+  bool strict = false;  ///< --strict: benign races (identical bits) are errors, not notes
 };
 
 /// Where a launch runs.

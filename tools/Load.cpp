@@ -45,6 +45,7 @@ void addRunOptions(CLI::App* c, rt::RunOptionTexts& t) {
       ->capture_default_str();
   c->add_option("--fuel", t.fuel, "loop iterations a program may run before it is stopped")->capture_default_str();
   c->add_option("--seed", t.seed, "seed of generated inputs")->capture_default_str();
+  c->add_flag("--strict", t.strict, "benign races (identical bits written by unordered programs) are errors, not notes");
 }
 
 void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what) {

@@ -30,7 +30,7 @@ bool looksLikeBytecode(const std::string& path, const std::string& bytes);
 std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager& sources);
 
 /// Adds the options a launch on the interpreter takes (--grid, --check, --threads, --schedule,
-/// --timeout, --fuel, --seed) to `c`, as texts into `t`; rt::parseRunOptions checks them.
+/// --timeout, --fuel, --seed, --strict) to `c`, as texts into `t`; rt::parseRunOptions checks them.
 void addRunOptions(CLI::App* c, rt::RunOptionTexts& t);
 
 /// Adds --num-warps and --num-stages (the GPU engine's) to `c`; `what` says where they apply.

@@ -23,10 +23,11 @@ class KernelError(RuntimeError):
 # launch checks them as `tilevm run` checks its flags (a bad one: ValueError, the CLI's message).
 # check: all, none or a list of bounds,races,uninit; threads: 0 (all) to 1024; schedule:
 # parallel, serial, reverse or random:SEED; timeout: seconds (0: none); fuel: loop iterations
-# per program; device: "cpu" (the checking interpreter) or "cuda"/"cuda:N" (the GPU engine, no
+# per program; strict: benign races (identical values written by unordered programs) are
+# errors, not notes; device: "cpu" (the checking interpreter) or "cuda"/"cuda:N" (the GPU engine, no
 # checks); warn: findings as warnings; autotune: time every configuration of @triton.autotune
 # (else the first one runs).
-options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "fuel": 2**24, "warn": False,
+options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "fuel": 2**24, "strict": False, "warn": False,
            "device": "cpu", "autotune": False}
 
 # What the last kernel launch returned: programs, seconds, findings, and copied_bytes (bytes the

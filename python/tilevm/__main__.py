@@ -1,5 +1,5 @@
 """python3 -m tilevm [--check all|none|LIST] [--check-warn] [--threads N] [--schedule S]
-                  [--timeout SECONDS] [--fuel N] [--device cpu|cuda[:N]] [--autotune] script.py [args...]
+                  [--timeout SECONDS] [--fuel N] [--strict] [--device cpu|cuda[:N]] [--autotune] script.py [args...]
 
 Runs script.py as `python3 script.py` would, with tilevm's `triton` module first on the path:
 its kernels run on tilevm's checking interpreter (or, with --device cuda, on tilevm's GPU engine)."""
@@ -19,12 +19,13 @@ def main(argv=None):
     p.add_argument("--schedule", default="parallel", help="parallel, serial, reverse or random:SEED")
     p.add_argument("--timeout", default="300", help="wall-clock budget per launch in seconds (0: none)")
     p.add_argument("--fuel", default=str(2**24), help="loop iterations a program may run before it is stopped")
+    p.add_argument("--strict", action="store_true", help="benign races (identical values written by unordered programs) are errors")
     p.add_argument("--device", default="cpu", help="cpu (the checking interpreter) or cuda[:N] (the GPU engine)")
     p.add_argument("--autotune", action="store_true", help="time every @triton.autotune configuration (default: the first runs)")
     p.add_argument("script")
     p.add_argument("args", nargs=argparse.REMAINDER)
     a = p.parse_args(argv)
-    launch = dict(check=a.check, threads=a.threads, schedule=a.schedule, timeout=a.timeout, fuel=a.fuel, device=a.device)
+    launch = dict(check=a.check, threads=a.threads, schedule=a.schedule, timeout=a.timeout, fuel=a.fuel, strict=a.strict, device=a.device)
     try:
         tilevm._tilevm.check_options(launch)  # the checker `tilevm run` uses, with its messages
     except ValueError as e:

@@ -130,15 +130,16 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     options.update(grid=grid, num_warps=num_warps, num_stages=num_stages, repeat=repeat)
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, list(jit_fn.include_dirs),
                             launch_args, options)
-    tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings
+    tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:
         print(result["printed"], end="")
-    if result["findings"]:
-        if o["warn"]:
-            import warnings
-            warnings.warn(f"tilevm: kernel {jit_fn.__name__}:\n{result['report']}")
-        else:
-            raise tilevm.KernelError(result["report"], jit_fn.__name__)
+    # Errors fail the launch; warnings (stores of undefined lanes) are Python warnings; notes
+    # (benign races: identical values written by unordered programs) stay in last_launch["report"].
+    if result["findings"] and not o["warn"]:
+        raise tilevm.KernelError(result["report"], jit_fn.__name__)
+    if result["findings"] or result["warnings"]:
+        import warnings
+        warnings.warn(f"tilevm: kernel {jit_fn.__name__}:\n{result['report']}")
     return result
 
 

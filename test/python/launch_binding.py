@@ -1,7 +1,7 @@
 # Launch options and argument binding of the Python front door: options checked by the CLI's
 # checker (ValueError, the CLI's message), NumPy and u64 scalars as scalars, CPython's own
-# TypeError for a bad call, read-only arrays refused where the kernel may store, launches from
-# 16 Python threads at once.
+# TypeError for a bad call, read-only arrays refused where the kernel may store, benign races as
+# notes (errors under strict), launches from 16 Python threads at once.
 import os
 import tempfile
 import threading
@@ -124,6 +124,27 @@ with tempfile.TemporaryDirectory() as d:
     add_kernel[(4,)](mapped, np.frombuffer(y.tobytes(), dtype=np.float32), out, n, BLOCK=256)  # loads only: fine
     np.testing.assert_array_equal(out, y)
     del mapped
+
+# Benign races (every program writes the same value, as Triton's tests do) are notes, kept in
+# last_launch; strict=True makes them errors.
+@triton.jit
+def same_value(out_ptr):
+    tl.store(out_ptr, 7)
+
+
+cell = np.zeros(1, dtype=np.int32)
+same_value[(4,)](cell)
+assert cell[0] == 7 and tilevm.last_launch["findings"] == 0 and tilevm.last_launch["notes"] == 1, tilevm.last_launch
+assert "note: data-race" in tilevm.last_launch["report"], tilevm.last_launch["report"]
+tilevm.options["strict"] = True
+try:
+    same_value[(4,)](cell)
+    raise AssertionError("strict=True: no KernelError for a benign race")
+except tilevm.KernelError as e:
+    assert "data-race" in e.report and "note:" not in e.report, e.report
+tilevm.options["strict"] = "yes"
+expect(ValueError, "strict='yes': expected True or False", lambda: same_value[(4,)](cell))
+tilevm.options["strict"] = False
 
 # 16 Python threads launching at once (the GIL is released during each launch).
 errors = []

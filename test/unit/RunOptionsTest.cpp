@@ -129,3 +129,13 @@ TEST_CASE("run options: parseRunOptions reports the first bad option", "[options
   REQUIRE(o.ok());
   CHECK((o->device.gpu && o->device.ordinal == 3));
 }
+
+TEST_CASE("run options: --strict reaches the checks, whatever --check says", "[options]") {
+  rt::RunOptionTexts t;
+  CHECK_FALSE(rt::parseRunOptions(t)->launch.checks.strict);
+  t.strict = true;
+  t.check = "races";
+  auto o = rt::parseRunOptions(t);
+  REQUIRE(o.ok());
+  CHECK((o->launch.checks.strict && o->launch.checks.races && !o->launch.checks.bounds));
+}
