@@ -285,6 +285,15 @@ void Lowerer::store(const ir::Op& op) {
     return;
   }
   llvm::Type* ty = scalarType(op.operands[1]->type.elem());
+  if (l.accumulator() && accumulatorPairs(op, ty)) {
+    // An accumulator's slots 2i and 2i + 1 are neighbours in a row (columns 2t, 2t + 1 of a
+    // block): one predicated access for the pair (two halves are one b32 word).
+    for (unsigned k = 0; k < l.slots(); k += 2) {
+      llvm::Value* live = op.operands.size() > 2 ? slot(op.operands[2], k) : nullptr;
+      vectorStore(slot(op.operands[0], k), {slot(op.operands[1], k), slot(op.operands[1], k + 1)}, ty, live);
+    }
+    return;
+  }
   if (!vectorizable(l, ty)) {
     for (unsigned k = 0; k < l.slots(); ++k) scalarStore(op, l, k);
     return;
@@ -315,6 +324,16 @@ void Lowerer::store(const ir::Op& op) {
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
   }
+}
+
+bool Lowerer::accumulatorPairs(const ir::Op& op, llvm::Type* ty) const {
+  unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
+  if (!(ty->isFloatingPointTy() || ty->isIntegerTy()) || (bits != 16 && bits != 32)) return false;
+  auto ptr = axes_.find(op.operands[0]);
+  if (ptr == axes_.end() || ptr->second.contiguity < 2 || ptr->second.divisibility % int64_t(2 * bits / 8) != 0) return false;
+  if (op.operands.size() <= 2 || op.operands[2]->type.isScalar()) return true;
+  auto mask = axes_.find(op.operands[2]);
+  return mask != axes_.end() && mask->second.constancy >= 2;
 }
 
 bool Lowerer::isProvenTrue(llvm::Value* v) {

@@ -117,6 +117,9 @@ class Lowerer {
   llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr = nullptr);
   void scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Value* ptr = nullptr);
   static bool isProvenTrue(llvm::Value* v);
+  /// Whether a store of an accumulator may go a pair of neighbouring slots at a time: its
+  /// pointers proven contiguous and aligned in pairs, its mask one value per pair.
+  bool accumulatorPairs(const ir::Op& op, llvm::Type* ty) const;
   Values provenVectorLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
   void provenVectorStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
 
