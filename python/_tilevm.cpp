@@ -242,10 +242,16 @@ class LaunchThread {
 // iteration or a program) the exception is raised here.
 interp::Report runInterruptibly(const Compiled& c, std::vector<interp::Buffer>& buffers, const std::vector<interp::Arg>& args,
                                 interp::LaunchOptions o) {
-  if (!onMainThread()) {
+  // A launch from a signal handler run by the watch below (re-entrant) runs in place too.
+  static bool watching = false;  // main thread only
+  if (!onMainThread() || watching) {
     py::gil_scoped_release release;
     return interp::run(c.prepared, buffers, args, o);
   }
+  struct Watching {
+    Watching() { watching = true; }
+    ~Watching() { watching = false; }
+  } scope;
   std::atomic<bool> cancel{false};
   o.cancel = &cancel;
   interp::Report rep;

@@ -39,6 +39,27 @@ assert elapsed < 2.3, f"KeyboardInterrupt came {elapsed:.2f} s after the launch 
 tilevm.options.update(fuel=2**24, timeout=300)
 spin[(2,)](x, 5)
 assert list(x[:2]) == [5, 5], x[:2]
+# A signal handler that launches while a launch is being watched (re-entrant) runs in place.
+nested_ran = []
+
+
+def nested(signum, frame):
+    z = np.zeros(2, dtype=np.int32)
+    spin[(2,)](z, 4)
+    assert list(z) == [4, 4], z
+    nested_ran.append(outer_running)
+
+
+signal.signal(signal.SIGUSR1, nested)
+timer = threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGUSR1))
+outer_running = True
+timer.start()
+spin[(8,)](x, 200000)
+outer_running = False
+timer.join()
+assert nested_ran == [True], nested_ran
+assert list(x[:8]) == [200000] * 8, x[:8]
+
 # A child of fork() launches too (the parent's launch thread does not exist there).
 pid = os.fork()
 if pid == 0:
