@@ -73,7 +73,7 @@ void intBinary(Opcode code, const Tile& a, const Tile& b, Tile& out) {
   switch (code) {
     case Opcode::AddI: map2<T>(a, b, out, [](T x, T y) { return T(U(x) + U(y)); }); break;
     case Opcode::SubI: map2<T>(a, b, out, [](T x, T y) { return T(U(x) - U(y)); }); break;
-    case Opcode::MulI: map2<T>(a, b, out, [](T x, T y) { return T(U(x) * U(y)); }); break;
+    case Opcode::MulI: map2<T>(a, b, out, [](T x, T y) { return T(uint64_t(U(x)) * U(y)); }); break;  // no promotion to int
     case Opcode::DivSI:
       map2<T>(a, b, out, [smin](T x, T y) { return y == 0 ? T(-1) : (S(x) == smin && S(y) == -1) ? x : T(S(x) / S(y)); });
       break;

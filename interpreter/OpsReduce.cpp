@@ -71,7 +71,7 @@ auto binaryFn(Opcode code) {
       T r = x;
       switch (code) {
         case Opcode::AddI: r = T(U(x) + U(y)); break;
-        case Opcode::MulI: r = T(U(x) * U(y)); break;
+        case Opcode::MulI: r = T(uint64_t(U(x)) * U(y)); break;  // no promotion to int
         case Opcode::MaxSI: r = S(x) > S(y) ? x : y; break;
         case Opcode::MinSI: r = S(x) < S(y) ? x : y; break;
         case Opcode::MaxUI: r = U(x) > U(y) ? x : y; break;

@@ -2,12 +2,18 @@
 # fuzz.sh [SECONDS] - builds the libFuzzer targets (clang-19, ASan+UBSan) and runs each for
 # SECONDS (default 40) over its seed corpus. Fails on any finding:
 #   tilevm_reader_fuzz  bytecode reader + verifier (seeds: the examples' bytecode, invalid files)
-#   tilevm_python_fuzz  Python frontend (seeds: the repository's kernel files and test/fuzz/regressions, inputs it once crashed on; a dictionary)
+#   tilevm_python_fuzz  Python frontend, then each kernel that compiles run on the interpreter
+#                       with drawn bindings: aliased arrays, views, the kernels' pointer casts
+#                       (test/fuzz/ExecuteKernel.h; seeds: the repository's kernel files,
+#                       test/fuzz/seeds, test/fuzz/regressions; a dictionary)
 #   tilevm_args_fuzz    argument specs + .npy reader (seeds: specs, .npy files, test/fuzz/regressions/args)
+# Then the executing fuzzer with a shadow-indexing bug planted (TILEVM_FUZZ_PLANT=1 sets
+# LaunchOptions::testPlantShadowBug) must find it within SECONDS (at most 30): proof that it can.
+# FUZZ_BUILD names the build directory (default build-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-40}
-build=build-fuzz
+build=${FUZZ_BUILD:-build-fuzz}
 CXX=clang++-19 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DTILEVM_FUZZ=ON -DTILEVM_SANITIZE=ON >/dev/null
 cmake --build "$build" --target tilevm_reader_fuzz tilevm_python_fuzz tilevm_args_fuzz >/dev/null
@@ -40,11 +46,29 @@ run_fuzzer reader "$seeds" -max_len=8192
 seeds="$build/seeds-python"
 mkdir -p "$seeds"
 i=0
-for f in $(find test/corpus test/lit/frontend bench/anchors test/fuzz/regressions -name '*.py' | sort); do
+for f in $(find test/fuzz/seeds test/corpus test/lit/frontend bench/anchors test/fuzz/regressions -name '*.py' | sort); do
   i=$((i + 1))
   cp "$f" "$seeds/$i.py"
 done
 run_fuzzer python "$seeds" -max_len=16384 -dict=test/fuzz/python.dict
+
+# The plant: the same target and seeds (a fresh corpus), every launch with the planted bug; here
+# a finding is success.
+plant_seconds=$((seconds < 30 ? seconds : 30))
+echo "fuzzing python with a planted shadow-indexing bug for at most ${plant_seconds}s (it must be found)"
+rm -rf "$build/corpus-plant" && mkdir -p "$build/corpus-plant"
+start=$(date +%s)
+TILEVM_FUZZ_PLANT=1 "$build/test/tilevm_python_fuzz" "$build/corpus-plant" "$seeds" -max_total_time="$plant_seconds" \
+  -timeout=10 -rss_limit_mb=2048 -max_len=16384 -dict=test/fuzz/python.dict -artifact_prefix="$build/plant-" \
+  > "$build/plant.log" 2>&1 || true
+if grep -q "tilevm fuzz: invariant violated" "$build/plant.log"; then
+  grep -m1 -A2 "tilevm fuzz: invariant violated" "$build/plant.log"
+  echo "planted bug found in $(($(date +%s) - start))s"
+else
+  tail -n 20 "$build/plant.log"
+  echo "fuzz: the executing fuzzer did not find the planted shadow-indexing bug in ${plant_seconds}s"
+  exit 1
+fi
 
 seeds="$build/seeds-args"
 mkdir -p "$seeds"

@@ -1,7 +1,8 @@
-// PyFrontendFuzz.cpp - libFuzzer target over the Python frontend: tokenizer, module reader,
-// parser and lowering. Every input must compile or give a located diagnostic; a module that
-// compiles must verify, and no error may be an "internal error" (frontend errors are the
-// user's, located at the user's source).
+// PyFrontendFuzz.cpp - libFuzzer target over the Python frontend and the interpreter: tokenizer,
+// module reader, parser, lowering, then execution. Every input must compile or give a located
+// diagnostic; a module that compiles must verify, and no error may be an "internal error"
+// (frontend errors are the user's, located at the user's source). Each kernel that compiles is
+// run on the checking interpreter with bindings drawn from the input (ExecuteKernel.h).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -9,8 +10,15 @@
 
 #include "frontend/Compile.h"
 #include "ir/Verifier.h"
+#include "test/fuzz/ExecuteKernel.h"
 
 using namespace tilevm;
+
+// TILEVM_FUZZ_PLANT=1: every launch with LaunchOptions::testPlantShadowBug (scripts/fuzz.sh).
+static const bool plant = [] {
+  const char* v = std::getenv("TILEVM_FUZZ_PLANT");
+  return v && std::string(v) == "1";
+}();
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string source(reinterpret_cast<const char*>(data), size);
@@ -39,10 +47,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::fprintf(stderr, "bad diagnostic: %s:%u:%u: %s\n", d.file.c_str(), d.line, d.col, d.message.c_str());
         std::abort();
       }
-      continue;
-    }
-    if (!ir::verify(**m).empty()) {
+    } else if (!ir::verify(**m).empty()) {
       std::fprintf(stderr, "a compiled kernel does not verify\n");
+      std::abort();
+    }
+    // Then with a drawn signature and constexprs, run (ExecuteKernel.h).
+    if (auto broken = fuzz::executeKernel(source, name, *params, fuzz::bindingSeed(source) + tried, plant)) {
+      std::fprintf(stderr, "tilevm fuzz: invariant violated: %s\n", broken->c_str());
       std::abort();
     }
   }
