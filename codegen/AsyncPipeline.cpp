@@ -6,7 +6,8 @@
 // body (the dot reads its stage through descriptors), then issues iteration i + ahead's copies
 // into the stage freed longest ago. A dot whose accumulator only the next iteration's dot reads
 // keeps one wgmma group in flight (wait_group 1), so its stage stays busy one iteration longer:
-// then ahead = stages - 2, else stages - 1.
+// it gets num_stages + 1 buffers (shared memory permitting) and ahead = buffers - 2, else
+// num_stages buffers and ahead = num_stages - 1.
 #include <cmath>
 
 #include "codegen/Lowerer.h"
@@ -95,8 +96,10 @@ void Lowerer::planRings() {
           users[acc].size() == 1 && body.ops.back()->operands[acc->index - 1] == d->result())
         async = d;
     }
+    // num_stages - 1 iterations ahead, as Triton's num_stages: a wgmma left in flight holds one
+    // more buffer (num_stages + 1), where shared memory allows.
     const uint64_t limit = maxDynamicSharedBytes(o_.arch);
-    ring.stages = o_.numStages;
+    ring.stages = o_.numStages + (async ? 1 : 0);
     while (ring.stages > 2 && ring.offset + ring.bytes() + 1024 > limit) --ring.stages;
     if (ring.offset + ring.bytes() + 1024 > limit) return;
     if (async && ring.stages < 3) async = nullptr;
