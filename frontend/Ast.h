@@ -123,13 +123,14 @@ struct Binding {
     Constant,  ///< NAME = expr (expr null: outside the subset tilevm reads)
     Function,  ///< a @triton.jit function (or NAME = triton.jit(f))
     Other,     ///< anything else: a plain def, a class, an unpacked or augmented assignment
+    Undecided, ///< bound by module code the reader cannot run (`what`: the located reason)
   };
   K kind = K::Other;
   int level = 0;
   std::string moduleName, attr;
   const Expr* expr = nullptr;
   const FunctionDef* fn = nullptr;
-  std::string what;  ///< Other: "function", "class", "value"
+  std::string what;  ///< Other: "function", "class", "value"; Undecided: the error message
   uint32_t line = 0, col = 0;
   unsigned id = 0;   ///< identity, to merge the branches of a conditional
 };
@@ -140,9 +141,12 @@ struct KernelEntry {
   const FunctionDef* fn = nullptr;
 };
 
-/// What the frontend keeps of a Python file. A name bound differently in the branches of an
-/// `if` or `try` keeps every alternative, first branch first: lookups take the first that
-/// resolves (so `try: from A import f / except ImportError: from B import f` finds f in A or B).
+/// What the frontend keeps of a Python file. A module-level `if` whose condition the reader
+/// decides exactly binds the names of the branch Python takes; an undecidable one (and a
+/// module-level `for`/`while`) binds its names as Undecided, an error only when used. A name
+/// bound differently in the branches of a `try` keeps every alternative, try body first:
+/// lookups take the first that resolves (so `try: from A import f / except ImportError: from B
+/// import f` finds f in A or B).
 struct PyModule {
   std::string fileName;
   std::string dir;         ///< the directory relative imports start from (set by ModuleLoader)

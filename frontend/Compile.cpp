@@ -9,6 +9,7 @@
 #include "frontend/Builtins.h"
 #include "frontend/Lowerer.h"
 #include "frontend/Modules.h"
+#include "frontend/PyParser.h"
 #include "ir/Verifier.h"
 
 namespace tilevm::frontend {
@@ -79,10 +80,19 @@ Result<KernelList> listKernels(std::string_view source, const std::string& fileN
   return out;
 }
 
+KernelSource::KernelSource(std::string_view source, std::string fileName, std::vector<std::string> includeDirs)
+    : text_(source), fileName_(std::move(fileName)), loader_(std::make_unique<ModuleLoader>(std::move(includeDirs))) {}
+
+KernelSource::~KernelSource() = default;
+
 Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const std::string& fileName,
                                                   const CompileOptions& opts) {
-  ModuleLoader loader(opts.includeDirs);
-  auto found = findKernel(loader, source, fileName, opts.kernel);
+  return KernelSource(source, fileName, opts.includeDirs).compile(opts);
+}
+
+Result<std::unique_ptr<ir::Module>> KernelSource::compile(const CompileOptions& opts) {
+  ModuleLoader& loader = *loader_;
+  auto found = findKernel(loader, text_, fileName_, opts.kernel);
   auto keepTexts = [&] {
     if (opts.sources)
       for (const auto& [file, text] : loader.texts()) opts.sources->add(file, text);
@@ -172,12 +182,17 @@ Result<std::unique_ptr<ir::Module>> compileKernel(std::string_view source, const
 namespace tilevm::frontend {
 
 Result<std::vector<ParamInfo>> kernelParams(std::string_view source, const std::string& fileName, const std::string& kernel) {
-  ModuleLoader loader;
-  auto found = findKernel(loader, source, fileName, kernel);
+  return KernelSource(source, fileName).params(kernel);
+}
+
+Result<std::vector<ParamInfo>> KernelSource::params(const std::string& kernel) {
+  auto found = findKernel(*loader_, text_, fileName_, kernel);
   if (!found) return found.error();
   std::vector<ParamInfo> out;
   for (const Param& p : (*found)->params) out.push_back(ParamInfo{p.name, isConstexprParam(p)});
   return out;
 }
+
+uint64_t filesParsed() { return pythonFilesParsed(); }
 
 }  // namespace tilevm::frontend

@@ -1,6 +1,7 @@
 // Compile.h - the frontend's entry point: a Python kernel file to a verified tile IR module.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -48,5 +49,30 @@ struct ParamInfo {
 
 /// The parameters of @triton.jit function `kernel` in `source`.
 Result<std::vector<ParamInfo>> kernelParams(std::string_view source, const std::string& fileName, const std::string& kernel);
+
+class ModuleLoader;
+
+/// One load of a kernel file: the file and the modules it imports are parsed once, then asked
+/// for a kernel's parameters and compiled (several times if need be) without parsing again.
+class KernelSource {
+ public:
+  /// Keeps `source`'s text; nothing is parsed until the first question.
+  KernelSource(std::string_view source, std::string fileName, std::vector<std::string> includeDirs = {});
+  ~KernelSource();
+  KernelSource(const KernelSource&) = delete;
+  KernelSource& operator=(const KernelSource&) = delete;
+
+  /// The parameters of kernel `kernel`.
+  Result<std::vector<ParamInfo>> params(const std::string& kernel);
+  /// Lowers and verifies `opts.kernel` (opts.includeDirs is ignored: the constructor's count).
+  Result<std::unique_ptr<ir::Module>> compile(const CompileOptions& opts);
+
+ private:
+  std::string text_, fileName_;
+  std::unique_ptr<ModuleLoader> loader_;
+};
+
+/// Python files tokenized and parsed by this process so far (a load parses each file once).
+uint64_t filesParsed();
 
 }  // namespace tilevm::frontend

@@ -163,6 +163,10 @@ CV Lowerer::resolveBinding(const PyModule& m, const std::string& name, const Bin
     }
     case Binding::K::Constant: return moduleConstant(m, name, bnd, at);
     case Binding::K::Import: return importedValue(m, bnd, at);
+    case Binding::K::Undecided: {
+      std::string use = module ? module->fileName + ":" + std::to_string(at.line) : std::to_string(at.line);
+      throw DiagnosticError(Diagnostic{m.fileName, bnd.line, bnd.col, bnd.what + " (it binds '" + name + "', used at " + use + ")"});
+    }
     case Binding::K::Other: break;
   }
   fail(at, "'" + name + "' (" + m.fileName + ":" + std::to_string(bnd.line) + ") is a " + bnd.what +

@@ -44,6 +44,8 @@ ModuleLoader::ModuleLoader(std::vector<std::string> includeDirs) : includeDirs_(
 }
 
 Result<const PyModule*> ModuleLoader::loadMain(std::string_view text, const std::string& fileName) {
+  if (auto it = byPath_.find(normalized(fs::path(fileName))); it != byPath_.end() && mainLoaded_)
+    return static_cast<const PyModule*>(it->second.get());  // asked again in the same load
   texts_[fileName] = std::string(text);
   auto parsed = parsePython(text, fileName);
   if (!parsed) return parsed.error();
@@ -64,6 +66,7 @@ Result<const PyModule*> ModuleLoader::loadMain(std::string_view text, const std:
   std::string key = normalized(file);
   const PyModule* raw = m.get();
   byPath_[key] = std::move(m);
+  mainLoaded_ = true;
   return raw;
 }
 

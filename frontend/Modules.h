@@ -21,7 +21,7 @@ class ModuleLoader {
   explicit ModuleLoader(std::vector<std::string> includeDirs = {});
 
   /// Parses the main file from `text` (its path need not exist: then only -I directories and
-  /// modules given with addSource are found).
+  /// modules given with addSource are found); asked again, returns the module parsed first.
   Result<const PyModule*> loadMain(std::string_view text, const std::string& fileName);
 
   /// The module `level` dots up from `from` (0: absolute) named `dotted` (may be empty for
@@ -44,6 +44,7 @@ class ModuleLoader {
   std::vector<std::string> includeDirs_, searchPath_;
   std::map<std::string, std::unique_ptr<PyModule>> byPath_;
   std::map<std::string, std::string> texts_;
+  bool mainLoaded_ = false;
 };
 
 }  // namespace tilevm::frontend

@@ -2,17 +2,22 @@
 // (expressions and the token cursor are in PyExprParser.h).
 //
 // Module level, every statement is understood or skipped whole: imports, assignments and
-// definitions bind names; `if`/`try`/`with` bodies are read too (their branches become
-// alternatives, see PyModule); `for`, `while`, `class`, `match`, plain defs and
-// `if __name__ == "__main__":` are skipped. Inside @triton.jit functions the grammar is Python's,
+// definitions bind names; `if` takes the branch Python takes when its condition is decided
+// (ModuleConditions.h), `try` branches become alternatives, `with` bodies run once, and names
+// bound under an undecided `if` or a `for`/`while` are Undecided (see PyModule); `class`,
+// `match`, plain defs and `if __name__ == "__main__":` are skipped. Inside @triton.jit functions the grammar is Python's,
 // restricted to:
 //   stmt   := simple (';' simple)* NEWLINE | if | for | while
 //   simple := expr | targets '=' ... | target augop expr | target ':' expr ['=' expr]
 //           | 'return' [exprs] | 'pass' | 'break' | 'continue' | 'assert' expr [',' expr]
 #include "frontend/PyParser.h"
 
+#include <algorithm>
+#include <atomic>
+#include <optional>
 #include <set>
 
+#include "frontend/ModuleConditions.h"
 #include "frontend/PyExprParser.h"
 
 namespace tilevm::frontend {
@@ -147,16 +152,114 @@ class PyParser : public detail::ExprParser {
     }
   }
 
+  // What a condition may read of the scope: a name's one unconditional constant or module.
+  ConditionName conditionName(const Scope& s, const std::string& name) const {
+    ConditionName out;
+    auto it = s.find(name);
+    if (it == s.end() || it->second.size() != 1) return out;
+    const Binding& b = it->second[0];
+    if (b.kind == Binding::K::Constant) out.constant = b.expr;
+    if (b.kind == Binding::K::Import && b.level == 0 && b.attr.empty()) out.module = b.moduleName;
+    return out;
+  }
+
+  // The condition of the `if`/`elif` at the cursor, decided in scope `s` (the cursor stays).
+  ConditionDecision condition(const Scope& s) {
+    size_t save = pos_;
+    ++pos_;
+    ConditionDecision d;
+    try {
+      ExprP test = namedTest();
+      d = decideCondition(*test, [&](const std::string& n) { return conditionName(s, n); });
+      m_.exprs.push_back(std::move(test));
+    } catch (const DiagnosticError&) {
+      d.reason = "the reader cannot parse its condition";
+    }
+    pos_ = save;
+    return d;
+  }
+
+  // Names the branches bind differently from `s` become Undecided, with `message` located at
+  // `at`; kernels defined in them (listed from `firstKernel` on) are listed as not compilable.
+  void undecided(Scope& s, const std::vector<Scope>& branches, size_t firstKernel, const PyToken& at,
+                 const std::string& message) {
+    std::set<std::string> names;
+    for (const auto& b : branches)
+      for (const auto& [n, alts] : b) {
+        auto it = s.find(n);
+        bool same = it != s.end() && it->second.size() == alts.size() &&
+                    std::equal(alts.begin(), alts.end(), it->second.begin(), [](const Binding& x, const Binding& y) { return x.id == y.id; });
+        if (!same) names.insert(n);
+      }
+    for (const auto& n : names) {
+      Binding b = binding(Binding::K::Undecided, at);
+      b.what = message;
+      bind(s, n, b);
+    }
+    std::set<std::string> kernels;
+    for (size_t k = firstKernel; k < m_.kernels.size(); ++k) kernels.insert(m_.kernels[k].name);
+    m_.kernels.resize(firstKernel);
+    for (const auto& n : kernels) {
+      FunctionDef* f = newFunction(n, at);
+      f->syntaxError = Diagnostic{file_, at.line, at.col, message + "; kernel '" + n + "' is defined in it"};
+      m_.kernels.push_back(KernelEntry{n, f});
+      m_.warnings.push_back(*f->syntaxError);
+    }
+  }
+
+  // if/elif/else: the branch Python takes when every condition up to it is decided; otherwise
+  // every name the chain binds is undecided.
   void ifChain(Scope& s) {
     std::vector<Scope> branches;
-    bool hasElse = false;
+    std::vector<size_t> kernelStart;
+    int taken = -1;
+    std::optional<PyToken> undecidedAt;
+    std::string reason;
     do {
-      hasElse = isName("else");
+      bool isElse = isName("else");
+      PyToken kw = peek();
+      if (taken < 0 && !undecidedAt) {
+        if (isElse) {
+          taken = int(branches.size());
+        } else {
+          ConditionDecision d = condition(s);
+          if (!d.value) undecidedAt = kw, reason = d.reason;
+          else if (*d.value) taken = int(branches.size());
+        }
+      }
+      kernelStart.push_back(m_.kernels.size());
       branches.push_back(s);
       moduleSuite(branches.back());
     } while (isName("elif") || isName("else"));
-    if (!hasElse) branches.push_back(s);
-    mergeBranches(s, branches);
+    kernelStart.push_back(m_.kernels.size());
+    if (undecidedAt) {
+      std::string kw = undecidedAt->text;
+      return undecided(s, branches, kernelStart[0], *undecidedAt,
+                       "cannot decide this module-level '" + kw + "' without running Python (" + reason +
+                           "); run the script under python3 -m tilevm, or make the condition a constant");
+    }
+    // Only the taken branch's kernels are the file's.
+    std::vector<KernelEntry> kept(m_.kernels.begin(), m_.kernels.begin() + long(kernelStart[0]));
+    if (taken >= 0)
+      kept.insert(kept.end(), m_.kernels.begin() + long(kernelStart[size_t(taken)]), m_.kernels.begin() + long(kernelStart[size_t(taken) + 1]));
+    m_.kernels = std::move(kept);
+    if (taken >= 0) s = branches[size_t(taken)];
+  }
+
+  // A module-level `for`/`while` (with its `else`): how often its body runs is not decided, so
+  // every name it binds (loop targets included) is undecided.
+  void loopStatement(Scope& s) {
+    PyToken kw = peek();
+    size_t firstKernel = m_.kernels.size();
+    std::vector<Scope> branches{s};
+    if (kw.text == "for") {
+      for (size_t p = pos_ + 1; p < t_.size() && !(t_[p].kind == PyTok::Name && t_[p].text == "in") && t_[p].kind != PyTok::Newline; ++p)
+        if (t_[p].kind == PyTok::Name) bind(branches[0], t_[p].text, binding(Binding::K::Other, t_[p]));
+    }
+    moduleSuite(branches[0]);
+    if (isName("else")) moduleSuite(branches[0]);
+    undecided(s, branches, firstKernel, kw,
+              "cannot decide what this module-level '" + kw.text + "' loop binds without running Python; run the script under python3 -m tilevm, or bind the name outside the loop");
   }
 
   void tryChain(Scope& s) {
@@ -192,8 +295,8 @@ class PyParser : public detail::ExprParser {
     if (isName("if")) return ifChain(s);
     if (isName("try")) return tryChain(s);
     if (isName("with") || (isName("async") && isName("with", 1))) return moduleSuite(s);
-    if (t.kind == PyTok::Name && (t.text == "for" || t.text == "while" || t.text == "match" || t.text == "async"))
-      return skipStatement();
+    if (isName("for") || isName("while")) return loopStatement(s);
+    if (t.kind == PyTok::Name && (t.text == "match" || t.text == "async")) return skipStatement();
     moduleSimpleLine(s);
   }
 
@@ -635,7 +738,14 @@ class PyParser : public detail::ExprParser {
 
 }  // namespace
 
+namespace {
+std::atomic<uint64_t> parses{0};
+}  // namespace
+
+uint64_t pythonFilesParsed() { return parses.load(std::memory_order_relaxed); }
+
 Result<PyModule> parsePython(std::string_view text, const std::string& fileName) {
+  parses.fetch_add(1, std::memory_order_relaxed);
   try {
     PyModule m = PyParser(tokenizePython(text, fileName), fileName).run();
     for (auto& f : m.functions) f->module = nullptr;  // set by the caller once the module has its home

@@ -2,6 +2,7 @@
 // functions in full, and skips host code it does not need.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -13,5 +14,8 @@ namespace tilevm::frontend {
 /// Parses `text`. Syntax errors inside @triton.jit functions are diagnostics; host code outside
 /// them is skipped by indentation and never rejected for using Python beyond the subset.
 Result<PyModule> parsePython(std::string_view text, const std::string& fileName);
+
+/// How many times parsePython has run in this process (see frontend::filesParsed).
+uint64_t pythonFilesParsed();
 
 }  // namespace tilevm::frontend

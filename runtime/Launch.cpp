@@ -74,7 +74,8 @@ Result<LoadedKernel> loadKernel(const KernelRequest& r, std::vector<ArgValue>& a
     if (!text) return text.error();
     sources.add(r.input, *text);
     if (kernelName.empty()) return commandLine("name the kernel with -k NAME");
-    auto params = frontend::kernelParams(*text, r.input, kernelName);
+    frontend::KernelSource file(*text, r.input, r.includeDirs);  // parsed once for both questions
+    auto params = file.params(kernelName);
     if (!params) return params.error();
     frontend::CompileOptions copts;
     copts.kernel = kernelName;
@@ -104,7 +105,7 @@ Result<LoadedKernel> loadKernel(const KernelRequest& r, std::vector<ArgValue>& a
     copts.signature = sig;
     copts.includeDirs = r.includeDirs;
     copts.sources = &sources;
-    auto compiled = frontend::compileKernel(*text, r.input, copts);
+    auto compiled = file.compile(copts);
     if (!compiled) return compiled.error();
     module = std::move(*compiled);
   } else {

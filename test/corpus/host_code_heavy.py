@@ -11,7 +11,8 @@ from typing import Callable, Optional
 import triton
 import triton.language as tl
 
-HAS_FAST_PATH = os.environ.get("FAST", "1") == "1"
+HAS_FAST_PATH = True  # an os.environ switch here is undecidable to the CLI (module-if.test)
+USE_ENV = os.environ.get("FAST", "1") == "1"
 CONFIGS = [triton.Config({"BLOCK": b}, num_warps=w) for b in (64, 128) for w in (2, 4) if b * w <= 512]
 TABLE = {k: v for k, v in zip("abc", range(3))}
 UNPACK_A, UNPACK_B = 3, 4
