@@ -30,7 +30,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void floatsToHalfPo
     const uint32_t nan = sign | 0x7e00u | ((a >> 13) & 0x3ffu);
     const uint32_t inf = sign | 0x7c00u;
     // Below 2^-14: a multiple of 2^-24, rounded to nearest even by adding and removing 2^23.
-    const float scaled = std::bit_cast<float>(a) * 16777216.0f;
+    const float scaled = a < 0x38800000u ? std::bit_cast<float>(a) * 16777216.0f : 0.0f;  // only used there: no out-of-range cast
     const uint32_t sub = sign | uint32_t((scaled + 8388608.0f) - 8388608.0f);
     const uint32_t man = a & 0x7fffffu, h = (((a >> 23) - 112u) << 10) | (man >> 13), rest = man & 0x1fffu;
     const uint32_t normal = sign | (h + uint32_t(rest > 0x1000u || (rest == 0x1000u && (h & 1u))));
