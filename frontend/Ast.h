@@ -162,10 +162,10 @@ struct PyModule {
     for (auto& f : functions) f->module = this;
   }
 
-  /// The kernel named `name` (a listed one), or null.
+  /// The kernel named `name` (the last definition, as Python rebinds the name), or null.
   const FunctionDef* kernel(const std::string& name) const {
-    for (const auto& k : kernels)
-      if (k.name == name) return k.fn;
+    for (auto k = kernels.rbegin(); k != kernels.rend(); ++k)
+      if (k->name == name) return k->fn;
     return nullptr;
   }
 };
