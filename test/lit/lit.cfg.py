@@ -29,5 +29,9 @@ ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists(
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# Sanitized builds (Debug, ASan + UBSan) run 10-50x slower: tests that bound wall time say
+# `UNSUPPORTED: sanitized` (the release suite runs them).
+if lit_config.params.get("sanitized", "0") in ("1", "ON", "TRUE", "true"):
+    config.available_features.add("sanitized")
 # Sanitized builds: Graphviz's own leaks (viz) are suppressed by library (test/lsan.supp).
 config.environment["LSAN_OPTIONS"] = "suppressions=" + os.path.abspath(os.path.join(config.test_source_root, "..", "lsan.supp"))
