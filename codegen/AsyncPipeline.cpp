@@ -137,17 +137,9 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
 
 void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   const ir::Block& body = op.regions[0]->block;
-  auto wide = [&](const ir::Value* v) { return b_.CreateSExtOrTrunc(slot(v, 0), b_.getInt64Ty()); };
-  llvm::Value* lb = wide(op.operands[0]);
-  llvm::Value* ub = wide(op.operands[1]);
-  llvm::Value* step = wide(op.operands[2]);
-  std::vector<Values> init;
-  for (size_t i = 3; i < op.operands.size(); ++i) init.push_back(allSlotsOf(op, op.operands[i], body.args[i - 2].get()));
-  llvm::Value* zero = b_.getInt64(0);
-  auto runs = [&](llvm::Value* i) {  // whether iteration i runs
-    return b_.CreateSelect(b_.CreateICmpSGT(step, zero), b_.CreateICmpSLT(i, ub),
-                           b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(i, ub)));
-  };
+  ForHeader h = forHeader(op);
+  auto& [lb, ub, step, init] = h;
+  auto runs = [&](llvm::Value* i) { return iterationRuns(h, i); };
   const ir::Value* ivArg = body.args[0].get();
   llvm::Type* ivTy = scalarType(ivArg->type.elem());
   llvm::Value* ringAddr = sharedAddress(op, ring.offset, ring.bytes());

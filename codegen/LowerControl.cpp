@@ -50,22 +50,31 @@ Lowerer::Values asValues(const std::vector<llvm::PHINode*>& p) { return Lowerer:
 
 }  // namespace
 
+Lowerer::ForHeader Lowerer::forHeader(const ir::Op& op) {
+  const ir::Block& body = op.regions[0]->block;
+  auto wide = [&](const ir::Value* v) { return b_.CreateSExtOrTrunc(slot(v, 0), b_.getInt64Ty()); };
+  ForHeader h;
+  h.lb = wide(op.operands[0]);
+  h.ub = wide(op.operands[1]);
+  h.step = wide(op.operands[2]);
+  for (size_t i = 3; i < op.operands.size(); ++i) h.init.push_back(allSlotsOf(op, op.operands[i], body.args[i - 2].get()));
+  return h;
+}
+
+llvm::Value* Lowerer::iterationRuns(const ForHeader& h, llvm::Value* i) {
+  llvm::Value* zero = b_.getInt64(0);
+  return b_.CreateSelect(b_.CreateICmpSGT(h.step, zero), b_.CreateICmpSLT(i, h.ub),
+                         b_.CreateAnd(b_.CreateICmpSLT(h.step, zero), b_.CreateICmpSGT(i, h.ub)));
+}
+
 // for iv in [lb, ub) by step: the counter runs in 64 bits (as the interpreter's) and the body
 // sees it in the induction variable's type; a zero step runs no iteration.
 void Lowerer::lowerFor(const ir::Op& op) {
   if (auto it = rings_.find(&op); it != rings_.end()) return lowerRingFor(op, it->second);
   const ir::Block& body = op.regions[0]->block;
-  auto wide = [&](const ir::Value* v) { return b_.CreateSExtOrTrunc(slot(v, 0), b_.getInt64Ty()); };
-  llvm::Value* lb = wide(op.operands[0]);
-  llvm::Value* ub = wide(op.operands[1]);
-  llvm::Value* step = wide(op.operands[2]);
-  std::vector<Values> init;
-  for (size_t i = 3; i < op.operands.size(); ++i) init.push_back(allSlotsOf(op, op.operands[i], body.args[i - 2].get()));
-  llvm::Value* zero = b_.getInt64(0);
-  auto runs = [&](llvm::Value* i) {  // whether iteration i runs
-    return b_.CreateSelect(b_.CreateICmpSGT(step, zero), b_.CreateICmpSLT(i, ub),
-                           b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(i, ub)));
-  };
+  ForHeader h = forHeader(op);
+  auto& [lb, ub, step, init] = h;
+  auto runs = [&](llvm::Value* i) { return iterationRuns(h, i); };
   const ir::Value* ivArg = body.args[0].get();
   llvm::Type* ivTy = scalarType(ivArg->type.elem());
   // Software pipelining (Pipeline.cpp): the first iteration's loads before the loop.

@@ -238,6 +238,15 @@ class Lowerer {
   void lowerRingFor(const ir::Op& op, const RingPlan& ring);
 
   // ---- LowerControl.cpp ----
+  /// A `for` op's bounds in 64 bits (as the interpreter's counter) and its carried values'
+  /// initial slots: what both loop lowerings (lowerFor, lowerRingFor) start from.
+  struct ForHeader {
+    llvm::Value *lb, *ub, *step;
+    std::vector<Values> init;
+  };
+  ForHeader forHeader(const ir::Op& op);
+  /// Whether iteration `i` of a loop with header `h` runs (a zero step runs none).
+  llvm::Value* iterationRuns(const ForHeader& h, llvm::Value* i);
   void lowerFor(const ir::Op& op);
   void lowerIf(const ir::Op& op);
   void lowerWhile(const ir::Op& op);
