@@ -107,6 +107,24 @@ size_t canonicalize(std::vector<Finding>& fs, size_t keep) {
   return dropped;
 }
 
+std::string Report::identity() const {
+  std::vector<std::string> lines;
+  for (const Finding& f : findings) {
+    const bool pair = f.kind == Finding::Kind::Race || f.kind == Finding::Kind::StoreConflict;
+    std::string a = f.loc, b = f.hasOther ? f.otherLoc : "";
+    if (pair && b < a) std::swap(a, b);
+    std::ostringstream line;
+    line << severityName(f.severity) << ' ' << kindName(f.kind) << ' ' << a << ' ' << b << ' ' << f.buffer << '['
+         << f.element << ']';
+    if (!pair) line << " x" << f.count << " by " << pidStr(f.pid);
+    lines.push_back(line.str());
+  }
+  std::sort(lines.begin(), lines.end());
+  std::string all;
+  for (const std::string& l : lines) all += l + '\n';
+  return all;
+}
+
 std::string Report::text() const {
   std::ostringstream o;
   for (const Finding& f : findings) {

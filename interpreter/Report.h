@@ -59,6 +59,11 @@ struct Report {
   std::string text() const;
   /// JSON document of the findings.
   std::string json() const;
+  /// The findings as runs of one kernel under different schedules must agree on them: each
+  /// one's severity, kind, source lines, buffer and element, and program and count for findings
+  /// one program makes alone, sorted. Which two programs a race or store conflict names, and how
+  /// many later accesses conflict, depend on the order programs ran in, so those are left out.
+  std::string identity() const;
 };
 
 /// The most distinct findings a report lists (the first ones in canonical order); the rest are

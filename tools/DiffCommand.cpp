@@ -59,29 +59,6 @@ int fail(const std::string& msg) {
   return kExitBadInput;
 }
 
-// The findings of a run as --self compares them: each one's severity, kind, source line, buffer,
-// element and count, and the program for findings one program makes alone, in sorted order.
-// Which two programs a race names depends on the order they ran in (the first to touch an element
-// is recorded), so races and store conflicts are compared without their programs.
-std::string findingsIdentity(const interp::Report& r) {
-  std::vector<std::string> lines;
-  for (const interp::Finding& f : r.findings) {
-    bool pair = f.kind == interp::Finding::Kind::Race || f.kind == interp::Finding::Kind::StoreConflict;
-    // Which side of a race is recorded first, and how many later accesses conflict with it,
-    // also depend on the order: a race is its two lines, sorted, and its first element.
-    std::string a = f.loc, b = f.hasOther ? f.otherLoc : "";
-    if (pair && b < a) std::swap(a, b);
-    std::ostringstream line;
-    line << interp::severityName(f.severity) << ' ' << interp::kindName(f.kind) << ' ' << a << ' ' << b << ' ' << f.buffer
-         << '[' << f.element << ']';
-    if (!pair) line << " x" << f.count << " by (" << f.pid[0] << ',' << f.pid[1] << ',' << f.pid[2] << ')';
-    lines.push_back(line.str());
-  }
-  std::sort(lines.begin(), lines.end());
-  std::string all;
-  for (const std::string& l : lines) all += l + '\n';
-  return all;
-}
 
 // Every buffer of `other` against the reference (by argument name), and the findings.
 bool compareRuns(const RunResult& reference, const RunResult& other, const rt::Tolerance& tol, bool compareFindings,
@@ -99,7 +76,7 @@ bool compareRuns(const RunResult& reference, const RunResult& other, const rt::T
     if (orderUlps) *orderUlps = std::max(*orderUlps, d.orderMaxUlps);  // floats summed in lock order
     details += rt::describe(d);
   }
-  if (compareFindings && findingsIdentity(other.report) != findingsIdentity(reference.report)) {
+  if (compareFindings && other.report.identity() != reference.report.identity()) {
     same = false;
     details += "  findings differ from the reference run\n";
   }
