@@ -27,6 +27,10 @@ struct Buffer {
   /// when the buffer owns `bytes`.
   uint8_t* external = nullptr;
   size_t externalBytes = 0;
+  /// Byte ranges [first, second) of data() holding undefined values (stored from poison lanes).
+  /// In: those an earlier launch left in this memory (with the uninit check, reading them is an
+  /// error). Out: those this launch leaves (empty without the uninit check).
+  std::vector<std::pair<uint64_t, uint64_t>> undefined;
   int64_t numel() const;
   uint8_t* data() { return external ? external : bytes.data(); }
   const uint8_t* data() const { return external ? external : bytes.data(); }

@@ -325,6 +325,7 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
     }
     report.findings.push_back(std::move(f));
   }
+  memory.collectUndefined();
   report.droppedFindings = droppedFindings;
   report.arenaBytes = peakArena.load();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

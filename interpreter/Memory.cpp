@@ -154,6 +154,17 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, c
         std::memset(s + lo, kDefined, size_t(hi - lo));
       }
     }
+    // What earlier launches left undefined in these bytes.
+    for (size_t k = i; k < j && checks.uninit; ++k) {
+      const MemRegion& r = regions_[k];
+      for (auto [lo, hi] : r.buffer->undefined) {
+        hi = std::min<uint64_t>(hi, r.end - r.base);
+        if (lo >= hi) continue;
+        uint8_t* s = a.initShadow();
+        const int64_t g0 = a.granuleOf(r.base + lo), g1 = int64_t((r.base + hi - a.gbase + granule - 1) >> a.gshift);
+        std::memset(s + g0, kUndefined, size_t(g1 - g0));
+      }
+    }
     if (checks.races && !a.readOnly) {
       a.race.numel = a.granules;
       a.race.words.reset(static_cast<uint32_t*>(pool.take(n * 4)));
@@ -165,6 +176,34 @@ AddressSpace::AddressSpace(std::vector<Buffer>& buffers, const Checks& checks, c
       regions_[k].readOnly = a.readOnly;
     }
     i = j;
+  }
+}
+
+void AddressSpace::collectUndefined() {
+  for (MemRegion& r : regions_) {
+    auto& out = r.buffer->undefined;
+    out.clear();
+    const uint8_t* s = r.alloc->init.load(std::memory_order_acquire);
+    if (!s) continue;
+    const Allocation& a = *r.alloc;
+    const int64_t g1 = int64_t((r.end - a.gbase + a.granule - 1) >> a.gshift);
+    for (int64_t g = a.granuleOf(r.base); g < g1;) {
+      if (s[g] != kUndefined) {
+        ++g;
+        continue;
+      }
+      int64_t e = g;
+      while (e < g1 && s[e] == kUndefined) ++e;
+      // Granules in bytes of the buffer, clipped to it.
+      const uint64_t lo = std::max(a.gbase + (uint64_t(g) << a.gshift), r.base) - r.base;
+      const uint64_t hi = std::min(a.gbase + (uint64_t(e) << a.gshift), r.end) - r.base;
+      if (out.size() == kMaxUndefinedRanges) {
+        out.clear();
+        break;
+      }
+      out.emplace_back(lo, hi);
+      g = e;
+    }
   }
 }
 

@@ -93,6 +93,11 @@ __int128 trueAddress(const std::vector<__int128>& wild, uint64_t v);
 /// Is `v` a token of a wild lane?
 inline bool isWild(uint64_t v) { return v >= kWildUnknown; }
 
+/// The most undefined byte ranges a buffer carries out of a launch (Buffer::undefined). Past
+/// it the buffer carries none: a later launch then cannot name what this one left undefined,
+/// which can miss a finding but never makes a false one.
+inline constexpr size_t kMaxUndefinedRanges = size_t(1) << 16;
+
 /// All regions of a launch, sorted by address, and their allocations.
 class AddressSpace {
  public:
@@ -114,6 +119,9 @@ class AddressSpace {
   /// The region of buffers[i].
   const MemRegion* regionOf(const Buffer& b) const;
   std::vector<MemRegion>& regions() { return regions_; }
+  /// Sets every buffer's Buffer::undefined to the undefined bytes its allocation's shadow holds
+  /// (after the launch; at most kMaxUndefinedRanges ranges per buffer, or none: see there).
+  void collectUndefined();
   std::deque<Allocation>& allocations() { return allocs_; }
 
  private:

@@ -27,6 +27,7 @@
 #include "runtime/Files.h"
 #include "runtime/Launch.h"
 #include "runtime/RunOptions.h"
+#include "UndefinedMemory.h"
 #ifdef TILEVM_HAVE_GPU
 #include "runtime/CudaDevice.h"
 #endif
@@ -142,12 +143,12 @@ rt::RunOptions checkedOptions(const py::dict& d) {
 }
 
 // Arguments in the kernel's parameter order: ("buffer", name, allocation start, bytes, dtype,
-// numel, pointer, read-only) or ("int"/"float", name, value, type). A read-only array (a
+// numel, pointer, read-only, owner) or ("int"/"float", name, value, type). A read-only array (a
 // read-only memory map, np.frombuffer of bytes, setflags(write=False)) is refused where the
 // kernel may store through it; where it cannot, the GPU engine gets a private copy (it copies
 // every buffer back).
 void bindArgs(const Compiled& c, const py::list& args, bool onGpu, std::vector<interp::Buffer>& buffers,
-              std::vector<interp::Arg>& launchArgs) {
+              std::vector<interp::Arg>& launchArgs, std::vector<py::object>& owners) {
   for (const auto& item : args) {
     py::tuple t = item.cast<py::tuple>();
     std::string kind = t[0].cast<std::string>(), name = t[1].cast<std::string>();
@@ -164,6 +165,8 @@ void bindArgs(const Compiled& c, const py::list& args, bool onGpu, std::vector<i
       size_t bytes = t[3].cast<size_t>();
       if (readOnly && onGpu) b.bytes.assign(start, start + bytes);
       else b.external = start, b.externalBytes = bytes;
+      if (!onGpu) py_ext::UndefinedMemory::get().carryIn(b, t[8]);
+      owners.push_back(b.external ? py::reinterpret_borrow<py::object>(t[8]) : py::none());
       b.elem = kindOf(t[4].cast<std::string>());
       b.shape = {t[5].cast<int64_t>()};
       a.isBuffer = true;
@@ -293,11 +296,14 @@ PYBIND11_MODULE(_tilevm, m) {
         auto c = compile(path, kernel, signature, defines, includes);
         std::vector<interp::Buffer> buffers;
         std::vector<interp::Arg> launchArgs;
-        bindArgs(*c, args, o.device.gpu, buffers, launchArgs);
+        std::vector<py::object> owners;
+        bindArgs(*c, args, o.device.gpu, buffers, launchArgs, owners);
         interp::Report rep;
         if (!o.device.gpu) {
           rep = runInterruptibly(*c, buffers, launchArgs, o.launch);
+          py_ext::UndefinedMemory::get().carryOut(buffers, owners);
         } else {
+          py_ext::UndefinedMemory::get().forget(buffers);
           rt::Device& d = gpu(o.device.ordinal, o.gpu.numWarps, o.gpu.numStages);
           rt::BoundArgs bound;
           bound.buffers = std::move(buffers);

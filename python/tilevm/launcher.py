@@ -13,7 +13,9 @@ _DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": 
 
 
 def _array_info(x):
-    """(address, bytes, dtype name, numel) of a NumPy array or torch tensor, or None."""
+    """(address, allocation start, allocation bytes, dtype name, numel, read-only, owner) of a NumPy
+    array or torch tensor, or None. The owner is the array whose memory it is (the root of its views),
+    for telling the same memory from a later array at the same address."""
     if hasattr(x, "__array_interface__") and hasattr(x, "dtype") and hasattr(x, "nbytes"):
         base = x
         while getattr(base, "base", None) is not None and hasattr(base.base, "__array_interface__"):
@@ -21,7 +23,7 @@ def _array_info(x):
         start = base.__array_interface__["data"][0]
         flags = getattr(x, "flags", None)
         readonly = x.__array_interface__["data"][1] or (flags is not None and not flags.writeable)
-        return x.__array_interface__["data"][0], start, base.nbytes, str(x.dtype), x.size, readonly
+        return x.__array_interface__["data"][0], start, base.nbytes, str(x.dtype), x.size, readonly, base
     if hasattr(x, "data_ptr") and hasattr(x, "element_size"):
         if getattr(x, "is_cuda", False) and tilevm.options["device"] == "cpu":
             raise ValueError("a CUDA tensor: the interpreter reads host memory; run with --device cuda (or move it .cpu())")
@@ -31,7 +33,10 @@ def _array_info(x):
         else:  # torch 1.x (Debian 12's 1.13): a typed storage
             storage = x.storage()
             start, nbytes = storage.data_ptr(), storage.size() * storage.element_size()
-        return x.data_ptr(), start, nbytes, str(x.dtype).replace("torch.", ""), x.numel(), False
+        root = x
+        while getattr(root, "_base", None) is not None:
+            root = root._base
+        return x.data_ptr(), start, nbytes, str(x.dtype).replace("torch.", ""), x.numel(), False, root
     return None
 
 
@@ -112,13 +117,13 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
             continue
         info = None if scalar else _array_info(v)
         if info is not None:
-            addr, start, nbytes, dtype, numel, readonly = info
+            addr, start, nbytes, dtype, numel, readonly, owner = info
             if dtype not in _DTYPES:
                 raise TypeError(f"argument '{p.name}': dtype {dtype} is not supported")
             signature.append(f"{p.name}: *{_DTYPES[dtype]}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", p.name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr,
-                                bool(readonly)))
+                                bool(readonly), owner))
             continue
         t = _scalar_type(v)
         signature.append(f"{p.name}: {t}")
