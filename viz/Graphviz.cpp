@@ -9,10 +9,19 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <mutex>
+#include <sstream>
 
 namespace tilevm::viz {
 
@@ -215,25 +224,85 @@ std::string Graphviz::dot(const Graph& g) const {
   return out;
 }
 
-Result<std::string> Graphviz::render(const Graph& g, const std::string& format) const {
-  if (auto problem = checkDrawable(g)) return *problem;  // a layout past it may not end (Graph.h)
-  std::lock_guard<std::mutex> lock(renderMutex());  // one context: one layout at a time
-  Agraph_t* root = build(*api_, g);
-  GVC_t* gvc = api_->context;
-  if (api_->gvLayout(gvc, root, "dot") != 0) {
-    return Diagnostic{"<viz>", 0, 0, "Graphviz could not lay the graph out (is the dot layout plugin installed?)"};
+namespace {
+
+// The status byte a drawing child writes before its output.
+enum : char { kDrawn = 'o', kNoLayout = 'l', kNoFormat = 'f' };
+
+// Writes all of [p, p + n) to fd.
+bool writeAll(int fd, const char* p, size_t n) {
+  while (n) {
+    ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w, n -= size_t(w);
   }
-  char* data = nullptr;
-  unsigned len = 0;
-  int rc = api_->gvRenderData(gvc, root, format.c_str(), &data, &len);
-  std::string out = rc == 0 && data ? std::string(data, len) : "";
-  if (data) api_->gvFreeRenderData(data);
-  // Neither the layout nor the graph is freed: Graphviz 2.42's dot_cleanup frees some
-  // clusters' data twice (a double free on kernels with nested if/else regions, found drawing
-  // every corpus kernel: bench/viz_corpus.py); they are left to the process (a few hundred KB
-  // per drawing).
-  if (rc != 0) return Diagnostic{"<viz>", 0, 0, "Graphviz cannot render format '" + format + "'"};
-  return out;
+  return true;
+}
+
+}  // namespace
+
+Result<std::string> Graphviz::render(const Graph& g, const std::string& format, double maxSeconds) const {
+  if (auto problem = checkDrawable(g)) return *problem;  // a layout past it may not end (Graph.h)
+  // The layout runs in a child process: its time is bounded (the parent stops it), a crash of
+  // Graphviz is an error message, and what Graphviz does not free goes with the child.
+  std::lock_guard<std::mutex> lock(renderMutex());
+  int fds[2];
+  if (::pipe(fds) != 0) return Diagnostic{"<viz>", 0, 0, std::string("cannot start the layout: ") + std::strerror(errno)};
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]), ::close(fds[1]);
+    return Diagnostic{"<viz>", 0, 0, std::string("cannot start the layout: ") + std::strerror(errno)};
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    Agraph_t* root = build(*api_, g);
+    char status = kDrawn;
+    char* data = nullptr;
+    unsigned len = 0;
+    if (api_->gvLayout(api_->context, root, "dot") != 0) status = kNoLayout;
+    else if (api_->gvRenderData(api_->context, root, format.c_str(), &data, &len) != 0 || !data) status = kNoFormat;
+    const bool ok = writeAll(fds[1], &status, 1) && (status != kDrawn || writeAll(fds[1], data, len));
+    ::_exit(ok ? 0 : 1);  // no destructors, no atexit handlers of the parent's
+  }
+  ::close(fds[1]);
+  std::string out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(maxSeconds);
+  bool late = false;
+  char buf[65536];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      late = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int r = ::poll(&p, 1, int(std::min<int64_t>(left.count(), 1000)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) continue;
+    const ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, size_t(n));
+  }
+  ::close(fds[0]);
+  if (late) ::kill(child, SIGKILL);
+  int wstatus = 0;
+  while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (late) {
+    std::ostringstream s;
+    s << maxSeconds;
+    return Diagnostic{"<viz>", 0, 0,
+                      "Graphviz's layout of @" + g.name + " (" + std::to_string(g.nodes.size()) + " nodes) ran past " + s.str() +
+                          " s and was stopped (draw fewer ops: --collapse, or a smaller kernel; see docs/limits.md)"};
+  }
+  if (WIFSIGNALED(wstatus) || out.empty())
+    return Diagnostic{"<viz>", 0, 0, "Graphviz failed laying out @" + g.name +
+                                         (WIFSIGNALED(wstatus) ? " (it crashed: signal " + std::to_string(WTERMSIG(wstatus)) + ")" : "")};
+  if (out[0] == kNoLayout) return Diagnostic{"<viz>", 0, 0, "Graphviz could not lay the graph out (is the dot layout plugin installed?)"};
+  if (out[0] == kNoFormat) return Diagnostic{"<viz>", 0, 0, "Graphviz cannot render format '" + format + "'"};
+  return out.substr(1);
 }
 
 Result<DotSummary> Graphviz::read(const std::string& dotText) const {

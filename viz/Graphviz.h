@@ -21,6 +21,9 @@ struct DotSummary {
   std::map<std::string, std::map<std::string, std::string>> nodeAttrs;  ///< node name -> label, color, tooltip, ...
 };
 
+/// The longest a layout and rendering may take, in seconds (a 1000-node graph takes about 2).
+inline constexpr double kMaxLayoutSeconds = 60;
+
 class Graphviz {
  public:
   /// The library, or why it cannot be loaded.
@@ -29,9 +32,10 @@ class Graphviz {
 
   /// The graph as DOT text (styles and labels, not laid out).
   std::string dot(const Graph& g) const;
-  /// Laid out by `dot` and rendered in `format` (svg, png, dot, ...); an error past
-  /// kMaxDrawnNodes (Graph.h).
-  Result<std::string> render(const Graph& g, const std::string& format) const;
+  /// Laid out by `dot` and rendered in `format` (svg, png, dot, ...), in a child process that
+  /// is stopped after `maxSeconds`; an error past kMaxDrawnNodes (Graph.h), past the time, or
+  /// when Graphviz crashes.
+  Result<std::string> render(const Graph& g, const std::string& format, double maxSeconds = kMaxLayoutSeconds) const;
   /// DOT text read back.
   Result<DotSummary> read(const std::string& dotText) const;
 

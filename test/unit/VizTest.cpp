@@ -124,6 +124,28 @@ TEST_CASE("viz: Graphviz draws the graph, and reading the DOT back gives the sam
   CHECK(!gv->render(g, "no-such-format"));
 }
 
+TEST_CASE("viz: the layout is stopped past its time, with a message naming the kernel and the limit") {
+  auto gv = graphviz();
+  // A chain of 900 nodes: far past a microsecond's layout, well within the node limit.
+  viz::Graph g;
+  g.name = "long_chain";
+  for (int i = 0; i < 900; ++i) {
+    viz::Node n;
+    n.id = "n" + std::to_string(i);
+    n.title = "op " + std::to_string(i);
+    g.nodes.push_back(n);
+    if (i) g.edges.push_back(viz::Edge{"n" + std::to_string(i - 1), n.id});
+  }
+  auto late = gv->render(g, "svg", 1e-6);
+  REQUIRE(!late);
+  CHECK(late.error().message.find("Graphviz's layout of @long_chain (900 nodes) ran past 1e-06 s and was stopped") == 0);
+  // The process is unharmed: the next drawing works.
+  auto mm = parseExample("matmul.tile");
+  auto svg = gv->render(viz::buildGraph(*mm, *mm->kernels[0]), "svg");
+  REQUIRE(svg);
+  CHECK(svg->find("<svg") != std::string::npos);
+}
+
 TEST_CASE("viz: a run's counters land on their ops; a planted race turns its store red, the finding as tooltip") {
   auto gv = graphviz();
   auto m = compilePy("test/checks/planted.py", "same_row", "x: *fp32, y: *fp32, stride: i32", {{"BLOCK", "8"}});
