@@ -71,8 +71,8 @@ def _define_text(v):
         return str(v)
     if isinstance(v, (int, float)):
         return repr(v)
-    if isinstance(v, str):
-        return v
+    if isinstance(v, str):  # quoted: a string stays a string ("nan", "", a uuid), never a number
+        return '"' + v + '"'
     name = getattr(v, "name", None) or str(v)  # a dtype
     return name
 

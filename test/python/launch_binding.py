@@ -25,6 +25,18 @@ def store_scalar(out_ptr, v):
     tl.store(out_ptr, v)
 
 
+@triton.jit
+def string_switch(out_ptr, MODE: tl.constexpr):
+    if MODE == "nan":
+        tl.store(out_ptr, 1)
+    elif MODE == "":
+        tl.store(out_ptr, 2)
+    elif MODE == "1e3":
+        tl.store(out_ptr, 3)
+    else:
+        tl.store(out_ptr, 4)
+
+
 def expect(exc_type, message, fn):
     try:
         fn()
@@ -145,6 +157,12 @@ except tilevm.KernelError as e:
 tilevm.options["strict"] = "yes"
 expect(ValueError, "strict='yes': expected True or False", lambda: same_value[(4,)](cell))
 tilevm.options["strict"] = False
+
+# String constexprs stay strings: "nan" and "1e3" are not numbers, "" is a string.
+flag = np.zeros(1, dtype=np.int32)
+for mode, want in (("nan", 1), ("", 2), ("1e3", 3), ("8c6f3b2e-uuid", 4)):
+    string_switch[(1,)](flag, MODE=mode)
+    assert flag[0] == want, (mode, flag[0])
 
 # 16 Python threads launching at once (the GIL is released during each launch).
 errors = []
