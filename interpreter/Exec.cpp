@@ -1,4 +1,4 @@
-// Exec.cpp - the instruction dispatch (one switch over the op set, no default) and structured
+// Exec.cpp - the instruction dispatch (one switch over the op families of ops.def) and structured
 // control flow. Loop iterations release their arena memory, keeping only carried values.
 #include "interpreter/Exec.h"
 
@@ -12,6 +12,7 @@
 
 namespace tilevm::interp {
 
+using ir::OpFamily;
 using ir::Opcode;
 using ir::ScalarKind;
 
@@ -384,6 +385,58 @@ void traceOp(Program& p, const Instr& ins) {
   }
 }
 
+void execGrid(Program& p, const Instr& ins, Tile& out) {
+  size_t axis = size_t(*ins.op->intAttr("axis"));
+  out = allocTile(p.arena, ins.op->result()->type);
+  switch (ins.op->code) {
+    case Opcode::ProgramId: out.as<int32_t>()[0] = int32_t(p.pid[axis]); return;
+    case Opcode::NumPrograms: out.as<int32_t>()[0] = int32_t(p.launch.grid[axis]); return;
+#define TILEVM_CASES_NOT_OF Grid
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execGrid", ins.op->code);
+  }
+}
+
+void execMemory(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile* out) {
+  switch (ins.op->code) {
+    case Opcode::Load: execLoad(p, ins, in, *out); return;
+    case Opcode::Store: execStore(p, ins, in); return;
+#define TILEVM_CASES_NOT_OF Memory
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execMemory", ins.op->code);
+  }
+}
+
+void execReduceFamily(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& outs) {
+  switch (ins.op->code) {
+    case Opcode::Reduce: execReduce(p, ins, in, outs); return;
+    case Opcode::Scan: execScan(p, ins, in, outs); return;
+#define TILEVM_CASES_NOT_OF Reduce
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execReduceFamily", ins.op->code);
+  }
+}
+
+// for, if, while; false when the program stopped inside.
+bool execControl(Program& p, const Instr& ins, const std::vector<const Tile*>& in) {
+  switch (ins.op->code) {
+    case Opcode::For: return execFor(p, ins);
+    case Opcode::While: return execWhile(p, ins);
+    case Opcode::If: {
+      bool c = in[0]->scalar<uint8_t>() != 0;
+      const CBlock& r = ins.regions[c ? 0 : 1];
+      if (!execBlock(p, r)) return false;
+      const Instr& y = r.instrs.back();
+      for (size_t k = 0; k < ins.out.size(); ++k) p.slots[ins.out[k]] = p.slots[y.in[k]];
+      return true;
+    }
+#define TILEVM_CASES_NOT_OF Control
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execControl", ins.op->code);
+  }
+  return false;
+}
+
 }  // namespace
 
 bool execBlock(Program& p, const CBlock& b) {
@@ -427,146 +480,57 @@ bool execBlock(Program& p, const CBlock& b) {
           in[k] = &dense.back();
         }
     }
-    switch (ins.op->code) {
-      case Opcode::ProgramId:
-      case Opcode::NumPrograms: {
-        int64_t axis = *ins.op->intAttr("axis");
-        *out = allocTile(p.arena, ins.op->result()->type);
-        out->as<int32_t>()[0] = int32_t(ins.op->code == Opcode::ProgramId ? p.pid[size_t(axis)] : p.launch.grid[size_t(axis)]);
+    // One handler per family of ops.def; each switches over its ops (FamilyCases.inc).
+    switch (ir::opFamily(ins.op->code)) {
+      case OpFamily::Grid:
+        execGrid(p, ins, *out);
         break;
-      }
-      case Opcode::Constant:
-        if (ins.constant) {
+      case OpFamily::Shape:
+        if (ins.op->code == Opcode::Constant && ins.constant) {
           *out = *ins.constant;
           break;
         }
-        [[fallthrough]];
-      case Opcode::Splat:
-      case Opcode::Arange:
-      case Opcode::Broadcast:
-      case Opcode::ExpandDims:
-      case Opcode::Reshape:
-      case Opcode::Permute:
-      case Opcode::Cat:
-      case Opcode::Join:
-      case Opcode::Split:
-      case Opcode::Select:
         outs.clear();
         for (uint32_t s : ins.out) outs.push_back(&p.slots[s]);
         execShape(p, ins, in, outs);
         break;
-      case Opcode::AddPtr:
-      case Opcode::AddI:
-      case Opcode::SubI:
-      case Opcode::MulI:
-      case Opcode::DivSI:
-      case Opcode::DivUI:
-      case Opcode::RemSI:
-      case Opcode::RemUI:
-      case Opcode::AndI:
-      case Opcode::OrI:
-      case Opcode::XorI:
-      case Opcode::ShlI:
-      case Opcode::ShrSI:
-      case Opcode::ShrUI:
-      case Opcode::MinSI:
-      case Opcode::MinUI:
-      case Opcode::MaxSI:
-      case Opcode::MaxUI:
-      case Opcode::MulHiSI:
-      case Opcode::MulHiUI:
-      case Opcode::AbsI:
-      case Opcode::CmpI:
-      case Opcode::AddF:
-      case Opcode::SubF:
-      case Opcode::MulF:
-      case Opcode::DivF:
-      case Opcode::RemF:
-      case Opcode::NegF:
-      case Opcode::MinimumF:
-      case Opcode::MaximumF:
-      case Opcode::MinNumF:
-      case Opcode::MaxNumF:
-      case Opcode::Fma:
-      case Opcode::CmpF:
-      case Opcode::Exp:
-      case Opcode::Exp2:
-      case Opcode::Log:
-      case Opcode::Log2:
-      case Opcode::Sqrt:
-      case Opcode::Rsqrt:
-      case Opcode::Sin:
-      case Opcode::Cos:
-      case Opcode::AbsF:
-      case Opcode::Floor:
-      case Opcode::Ceil:
-      case Opcode::Erf:
-      case Opcode::Tanh:
-      case Opcode::Pow:
-      case Opcode::PreciseSqrt:
-      case Opcode::PreciseDiv:
+      case OpFamily::Select:
+        execSelect(p, in, *out, ins.op->result()->type);
+        break;
+      case OpFamily::Pointer:
+      case OpFamily::IntBinary:
+      case OpFamily::IntUnary:
+      case OpFamily::Compare:
+      case OpFamily::FloatBinary:
+      case OpFamily::FloatUnary:
+      case OpFamily::FloatTernary:
         execArith(p, ins, in, *out);
         break;
-      case Opcode::PtrToInt:
-      case Opcode::IntToPtr:
-      case Opcode::Bitcast:
-      case Opcode::ExtSI:
-      case Opcode::ExtUI:
-      case Opcode::TruncI:
-      case Opcode::ExtF:
-      case Opcode::TruncF:
-      case Opcode::SIToFP:
-      case Opcode::UIToFP:
-      case Opcode::FPToSI:
-      case Opcode::FPToUI:
+      case OpFamily::Cast:
         execCast(p, ins, *in[0], *out);
         break;
-      case Opcode::Load:
-        execLoad(p, ins, in, *out);
+      case OpFamily::Memory:
+        execMemory(p, ins, in, out);
         break;
-      case Opcode::Store:
-        execStore(p, ins, in);
-        break;
-      case Opcode::AtomicRmw:
-      case Opcode::AtomicCas:
+      case OpFamily::Atomic:
         execAtomic(p, ins, in, *out);
         break;
-      case Opcode::Reduce:
-      case Opcode::Scan:
+      case OpFamily::Reduce:
         outs.clear();
         for (uint32_t s : ins.out) outs.push_back(&p.slots[s]);
-        if (ins.op->code == Opcode::Reduce) execReduce(p, ins, in, outs);
-        else execScan(p, ins, in, outs);
+        execReduceFamily(p, ins, in, outs);
         break;
-      case Opcode::Dot:
+      case OpFamily::Dot:
         execDot(p, ins, in, *out);
         break;
-      case Opcode::For:
-        if (!execFor(p, ins)) return false;
+      case OpFamily::Control:
+        if (!execControl(p, ins, in)) return false;
         break;
-      case Opcode::If: {
-        bool c = in[0]->scalar<uint8_t>() != 0;
-        const CBlock& r = ins.regions[c ? 0 : 1];
-        if (!execBlock(p, r)) return false;
-        const Instr& y = r.instrs.back();
-        for (size_t k = 0; k < ins.out.size(); ++k) p.slots[ins.out[k]] = p.slots[y.in[k]];
-        break;
-      }
-      case Opcode::While:
-        if (!execWhile(p, ins)) return false;
-        break;
-      case Opcode::Yield:
-      case Opcode::Condition:
-      case Opcode::Return:
+      case OpFamily::Terminator:
         break;  // the owner of the region reads the operands
-      case Opcode::Print:
-        execPrint(p, ins, in);
+      case OpFamily::Debug:
+        execDebug(p, ins, in);
         break;
-      case Opcode::Assert:
-        execAssert(p, ins, *in[0]);
-        break;
-      case Opcode::Barrier:
-        break;  // programs run their ops in order: nothing to wait for
     }
     if (p.launch.options.trace && !ins.out.empty()) traceOp(p, ins);
   }

@@ -173,6 +173,7 @@ bool execBlock(Program& p, const CBlock& b);
 void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out);
 void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
+void execSelect(Program& p, const std::vector<const Tile*>& in, Tile& out, const ir::Type& type);
 void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in);
 void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
@@ -181,6 +182,7 @@ void execScan(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
 void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 void execPrint(Program& p, const Instr& ins, const std::vector<const Tile*>& in);
 void execAssert(Program& p, const Instr& ins, const Tile& cond);
+void execDebug(Program& p, const Instr& ins, const std::vector<const Tile*>& in);  ///< print, assert, barrier
 
 /// dst[idx] = src[sum_d idx[d] * srcStride[d]] over `shape`, row-major (strides in elements
 /// of eb bytes; a stride of 0 repeats an element).

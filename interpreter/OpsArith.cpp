@@ -110,7 +110,9 @@ void intBinary(Opcode code, const Tile& a, const Tile& b, Tile& out) {
         else return T((uint32_t(U(x)) * uint32_t(U(y))) >> kBits);
       });
       break;
-    default: break;
+#define TILEVM_CASES_NOT_OF IntBinary
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::intBinary", code);
   }
   if constexpr (std::is_same_v<T, uint8_t>) {  // i1: keep the low bit
     uint8_t* o = out.as<uint8_t>();
@@ -285,7 +287,11 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
       for (int64_t i = 0; i < n; ++i) o[i] = FT::st(std::fma(FT::ld(x[i]), FT::ld(y[i]), FT::ld(z[i])));
       break;
     }
-    default: break;
+#define TILEVM_CASES_NOT_OF FloatBinary
+#define TILEVM_CASES_NOT_OF_2 FloatUnary
+#define TILEVM_CASES_NOT_OF_3 FloatTernary
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::floatOp", code);
   }
 }
 
@@ -348,30 +354,27 @@ void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
     case Opcode::CmpF:
       withFloat(k, [&](auto ft) { floatCompare<decltype(ft)>(*op.strAttr("pred"), *in[0], *in[1], out); });
       break;
-    case Opcode::AddI:
-    case Opcode::SubI:
-    case Opcode::MulI:
-    case Opcode::DivSI:
-    case Opcode::DivUI:
-    case Opcode::RemSI:
-    case Opcode::RemUI:
-    case Opcode::AndI:
-    case Opcode::OrI:
-    case Opcode::XorI:
-    case Opcode::ShlI:
-    case Opcode::ShrSI:
-    case Opcode::ShrUI:
-    case Opcode::MinSI:
-    case Opcode::MinUI:
-    case Opcode::MaxSI:
-    case Opcode::MaxUI:
-    case Opcode::MulHiSI:
-    case Opcode::MulHiUI:
+#define TILEVM_CASES_OF IntBinary
+#include "ir/FamilyCases.inc"
       withInt(k, [&](auto t) { intBinary<decltype(t)>(op.code, *in[0], *in[1], out); });
       break;
-    default:
+#define TILEVM_CASES_OF FloatBinary
+#include "ir/FamilyCases.inc"
+#define TILEVM_CASES_OF FloatUnary
+#include "ir/FamilyCases.inc"
+#define TILEVM_CASES_OF FloatTernary
+#include "ir/FamilyCases.inc"
       withFloat(k, [&](auto ft) { floatOp<decltype(ft)>(op.code, in, out); });
       break;
+#define TILEVM_CASES_NOT_OF Pointer
+#define TILEVM_CASES_NOT_OF_2 IntBinary
+#define TILEVM_CASES_NOT_OF_3 IntUnary
+#define TILEVM_CASES_NOT_OF_4 Compare
+#define TILEVM_CASES_NOT_OF_5 FloatBinary
+#define TILEVM_CASES_NOT_OF_6 FloatUnary
+#define TILEVM_CASES_NOT_OF_7 FloatTernary
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execArith", op.code);
   }
   propagatePoison(p, in, out);
 }

@@ -69,4 +69,15 @@ void execAssert(Program& p, const Instr& ins, const Tile& cond) {
   p.report(std::move(f));
 }
 
+void execDebug(Program& p, const Instr& ins, const std::vector<const Tile*>& in) {
+  switch (ins.op->code) {
+    case ir::Opcode::Print: execPrint(p, ins, in); return;
+    case ir::Opcode::Assert: execAssert(p, ins, *in[0]); return;
+    case ir::Opcode::Barrier: return;  // programs run their ops in order: nothing to wait for
+#define TILEVM_CASES_NOT_OF Debug
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execDebug", ins.op->code);
+  }
+}
+
 }  // namespace tilevm::interp

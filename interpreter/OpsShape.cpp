@@ -1,5 +1,5 @@
 // OpsShape.cpp - ops that create or move elements: constant, splat, arange, broadcast,
-// expand_dims, reshape, permute, cat, join, split, select, and the casts. Data movement is
+// expand_dims, reshape, permute, cat, join, split (the shape family), select, and the casts. Data movement is
 // written once over element bytes, so poison masks (1 byte per lane) move the same way.
 #include <algorithm>
 #include <cmath>
@@ -206,8 +206,9 @@ void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out) {
         default: floatToInt<uint64_t>(in, out); break;
       }
       break;
-    default:
-      break;
+#define TILEVM_CASES_NOT_OF Cast
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execCast", op.code);
   }
   propagatePoison(p, {&in}, out);
 }
@@ -302,35 +303,38 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       }
       break;
     }
-    case Opcode::Select: {
-      out.provenance = in[1]->provenance == in[2]->provenance ? in[1]->provenance : nullptr;
-      unsigned eb = storageBytes(out.type.elem().kind);
-      const uint8_t* c = in[0]->data;
-      // Typed loops (they vectorize): element i from in[1] where c[i], else from in[2].
-      auto choose = [&](auto tag) {
-        using T = decltype(tag);
-        const T* a = in[1]->as<T>();
-        const T* b = in[2]->as<T>();
-        T* o = out.as<T>();
-        for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
-      };
-      switch (eb) {
-        case 1: choose(uint8_t{}); break;
-        case 2: choose(uint16_t{}); break;
-        case 4: choose(uint32_t{}); break;
-        default: choose(uint64_t{}); break;
-      }
-      if (in[0]->poison || in[1]->poison || in[2]->poison) {
-        out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
-        for (int64_t i = 0; i < n; ++i) {
-          const Tile* chosen = c[i] ? in[1] : in[2];
-          out.poison[i] = uint8_t((in[0]->poison && in[0]->poison[i]) || (chosen->poison && chosen->poison[i]));
-        }
-      }
-      break;
+#define TILEVM_CASES_NOT_OF Shape
+#include "ir/FamilyCases.inc"
+      ir::opNotInFamily("interp::execShape", op.code);
+  }
+}
+
+void execSelect(Program& p, const std::vector<const Tile*>& in, Tile& out, const ir::Type& type) {
+  out = allocTile(p.arena, type);
+  int64_t n = out.size();
+  out.provenance = in[1]->provenance == in[2]->provenance ? in[1]->provenance : nullptr;
+  unsigned eb = storageBytes(out.type.elem().kind);
+  const uint8_t* c = in[0]->data;
+  // Typed loops (they vectorize): element i from in[1] where c[i], else from in[2].
+  auto choose = [&](auto tag) {
+    using T = decltype(tag);
+    const T* a = in[1]->as<T>();
+    const T* b = in[2]->as<T>();
+    T* o = out.as<T>();
+    for (int64_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
+  };
+  switch (eb) {
+    case 1: choose(uint8_t{}); break;
+    case 2: choose(uint16_t{}); break;
+    case 4: choose(uint32_t{}); break;
+    default: choose(uint64_t{}); break;
+  }
+  if (in[0]->poison || in[1]->poison || in[2]->poison) {
+    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(n)));
+    for (int64_t i = 0; i < n; ++i) {
+      const Tile* chosen = c[i] ? in[1] : in[2];
+      out.poison[i] = uint8_t((in[0]->poison && in[0]->poison[i]) || (chosen->poison && chosen->poison[i]));
     }
-    default:
-      break;
   }
 }
 

@@ -15,20 +15,8 @@ namespace {
 
 // Ops whose result is always a fresh arena tile of the operands' type, computed elementwise
 // (so the result may overwrite an operand of the same type: each element is read before its
-// own position is written).
-bool elementwiseFloat(Opcode code) {
-  switch (code) {
-    case Opcode::AddF: case Opcode::SubF: case Opcode::MulF: case Opcode::DivF: case Opcode::PreciseDiv:
-    case Opcode::RemF: case Opcode::Pow: case Opcode::MinimumF: case Opcode::MaximumF: case Opcode::MinNumF:
-    case Opcode::MaxNumF: case Opcode::NegF: case Opcode::Exp: case Opcode::Exp2: case Opcode::Log:
-    case Opcode::Log2: case Opcode::Sqrt: case Opcode::PreciseSqrt: case Opcode::Rsqrt: case Opcode::Sin:
-    case Opcode::Cos: case Opcode::AbsF: case Opcode::Floor: case Opcode::Ceil: case Opcode::Erf:
-    case Opcode::Tanh: case Opcode::Fma:
-      return true;
-    default:
-      return false;
-  }
-}
+// own position is written): the Reusable trait of ops.def.
+bool elementwiseFloat(Opcode code) { return ir::hasTrait(code, ir::Reusable); }
 
 // Ops whose result may share an operand's memory (or that hand values to other slots).
 bool aliasing(Opcode code) {

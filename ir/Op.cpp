@@ -2,12 +2,14 @@
 #include "ir/Op.h"
 
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 
 namespace tilevm::ir {
 
 namespace {
 constexpr OpInfo kOpInfos[] = {
-#define TILE_OP(E, M, C, MINO, MAXO, R, RG, T) {M, C, MINO, MAXO, R, RG, static_cast<uint8_t>(T)},
+#define TILE_OP(E, M, C, MINO, MAXO, R, RG, F, SINCE, ULPS, T) {M, C, MINO, MAXO, R, RG, static_cast<uint8_t>(T), OpFamily::F, SINCE, ULPS},
 #include "ir/ops.def"
 };
 static_assert(sizeof(kOpInfos) / sizeof(kOpInfos[0]) == kNumOpcodes);
@@ -40,6 +42,36 @@ constexpr std::array<int16_t, 256> makeByteTable() {
 }
 constexpr auto kByteTable = makeByteTable();
 }  // namespace
+
+std::string_view familyName(OpFamily f) {
+  switch (f) {
+    case OpFamily::Grid: return "grid";
+    case OpFamily::Shape: return "shape";
+    case OpFamily::Pointer: return "pointer";
+    case OpFamily::Cast: return "cast";
+    case OpFamily::Memory: return "memory";
+    case OpFamily::Atomic: return "atomic";
+    case OpFamily::IntBinary: return "int-binary";
+    case OpFamily::IntUnary: return "int-unary";
+    case OpFamily::Compare: return "compare";
+    case OpFamily::FloatBinary: return "float-binary";
+    case OpFamily::FloatUnary: return "float-unary";
+    case OpFamily::FloatTernary: return "float-ternary";
+    case OpFamily::Select: return "select";
+    case OpFamily::Reduce: return "reduce";
+    case OpFamily::Dot: return "dot";
+    case OpFamily::Control: return "control";
+    case OpFamily::Terminator: return "terminator";
+    case OpFamily::Debug: return "debug";
+  }
+  return "?";
+}
+
+void opNotInFamily(const char* handler, Opcode op) {
+  std::fprintf(stderr, "tilevm internal error: %s got '%.*s' of family %.*s\n", handler, int(opInfo(op).mnemonic.size()),
+               opInfo(op).mnemonic.data(), int(familyName(opFamily(op)).size()), familyName(opFamily(op)).data());
+  std::abort();
+}
 
 const OpInfo& opInfo(Opcode op) { return kOpInfos[static_cast<unsigned>(op)]; }
 

@@ -259,9 +259,16 @@ Problem checkShapeOp(const Op& op) {
       if (!(r == a.withShape(s))) return "result must be " + a.withShape(s).str() + ", got " + r.str();
       return std::nullopt;
     }
-    default:
-      return std::nullopt;  // only the shape ops above are routed here
+    case Opcode::Constant:  // checkOpTypes checks these itself
+    case Opcode::Arange:
+    case Opcode::Cat:
+    case Opcode::Join:
+    case Opcode::Split:
+#define TILEVM_CASES_NOT_OF Shape
+#include "ir/FamilyCases.inc"
+      opNotInFamily("ir::checkShapeOp", op.code);
   }
+  return "unknown op";
 }
 
 Problem checkCatJoinSplit(const Op& op) {
@@ -372,26 +379,10 @@ std::optional<std::string> checkOpTypes(const Op& op) {
       if (!(op.result()->type == ops[1]->type)) return "result must have the value's type";
       CHECK(enumAttr(op, "sem", {"relaxed", "acquire", "release", "acq_rel"}, false));
       return enumAttr(op, "scope", {"gpu", "cta", "sys"}, false);
-    case Opcode::AddI:
-    case Opcode::SubI:
-    case Opcode::MulI:
-    case Opcode::DivSI:
-    case Opcode::DivUI:
-    case Opcode::RemSI:
-    case Opcode::RemUI:
-    case Opcode::AndI:
-    case Opcode::OrI:
-    case Opcode::XorI:
-    case Opcode::ShlI:
-    case Opcode::ShrSI:
-    case Opcode::ShrUI:
-    case Opcode::MinSI:
-    case Opcode::MinUI:
-    case Opcode::MaxSI:
-    case Opcode::MaxUI:
-    case Opcode::MulHiSI:
-    case Opcode::MulHiUI:
-    case Opcode::AbsI:
+#define TILEVM_CASES_OF IntBinary
+#include "ir/FamilyCases.inc"
+#define TILEVM_CASES_OF IntUnary
+#include "ir/FamilyCases.inc"
       return intOp(op);
     case Opcode::CmpI: {
       if (!(ops[0]->type == ops[1]->type) || ops[0]->type.isFloat())
@@ -399,33 +390,12 @@ std::optional<std::string> checkOpTypes(const Op& op) {
       if (!(op.result()->type == ops[0]->type.withElem(ScalarKind::I1))) return "result must be i1 of the operands' shape";
       return enumAttr(op, "pred", {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}, true);
     }
-    case Opcode::AddF:
-    case Opcode::SubF:
-    case Opcode::MulF:
-    case Opcode::DivF:
-    case Opcode::RemF:
-    case Opcode::NegF:
-    case Opcode::MinimumF:
-    case Opcode::MaximumF:
-    case Opcode::MinNumF:
-    case Opcode::MaxNumF:
-    case Opcode::Fma:
-    case Opcode::Exp:
-    case Opcode::Exp2:
-    case Opcode::Log:
-    case Opcode::Log2:
-    case Opcode::Sqrt:
-    case Opcode::Rsqrt:
-    case Opcode::Sin:
-    case Opcode::Cos:
-    case Opcode::AbsF:
-    case Opcode::Floor:
-    case Opcode::Ceil:
-    case Opcode::Erf:
-    case Opcode::Tanh:
-    case Opcode::Pow:
-    case Opcode::PreciseSqrt:
-    case Opcode::PreciseDiv:
+#define TILEVM_CASES_OF FloatBinary
+#include "ir/FamilyCases.inc"
+#define TILEVM_CASES_OF FloatUnary
+#include "ir/FamilyCases.inc"
+#define TILEVM_CASES_OF FloatTernary
+#include "ir/FamilyCases.inc"
       return floatOp(op);
     case Opcode::CmpF:
       if (!(ops[0]->type == ops[1]->type) || !ops[0]->type.isFloat())

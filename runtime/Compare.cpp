@@ -3,6 +3,7 @@
 // the ULP distance is exact for every format, f16 and bf16 included.
 #include "runtime/Compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -75,15 +76,9 @@ std::pair<double, double> defaultRelativeTolerance(ir::ScalarKind kind) {
 }
 
 uint64_t defaultUlps(const ir::Kernel& k) {
-  bool approximate = false;
-  ir::walk(k.body.block, [&](const ir::Op& op) {
-    switch (op.code) {
-      case ir::Opcode::Exp: case ir::Opcode::Exp2: case ir::Opcode::Log: case ir::Opcode::Log2: case ir::Opcode::Sin:
-      case ir::Opcode::Cos: case ir::Opcode::Tanh: case ir::Opcode::Erf: case ir::Opcode::Pow: approximate = true; break;
-      default: break;
-    }
-  });
-  return approximate ? kApproxMathUlps : 0;
+  uint64_t ulps = 0;
+  ir::walk(k.body.block, [&](const ir::Op& op) { ulps = std::max<uint64_t>(ulps, ir::opInfo(op.code).ulps); });
+  return ulps;
 }
 
 bool reducesInAnyOrder(const ir::Kernel& k) {

@@ -54,11 +54,9 @@ bool dotsInTf32(const ir::Kernel& k);
 /// summed in another order, are held to.
 std::pair<double, double> defaultRelativeTolerance(ir::ScalarKind kind);
 
-/// The ULP distance `diff` allows by default for `k`'s float results: 0 when every float op it
-/// uses is correctly rounded on both engines, kApproxMathUlps when it uses math the GPU
-/// approximates (exp, exp2, log, log2, sin, cos, tanh, erf, pow; docs/codegen.md's table).
+/// The ULP distance `diff` allows by default for `k`'s float results: the largest ulps column
+/// (ir/ops.def) of the ops it uses; 0 when every one is exact or correctly rounded on both engines.
 uint64_t defaultUlps(const ir::Kernel& k);
-inline constexpr uint64_t kApproxMathUlps = 16;
 
 /// Whether `k` reduces, scans or multiplies matrices: ops whose float results depend on the order
 /// of summation, which engines choose differently (diff compares them by relative error).

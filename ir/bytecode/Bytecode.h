@@ -9,14 +9,17 @@
 
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
+#include "ir/Op.h"
 
 namespace tilevm::ir {
 
 /// Magic: a non-ASCII first byte, "TILE", and "\r\n\x1a" to catch text-mode damage.
 inline constexpr uint8_t kBytecodeMagic[8] = {0x89, 'T', 'I', 'L', 'E', '\r', '\n', 0x1a};
-/// Version written; the reader accepts this major and minors up to this one.
+/// The newest version: the reader accepts this major and minors up to this one. The writer
+/// stamps the lowest minor that has every op of the module (the `since` column of ops.def).
 inline constexpr uint8_t kBytecodeMajor = 1;
 inline constexpr uint8_t kBytecodeMinor = 0;
+static_assert(kNewestOpSince <= kBytecodeMinor, "ops.def has an op newer than kBytecodeMinor");
 
 /// Section ids, in the order they must appear.
 enum class SectionId : uint8_t { Strings = 1, Types = 2, Constants = 3, Kernels = 4, Locations = 5 };

@@ -60,6 +60,7 @@ class Reader {
     size_t at = in_.offset();
     uint8_t major = in_.u8("major version");
     uint8_t minor = in_.u8("minor version");
+    minor_ = minor;
     if (major != kBytecodeMajor || minor > kBytecodeMinor)
       ByteReader::failAt(at, "unsupported bytecode version " + std::to_string(major) + "." + std::to_string(minor) +
                                  " (this reader supports " + std::to_string(kBytecodeMajor) + ".0 to " +
@@ -201,6 +202,10 @@ class Reader {
     auto code = opcodeFromBytecode(number);
     if (!code) ByteReader::failAt(at, "unknown opcode " + std::to_string(number));
     const OpInfo& info = opInfo(*code);
+    if (info.since > minor_)  // a file may use only the ops its stamped version defines
+      ByteReader::failAt(at, "op '" + std::string(info.mnemonic) + "' needs bytecode version " + std::to_string(kBytecodeMajor) +
+                                 "." + std::to_string(info.since) + ", the file is " + std::to_string(kBytecodeMajor) + "." +
+                                 std::to_string(minor_));
     auto op = std::make_unique<Op>(*code, Location{});
     op->parent = &b;
     locTargets_.push_back(&op->loc);
@@ -274,6 +279,7 @@ class Reader {
   }
 
   ByteReader in_;
+  uint8_t minor_ = 0;  // the file's stamped minor version: ops newer than it are errors
   std::unique_ptr<Module> m_;
   std::vector<std::string> strings_;
   std::vector<Type> types_;

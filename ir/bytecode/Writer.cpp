@@ -1,5 +1,7 @@
 // Writer.cpp - encodes a module as bytecode: interns strings, types and constants while
-// encoding kernels, then emits the sections in order.
+// encoding kernels, then emits the sections in order, stamped with the lowest version that has
+// every op the module uses.
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -25,7 +27,7 @@ class Writer {
     ByteWriter out;
     out.raw(kBytecodeMagic, sizeof kBytecodeMagic);
     out.u8(kBytecodeMajor);
-    out.u8(kBytecodeMinor);
+    out.u8(minor_);  // the lowest version that has every op of the module (ops.def `since`)
     ByteWriter strings;
     strings.varU(strings_.size());
     for (const auto& s : stringList_) strings.str(s);
@@ -49,6 +51,7 @@ class Writer {
   }
 
  private:
+  uint8_t minor_ = 0;  // the highest `since` of the ops written so far
   static void section(ByteWriter& out, SectionId id, const ByteWriter& payload) {
     out.u8(static_cast<uint8_t>(id));
     out.varU(payload.bytes.size());
@@ -135,6 +138,7 @@ class Writer {
 
   void writeOp(ByteWriter& w, const Op& op) {
     const OpInfo& info = opInfo(op.code);
+    minor_ = std::max(minor_, info.since);
     loc(op.loc);
     w.u8(info.bytecode);
     if (info.minOperands != info.maxOperands) w.varU(op.operands.size());

@@ -127,7 +127,7 @@ TEST_CASE("every truncation and byte mutation is rejected or verified, never a c
   INFO("accepted " << accepted);
 }
 
-TEST_CASE("docs/bytecode.md lists every op with its frozen number", "[bytecode][docs]") {
+TEST_CASE("docs/bytecode.md lists every op with its frozen number and facts", "[bytecode][docs]") {
   std::ifstream f(test::repoRoot() + "/docs/bytecode.md");
   REQUIRE(f.good());
   std::stringstream ss;
@@ -144,5 +144,17 @@ TEST_CASE("docs/bytecode.md lists every op with its frozen number", "[bytecode][
     INFO(std::string(info.mnemonic));
     REQUIRE(documented.count(std::string(info.mnemonic)));
     CHECK(documented[std::string(info.mnemonic)] == info.bytecode);
+  }
+  // The other per-op facts, as scripts/gen-op-table.py writes them: family, since, ulps.
+  std::regex facts(R"(\|\s*`([a-z_0-9]+)`\s*\|\s*0x[0-9A-Fa-f]{2}\s*\|\s*([a-z-]+)\s*\|\s*1\.(\d+)\s*\|[^|]*\|[^|]*\|[^|]*\|\s*(\d+)\s*\|)");
+  std::map<std::string, std::string> rows;
+  for (auto it = std::sregex_iterator(doc.begin(), doc.end(), facts); it != std::sregex_iterator(); ++it)
+    rows[(*it)[1]] = std::string((*it)[2]) + " 1." + std::string((*it)[3]) + " " + std::string((*it)[4]);
+  CHECK(rows.size() == kNumOpcodes);
+  for (unsigned i = 0; i < kNumOpcodes; ++i) {
+    const OpInfo& info = opInfo(static_cast<Opcode>(i));
+    INFO(std::string(info.mnemonic) + " (regenerate with scripts/gen-op-table.py)");
+    CHECK(rows[std::string(info.mnemonic)] == std::string(familyName(info.family)) + " 1." + std::to_string(info.since) + " " +
+                                                  std::to_string(info.ulps));
   }
 }
