@@ -102,6 +102,7 @@ struct Param {
 };
 
 struct PyModule;
+struct HostNames;
 
 /// A function definition (only @triton.jit ones are parsed in full).
 struct FunctionDef {
@@ -156,6 +157,9 @@ struct PyModule {
   std::vector<std::unique_ptr<FunctionDef>> functions;  ///< every parsed @triton.jit function
   std::vector<ExprP> exprs;                             ///< owns the bindings' expressions
   std::vector<Diagnostic> warnings;                     ///< kernels that could not be read
+  /// Set for a function's namespace as Python evaluated it (frontend/SourceUnit.h): names
+  /// resolve there, never through `names`.
+  const HostNames* host = nullptr;
 
   /// Points every function at this module (after the module reached its final address).
   void adoptFunctions() {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "frontend/Builtins.h"
+#include "frontend/CompileFunction.h"
 #include "frontend/Lowerer.h"
 #include "frontend/Modules.h"
 #include "frontend/PyParser.h"
@@ -98,14 +99,19 @@ Result<std::unique_ptr<ir::Module>> KernelSource::compile(const CompileOptions& 
       for (const auto& [file, text] : loader.texts()) opts.sources->add(file, text);
   };
   if (!found) return keepTexts(), found.error();
-  const FunctionDef& fn = **found;
+  auto out = compileFunction(**found, &loader, opts);
+  keepTexts();
+  return out;
+}
+
+Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, ModuleLoader* loader, const CompileOptions& opts) {
   const PyModule& mainModule = *fn.module;
   auto hasParam = [&](const std::string& n) {
     return std::any_of(fn.params.begin(), fn.params.end(), [&](const Param& p) { return p.name == n; });
   };
   std::map<std::string, CV> constexprs;
   for (const auto& [name, text] : opts.defines) {
-    if (!hasParam(name)) return optionError("-D " + name + ": '" + opts.kernel + "' has no parameter named '" + name + "'");
+    if (!hasParam(name)) return optionError("-D " + name + ": '" + fn.name + "' has no parameter named '" + name + "'");
     CV v;
     if (!parseDefine(text, v))
       return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16 or a string");
@@ -142,7 +148,7 @@ Result<std::unique_ptr<ir::Module>> KernelSource::compile(const CompileOptions& 
       if (!ok) return optionError("--signature: expected tensordesc<*DTYPE:BLOCK> for '" + name + "', e.g. tensordesc<*fp16:64x64>");
       if (std::string problem = Lowerer::tileShapeProblem(d.block); !problem.empty())
         return optionError("--signature: the block of '" + name + "': " + problem);
-      if (!hasParam(name)) return optionError("--signature: '" + opts.kernel + "' has no parameter named '" + name + "'");
+      if (!hasParam(name)) return optionError("--signature: '" + fn.name + "' has no parameter named '" + name + "'");
       descriptors[name] = d;
       continue;
     }
@@ -151,7 +157,7 @@ Result<std::unique_ptr<ir::Module>> KernelSource::compile(const CompileOptions& 
     if (!bare.empty() && bare[0] == '*') bare = "*" + trim(bare.substr(1));
     if (!parseDTypeName(bare, dt))
       return optionError("--signature: unknown type '" + type + "' for '" + name + "' (use e.g. i32, fp32, *fp16, *bf16, u8, i64)");
-    if (!hasParam(name)) return optionError("--signature: '" + opts.kernel + "' has no parameter named '" + name + "'");
+    if (!hasParam(name)) return optionError("--signature: '" + fn.name + "' has no parameter named '" + name + "'");
     if (constexprs.count(name)) return optionError("--signature: '" + name + "' is also given with -D");
     signature[name] = dt;
   }
@@ -161,13 +167,11 @@ Result<std::unique_ptr<ir::Module>> KernelSource::compile(const CompileOptions& 
 
   auto out = std::make_unique<ir::Module>();
   try {
-    Lowerer lowerer(mainModule, *out, &loader);
+    Lowerer lowerer(mainModule, *out, loader);
     lowerer.lowerKernel(fn, constexprs, signature, descriptors);
   } catch (const DiagnosticError& e) {
-    keepTexts();
     return e.diag;
   }
-  keepTexts();
   auto diags = ir::verify(*out);
   if (!diags.empty()) {
     Diagnostic d = diags[0];

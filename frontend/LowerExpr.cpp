@@ -6,6 +6,7 @@
 #include "frontend/Lowerer.h"
 #include "frontend/Modules.h"
 #include "frontend/Prelude.h"
+#include "frontend/SourceUnit.h"
 
 namespace tilevm::frontend {
 
@@ -138,7 +139,23 @@ CV Lowerer::importedValue(const PyModule& m, const Binding& bnd, const Expr& at)
   return moduleAttribute(**found, bnd.attr, at);
 }
 
+std::optional<CV> Lowerer::hostName(const HostNames& names, const std::string& name, const Expr& at) {
+  if (auto it = names.values.find(name); it != names.values.end()) {
+    if (it->second.kind == CV::K::Function && it->second.fn->syntaxError) throw DiagnosticError(*it->second.fn->syntaxError);
+    return it->second;
+  }
+  if (auto it = names.unsupported.find(name); it != names.unsupported.end())
+    fail(at, "'" + name + "' is " + it->second +
+                 ": a kernel can use constexpr values (int, float, bool, None, str, tl.constexpr), dtypes, "
+                 "@triton.jit functions and modules");
+  return std::nullopt;
+}
+
 CV Lowerer::moduleAttribute(const PyModule& m, const std::string& name, const Expr& at) {
+  if (m.host) {
+    if (auto v = hostName(*m.host, name, at)) return *v;
+    fail(at, m.host->what + " has no attribute '" + name + "'");
+  }
   if (m.names.count(name)) return global(m, name, at);
   if (loader_) {
     auto sub = loader_->submodule(m, name);
@@ -187,7 +204,11 @@ CV Lowerer::global(const PyModule& m, const std::string& name, const Expr& at) {
 
 CV Lowerer::lookup(const std::string& name, const Expr& at, Env& env) {
   if (auto it = env.find(name); it != env.end()) return it->second;
-  if (module->names.count(name)) return global(*module, name, at);
+  if (module->host) {
+    if (auto v = hostName(*module->host, name, at)) return *v;
+  } else if (module->names.count(name)) {
+    return global(*module, name, at);
+  }
   if (isPythonBuiltin(name)) return CV::builtin(name);
   fail(at, "name '" + name + "' is not defined");
 }

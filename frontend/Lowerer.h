@@ -186,6 +186,8 @@ class Lowerer {
   CV global(const PyModule& m, const std::string& name, const Expr& at);
   CV resolveBinding(const PyModule& m, const std::string& name, const Binding& bnd, const Expr& at);
   CV importedValue(const PyModule& m, const Binding& bnd, const Expr& at);
+  /// Name `name` of a namespace Python evaluated (SourceUnit.h); nullopt when it has none.
+  std::optional<CV> hostName(const HostNames& names, const std::string& name, const Expr& at);
   /// Attribute `name` of project module `m`: a name it binds, or a submodule.
   CV moduleAttribute(const PyModule& m, const std::string& name, const Expr& at);
   CV moduleConstant(const PyModule& m, const std::string& name, const Binding& bnd, const Expr& at);

@@ -43,6 +43,20 @@ class PyParser : public detail::ExprParser {
     return std::move(m_);
   }
 
+  /// One function's source: optional decorators, then `def`, then nothing else.
+  PyModule runFunction() {
+    m_.fileName = file_;
+    while (peek().kind == PyTok::Newline) ++pos_;
+    while (isOp("@")) skipStatement();
+    if (isName("async")) fail(peek(), "a @triton.jit function cannot be async");
+    if (!isName("def")) fail(peek(), "expected the source of a function ('def ...'), got " + describe(peek()));
+    FunctionDef* f = parseFunction({}, "");
+    m_.kernels.push_back(KernelEntry{f->name, f});
+    while (peek().kind == PyTok::Newline || peek().kind == PyTok::Dedent) ++pos_;
+    if (peek().kind != PyTok::Eof) fail(peek(), "expected the end of the function's source, got " + describe(peek()));
+    return std::move(m_);
+  }
+
  private:
   PyModule m_;
   unsigned nextId_ = 1;
@@ -749,6 +763,29 @@ Result<PyModule> parsePython(std::string_view text, const std::string& fileName)
   try {
     PyModule m = PyParser(tokenizePython(text, fileName), fileName).run();
     for (auto& f : m.functions) f->module = nullptr;  // set by the caller once the module has its home
+    return m;
+  } catch (const DiagnosticError& e) {
+    return e.diag;
+  }
+}
+
+Result<PyModule> parseFunctionSource(std::string_view text, const std::string& fileName, uint32_t firstLine, uint32_t indent) {
+  parses.fetch_add(1, std::memory_order_relaxed);
+  std::vector<PyToken> toks;
+  try {
+    toks = tokenizePython(text, fileName);
+  } catch (const DiagnosticError& e) {  // the tokenizer's positions are the text's
+    Diagnostic d = e.diag;
+    if (d.line > 0) d.line += firstLine - 1, d.col += indent;
+    return d;
+  }
+  for (PyToken& t : toks) {  // back to the file's positions
+    t.line += firstLine - 1;
+    t.col += indent;
+  }
+  try {
+    PyModule m = PyParser(std::move(toks), fileName).runFunction();
+    for (auto& f : m.functions) f->module = nullptr;
     return m;
   } catch (const DiagnosticError& e) {
     return e.diag;

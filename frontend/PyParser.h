@@ -15,6 +15,12 @@ namespace tilevm::frontend {
 /// them is skipped by indentation and never rejected for using Python beyond the subset.
 Result<PyModule> parsePython(std::string_view text, const std::string& fileName);
 
+/// Parses the source of one function (`def name(...): ...`, decorators skipped) whose text was
+/// dedented by `indent` columns and starts at line `firstLine` of `fileName`: positions are
+/// those of the file. The module holds the one function (also as its kernel); syntax outside
+/// the subset is the function's syntaxError. Counts as one parse.
+Result<PyModule> parseFunctionSource(std::string_view text, const std::string& fileName, uint32_t firstLine, uint32_t indent);
+
 /// How many times parsePython has run in this process (see frontend::filesParsed).
 uint64_t pythonFilesParsed();
 

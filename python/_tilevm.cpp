@@ -1,5 +1,6 @@
-// _tilevm.cpp - the Python extension: compiles a @triton.jit function's file with tilevm's
-// frontend (cached per kernel, signature and constexprs) and launches it on the interpreter
+// _tilevm.cpp - the Python extension: compiles a @triton.jit function from its live source
+// unit (frontend/SourceUnit.h; or a file) with tilevm's frontend (cached per kernel, signature
+// and constexprs) and launches it on the interpreter
 // over NumPy / torch memory in place (no copies), or on the GPU engine (runtime/CudaDevice:
 // buffers copied to the GPU and back; CUDA tensors too), its options checked by the CLI's
 // checker (runtime/RunOptions.h). The Python side is python/tilevm/.
@@ -20,6 +21,7 @@
 #include <tuple>
 
 #include "frontend/Compile.h"
+#include "frontend/SourceUnit.h"
 #include "frontend/Value.h"
 #include "interpreter/Interpreter.h"
 #include "interpreter/WriteSet.h"
@@ -91,6 +93,70 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
   c->prepared = interp::prepare(*c->loaded.module, *c->loaded.kernel, true);
   c->written = interp::writtenParams(*c->loaded.kernel);
   cache()[key] = c;
+  return c;
+}
+
+// A source unit as python/tilevm/source_unit.py builds it: (functions, tables).
+frontend::SourceUnit unitFrom(const py::handle& unit) {
+  static const std::map<std::string, frontend::HostValue::K> kinds = {
+      {"none", frontend::HostValue::K::None},           {"bool", frontend::HostValue::K::Bool},
+      {"int", frontend::HostValue::K::Int},             {"float", frontend::HostValue::K::Float},
+      {"str", frontend::HostValue::K::Str},             {"dtype", frontend::HostValue::K::DType},
+      {"module", frontend::HostValue::K::Module},       {"namespace", frontend::HostValue::K::Namespace},
+      {"function", frontend::HostValue::K::Function},   {"unsupported", frontend::HostValue::K::Unsupported}};
+  frontend::SourceUnit u;
+  py::tuple t = unit.cast<py::tuple>();
+  for (py::handle f : t[0]) {
+    py::tuple ft = f.cast<py::tuple>();
+    u.functions.push_back(frontend::FunctionSource{ft[0].cast<std::string>(), ft[1].cast<std::string>(), ft[2].cast<uint32_t>(),
+                                                   ft[3].cast<uint32_t>(), ft[4].cast<size_t>()});
+  }
+  for (py::handle table : t[1]) {
+    std::map<std::string, frontend::HostValue> names;
+    for (auto [name, value] : table.cast<py::dict>()) {
+      py::tuple v = value.cast<py::tuple>();
+      frontend::HostValue h;
+      h.kind = kinds.at(v[0].cast<std::string>());
+      h.i = v[1].cast<int64_t>();
+      h.f = v[2].cast<double>();
+      h.s = v[3].cast<std::string>();
+      h.ref = v[4].cast<size_t>();
+      names[name.cast<std::string>()] = h;
+    }
+    u.tables.push_back(std::move(names));
+  }
+  return u;
+}
+
+// A kernel compiled from a live function's source unit: parsed once per unit (`key`, which
+// changes when the source does), compiled once per signature and constexprs.
+std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const std::string& signature,
+                                      const std::map<std::string, std::string>& defines) {
+  CacheKey ck{"<unit " + std::to_string(key) + ">", "", signature, defines, {}};
+  if (auto it = cache().find(ck); it != cache().end()) return it->second;
+  static std::map<int64_t, std::shared_ptr<frontend::LoadedUnit>> units;
+  SourceManager sources;
+  auto& loaded = units[key];
+  if (!loaded) {
+    auto l = frontend::LoadedUnit::load(unitFrom(unit));
+    if (!l) {
+      units.erase(key);
+      compileError(l.error(), sources);
+    }
+    loaded = std::move(*l);
+  }
+  loaded->addTexts(sources);
+  frontend::CompileOptions o;
+  o.signature = signature;
+  o.defines = defines;
+  auto m = loaded->compile(o);
+  if (!m) compileError(m.error(), sources);
+  auto c = std::make_shared<Compiled>();
+  c->loaded.module = std::move(*m);
+  c->loaded.kernel = c->loaded.module->findKernel(loaded->kernelName());
+  c->prepared = interp::prepare(*c->loaded.module, *c->loaded.kernel, true);
+  c->written = interp::writtenParams(*c->loaded.kernel);
+  cache()[ck] = c;
   return c;
 }
 
@@ -291,9 +357,10 @@ PYBIND11_MODULE(_tilevm, m) {
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
-         const py::dict& options) {
+         const py::dict& options, const py::object& unit, int64_t unitKey) {
         rt::RunOptions o = checkedOptions(options);
-        auto c = compile(path, kernel, signature, defines, includes);
+        // A live function's source unit when given (the Python door's way); else the file.
+        auto c = unit.is_none() ? compile(path, kernel, signature, defines, includes) : compileUnit(unitKey, unit, signature, defines);
         std::vector<interp::Buffer> buffers;
         std::vector<interp::Arg> launchArgs;
         std::vector<py::object> owners;
@@ -332,7 +399,7 @@ PYBIND11_MODULE(_tilevm, m) {
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
-      py::arg("options"));
+      py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0);
   m.def(
       "check_options", [](const py::dict& options) { checkedOptions(options); }, py::arg("options"),
       "Checks launch options as a launch would: ValueError with tilevm's message for a bad one");
@@ -358,4 +425,5 @@ PYBIND11_MODULE(_tilevm, m) {
 #endif
   });
   m.def("version", [] { return std::string(TILEVM_VERSION); });
+  m.def("files_parsed", [] { return frontend::filesParsed(); }, "Python sources the frontend has parsed in this process");
 }

@@ -133,8 +133,12 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     # Every launch option is checked by tilevm's one options checker (the CLI's messages).
     options = {name: o[name] for name in _tilevm.LAUNCH_OPTIONS if name in o}
     options.update(grid=grid, num_warps=num_warps, num_stages=num_stages, repeat=repeat)
-    result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, list(jit_fn.include_dirs),
-                            launch_args, options)
+    # The kernel compiles from its live source and the values its names hold (source_unit.py),
+    # resolved once per source; the extension caches the compiled kernel per unit, signature and
+    # constexprs.
+    serial, unit = jit_fn._tilevm_unit()
+    result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, [], launch_args, options,
+                            unit=unit, unit_key=serial)
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:
         print(result["printed"], end="")

@@ -17,6 +17,9 @@ run() {
   fi
 }
 for script in "$here"/*.py; do run "$script"; done
+# The module-level `if os.environ.get(...)` branch Python takes is the one the kernel sees
+# (env_switch.py ran above without the variable).
+TILEVM_TEST_SWITCH=1 run "$here/env_switch.py"
 # Every configuration timed, state reset and restored between trials.
 run --autotune "$here/autotune_timed.py"
 run --autotune "$here/matmul_autotune.py"

@@ -2,10 +2,14 @@
 jit, autotune, heuristics, Config, cdiv, next_power_of_2, language, testing and runtime, with
 kernels launched on tilevm's checking interpreter (or its GPU engine: `--device cuda`)."""
 import inspect
-import os
+import re
+import sys
+import textwrap
+import types
 
 import tilevm
 from tilevm import launcher as _launcher
+from tilevm import source_unit as _source_unit
 from . import language  # noqa: F401
 from . import testing  # noqa: F401
 from . import runtime  # noqa: F401
@@ -35,20 +39,125 @@ class Config:
         return f"Config({self.kwargs}, num_warps={self.num_warps}, num_stages={self.num_stages})"
 
 
+_unit_serial = 0
+
+
+def _source_lines(fn):
+    """The lines of `fn`'s definition and the line number of the first, as inspect finds them;
+    for a function built by exec() from a string (no file, nothing in linecache), the string
+    found among the locals of the frame that ran exec."""
+    try:
+        return inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        pass
+    code = fn.__code__
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == code.co_filename and frame.f_back is not None:
+            for v in frame.f_back.f_locals.values():
+                lines = _definition_in(v, code)
+                if lines:
+                    return lines, code.co_firstlineno
+        frame = frame.f_back
+    raise OSError(f"@triton.jit: the source of {fn.__name__} ({code.co_filename}) cannot be found: "
+                  f"define it in a file, or exec() a string kept in a local variable")
+
+
+def _definition_in(text, code):
+    """The lines of the definition starting at code.co_firstlineno in `text`, if `text` is the
+    string `code` was compiled from (compiled again here, its code must be the same)."""
+    if not isinstance(text, str) or f"def {code.co_name}" not in text:
+        return None
+    try:
+        module = compile(text, code.co_filename, "exec")
+    except (SyntaxError, ValueError):
+        return None
+    if not any(_same_code(c, code) for c in _code_objects(module)):
+        return None
+    lines = text.splitlines(True)
+    return inspect.getblock(lines[code.co_firstlineno - 1:])
+
+
+def _code_objects(code):
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            yield c
+            yield from _code_objects(c)
+
+
+def _same_code(a, b):
+    if (a.co_name, a.co_firstlineno, a.co_code, a.co_names, a.co_varnames) != \
+            (b.co_name, b.co_firstlineno, b.co_code, b.co_names, b.co_varnames):
+        return False
+    if len(a.co_consts) != len(b.co_consts):
+        return False
+    for x, y in zip(a.co_consts, b.co_consts):
+        if isinstance(x, types.CodeType) != isinstance(y, types.CodeType):
+            return False
+        if isinstance(x, types.CodeType) and not _same_code(x, y):
+            return False
+        if not isinstance(x, types.CodeType) and (type(x) is not type(y) or x != y):
+            return False
+    return True
+
+
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "grid", "warmup")
 
 
 class JITFunction:
-    """A @triton.jit function: compiled from its own source file by tilevm's frontend."""
+    """A @triton.jit function: compiled from its live source (`src`, which a program may
+    rewrite) and the values its globals and closure hold, by tilevm's frontend."""
+
+    _tilevm_jit = True
 
     def __init__(self, fn, do_not_specialize=None, debug=None, **options):
         self.fn = fn
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
-        self.source_path = os.path.abspath(inspect.getsourcefile(fn))
-        self.include_dirs = []
+        self.__module__ = fn.__module__
+        self.__qualname__ = fn.__qualname__
         self.arg_names = list(inspect.signature(fn).parameters)
         self.do_not_specialize = do_not_specialize or []
+        raw, self.starting_line_number = _source_lines(fn)
+        text = textwrap.dedent("".join(raw))
+        # As Triton: the source starts at `def` (decorators are the host's business).
+        start = re.search(r"^def\s+\w+\s*\(", text, re.MULTILINE)
+        if start is None:
+            raise ValueError(f"@triton.jit: cannot find the definition of {fn.__name__} in its source")
+        skipped = text[:start.start()].count("\n")  # decorator lines
+        self.def_file_line_number = self.starting_line_number + skipped
+        first = raw[skipped] if raw else ""
+        self._indent = len(first) - len(first.lstrip())
+        self._src = text[start.start():]
+        self._unit = None  # (serial, unit): resolved at the first launch, again after src changes
+
+    @property
+    def src(self):
+        return self._src
+
+    @src.setter
+    def src(self, new_src):
+        self._src = new_src
+        self._unit = None
+
+    def _unsafe_update_src(self, new_src):
+        self.src = new_src
+
+    @property
+    def source_path(self):
+        return self.fn.__code__.co_filename
+
+    def _tilevm_source(self):
+        """(text, file, line of `def`, columns dedented) of the source that is compiled."""
+        return self._src, self.source_path, self.def_file_line_number, self._indent
+
+    def _tilevm_unit(self):
+        """(serial, source unit): the names resolved once (a warm launch does not look again)."""
+        if self._unit is None:
+            global _unit_serial
+            _unit_serial += 1
+            self._unit = (_unit_serial, _source_unit.build(self))
+        return self._unit
 
     def is_constexpr(self, p):
         a = p.annotation

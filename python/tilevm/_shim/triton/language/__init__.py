@@ -1,5 +1,6 @@
 """triton.language for host code: `tl.constexpr` and the dtypes. Kernel bodies are compiled by
-tilevm's frontend from the source file; these objects only serve annotations and host code."""
+tilevm's frontend from the live function's source; these objects serve annotations, host code
+and the values a kernel's globals hold (a `tl.constexpr(7)`, `tl.float16`)."""
 
 
 class constexpr:

@@ -1,0 +1,158 @@
+"""A @triton.jit function as tilevm's frontend compiles it: its live source text (`fn.src`, which a
+program may rewrite) and the values of the names it uses, looked up in its globals and closure
+as Python evaluated them, as Triton's JIT does. The result is plain data (no Python text to be
+parsed back): C++'s frontend/SourceUnit.h reads it.
+
+unit = (functions, tables)
+  functions: [(text, file, first_line, indent, table)]  -- functions[0] is the kernel
+  tables:    [{name: (kind, i, f, s, ref)}]             -- kinds as HostValue::K, lower case
+"""
+import ast
+import sys
+import types
+
+
+def _jit_of(v):
+    """The JITFunction `v` is, or None."""
+    return v if getattr(v, "_tilevm_jit", False) else None
+
+
+def _used_names(tree):
+    """{name: set of attribute chains (tuples)} for every name the function's syntax reads."""
+    used = {}
+
+    def chain(node):
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Name):
+            return node.id, tuple(reversed(parts))
+        return None, None
+
+    class Visitor(ast.NodeVisitor):
+        def visit_Attribute(self, node):
+            name, parts = chain(node)
+            if name is None:
+                self.generic_visit(node)
+            else:
+                used.setdefault(name, set()).add(parts)
+
+        def visit_Name(self, node):
+            used.setdefault(node.id, set())
+
+    Visitor().visit(tree)
+    return used
+
+
+def _describe(v):
+    t = type(v)
+    if isinstance(v, types.FunctionType):
+        return f"a Python function ({v.__qualname__}), not a @triton.jit function"
+    mod = t.__module__
+    return f"a {t.__qualname__ if mod in ('builtins', None) else mod + '.' + t.__qualname__}"
+
+
+def _is_triton_module(name):
+    return name == "triton" or name.startswith("triton.") or name == "math"
+
+
+class _Builder:
+    def __init__(self):
+        self.functions, self.tables = [], []
+        self.function_index, self.module_table = {}, {}
+        self.keep = []  # objects whose id() keys the maps above stay alive while building
+
+    def function(self, jit_fn):
+        key = id(jit_fn)
+        if key in self.function_index:
+            return self.function_index[key]
+        self.keep.append(jit_fn)
+        index = len(self.functions)
+        self.function_index[key] = index
+        table = len(self.tables)
+        self.tables.append({})
+        self.functions.append(None)
+        text, file, first_line, indent = jit_fn._tilevm_source()
+        self.functions[index] = (text, file, first_line, indent, table)
+        fn = jit_fn.fn
+        closure = {}
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:  # an empty cell: the enclosing function has not bound it yet
+                pass
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return index  # the frontend reports it, located
+        for name, chains in _used_names(tree).items():
+            if name in closure:
+                value = closure[name]
+            elif name in fn.__globals__:
+                value = fn.__globals__[name]
+            else:
+                continue  # a builtin, a parameter or local, or undefined: the frontend knows
+            self.tables[table][name] = self.value(value, chains)
+        return index
+
+    def value(self, v, chains=()):
+        if type(v).__name__ == "constexpr" and hasattr(v, "value") and type(v).__module__.startswith("triton"):
+            v = v.value
+        if v is None:
+            return ("none", 0, 0.0, "", 0)
+        if isinstance(v, bool):
+            return ("bool", int(v), 0.0, "", 0)
+        if isinstance(v, int):
+            if -2**63 <= v < 2**63:
+                return ("int", v, 0.0, "", 0)
+            return ("unsupported", 0, 0.0, f"the integer {v}, which does not fit 64 bits", 0)
+        if isinstance(v, float):
+            return ("float", 0, v, "", 0)
+        if isinstance(v, str):
+            return ("str", 0, 0.0, v, 0)
+        np = sys.modules.get("numpy")
+        if np is not None and isinstance(v, np.generic):
+            if isinstance(v, np.bool_):
+                return ("bool", int(v), 0.0, "", 0)
+            if isinstance(v, np.integer):
+                return self.value(int(v))
+            if isinstance(v, np.floating):
+                return ("float", 0, float(v), "", 0)
+        if _jit_of(v) is not None:
+            return ("function", 0, 0.0, "", self.function(v))
+        if type(v).__name__ == "dtype" and type(v).__module__.startswith("triton"):
+            return ("dtype", 0, 0.0, str(v.name), 0)
+        if isinstance(v, types.ModuleType):
+            if _is_triton_module(v.__name__):
+                return ("module", 0, 0.0, v.__name__, 0)
+            return ("namespace", 0, 0.0, v.__name__, self.namespace(v, chains))
+        mod = getattr(v, "__module__", None)
+        if callable(v) and isinstance(mod, str) and _is_triton_module(mod) and hasattr(v, "__name__"):
+            return ("module", 0, 0.0, f"{mod}.{v.__name__}", 0)  # triton.cdiv and the like: by name
+        return ("unsupported", 0, 0.0, _describe(v), 0)
+
+    def namespace(self, module, chains):
+        """The table of a user's module: the attributes the kernels read of it."""
+        key = id(module)
+        if key not in self.module_table:
+            self.keep.append(module)
+            self.module_table[key] = len(self.tables)
+            self.tables.append({})
+        table = self.module_table[key]
+        by_attr = {}
+        for c in chains:
+            if c:
+                by_attr.setdefault(c[0], set()).add(c[1:])
+        for attr, rest in by_attr.items():
+            if not hasattr(module, attr):
+                continue  # a missing attribute is the frontend's located error
+            self.tables[table][attr] = self.value(getattr(module, attr), rest)
+        return table
+
+
+def build(jit_fn):
+    """The source unit of `jit_fn` (a JITFunction of the stand-in) as Python sees it now."""
+    b = _Builder()
+    b.function(jit_fn)
+    return (b.functions, b.tables)

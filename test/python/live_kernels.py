@@ -1,0 +1,173 @@
+# Kernels compiled from the live function, as Triton's JIT compiles them: defined inside
+# functions, built by exec() from a rewritten template, with module constants Python computed
+# at import, helpers from another module, and names the kernel cannot use reported where used.
+import math
+import os
+import sys
+
+import numpy as np
+
+import triton
+import triton.language as tl
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "modules"))
+import live_helpers as lh  # noqa: E402
+
+NEG_INF = float("-inf")
+HALF = np.float32(0.25) * 2          # a NumPy scalar computed at import: 0.5
+TWICE = int(math.sqrt(16)) // 2      # a helper call: 2
+FILL = tl.constexpr(7)
+DT = tl.float32
+
+
+def _computed():
+    return 40 + 2
+
+
+ANSWER = _computed()
+N = 64
+
+
+@triton.jit
+def kernel(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, tl.full((BLOCK,), 1.0, tl.float32))
+
+
+def run(k, *extra):
+    out = np.zeros(N, dtype=np.float32)
+    k[(1,)](out, *extra, BLOCK=N)
+    return out
+
+
+# A kernel defined inside a function, named like the module-level one: each runs its own.
+def nested_a():
+    @triton.jit
+    def kernel(out_ptr, BLOCK: tl.constexpr):
+        o = tl.arange(0, BLOCK)
+        tl.store(out_ptr + o, tl.full((BLOCK,), 2.0, tl.float32))
+    return kernel
+
+
+def nested_b(bias):
+    # A closure: `bias` and the nested helper come from the enclosing function.
+    @triton.jit
+    def helper(x):
+        return x + bias
+
+    @triton.jit
+    def kernel(out_ptr, BLOCK: tl.constexpr):
+        o = tl.arange(0, BLOCK)
+        tl.store(out_ptr + o, helper(tl.full((BLOCK,), 3.0, tl.float32)))
+    return kernel
+
+
+assert (run(kernel) == 1.0).all()
+assert (run(nested_a()) == 2.0).all()
+assert (run(nested_b(10)) == 13.0).all()
+assert (run(nested_b(20)) == 23.0).all()  # the other closure's value: a kernel of its own
+
+# Constants Python computed at import, the dtype and constexpr globals.
+@triton.jit
+def constants(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    x = tl.full((BLOCK,), ANSWER, DT) * HALF + TWICE + FILL   # 21 + 2 + 7 = 30
+    m = tl.maximum(tl.full((BLOCK,), NEG_INF, DT), x)
+    tl.store(out_ptr + o, m)
+
+
+assert (run(constants) == 30.0).all(), run(constants)
+
+# A helper @triton.jit function and a constant from another module, imported with an alias.
+@triton.jit
+def uses_module(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, lh.scale_shift(tl.full((BLOCK,), 2.0, tl.float32)) + lh.SCALE)
+
+
+assert (run(uses_module) == 2.0 * 3.0 + 0.5 + 3.0).all()
+
+# exec-built kernels from a template, as Triton's tests' patch_kernel builds them: the source
+# rewritten, then exec'd in the template's globals (no file holds the new text).
+TEMPLATE = '''
+@triton.jit
+def templated(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, tl.full((BLOCK,), VALUE, tl.float32))
+'''
+
+
+def patch_kernel(template, to_replace):
+    src = template
+    for k, v in to_replace.items():
+        src = src.replace(k, v)
+    namespace = {}
+    exec(src, globals(), namespace)
+    return namespace["templated"]
+
+
+assert (run(patch_kernel(TEMPLATE, {"VALUE": "4.0"})) == 4.0).all()
+assert (run(patch_kernel(TEMPLATE, {"VALUE": "ANSWER + 1"})) == 43.0).all()
+
+# The other way patch_kernel rewrites a kernel: its `src`, then the next launch compiles that.
+k = nested_a()
+assert (run(k) == 2.0).all()
+k.src = k.src.replace("2.0", "5.0")
+assert (run(k) == 5.0).all()
+k._unsafe_update_src(k.src.replace("5.0", "6.0"))
+assert (run(k) == 6.0).all()
+
+# A name the kernel uses that holds no value a kernel can use: an error at the line of its use.
+TABLE = np.arange(4)
+
+
+def not_jit(x):
+    return x
+
+
+@triton.jit
+def bad_global(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, TABLE)  # the line the error names
+
+
+@triton.jit
+def bad_call(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, not_jit(o))
+
+
+def line_of(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn.fn)
+    return first + next(i for i, l in enumerate(lines) if text in l)
+
+
+for fn, text, what in ((bad_global, "TABLE)", "'TABLE' is a numpy.ndarray"),
+                       (bad_call, "not_jit(o)", "'not_jit' is a Python function (not_jit), not a @triton.jit function")):
+    try:
+        run(fn)
+    except ValueError as e:
+        where = f"{os.path.abspath(__file__)}:{line_of(fn, text)}:"
+        assert str(e).startswith(where) and what in str(e), (where, what, str(e))
+    else:
+        raise AssertionError(f"{fn.__name__} compiled")
+
+# A warm launch resolves and parses nothing; new constexprs compile again without parsing.
+import tilevm
+from tilevm import source_unit
+builds = []
+real_build = source_unit.build
+source_unit.build = lambda fn: builds.append(fn) or real_build(fn)
+fresh = nested_b(1)
+parsed = tilevm._tilevm.files_parsed()
+assert (run(fresh) == 4.0).all()
+assert len(builds) == 1 and tilevm._tilevm.files_parsed() - parsed == 2, (builds, tilevm._tilevm.files_parsed() - parsed)
+assert (run(fresh) == 4.0).all()
+out = np.zeros(N // 2, dtype=np.float32)
+fresh[(1,)](out, BLOCK=N // 2)
+assert (out == 4.0).all()
+assert len(builds) == 1 and tilevm._tilevm.files_parsed() - parsed == 2  # the kernel's and helper's text, once
+source_unit.build = real_build
+
+print("live_kernels: ok")
