@@ -14,7 +14,7 @@ import types
 
 def _jit_of(v):
     """The JITFunction `v` is, or None."""
-    return v if getattr(v, "_tilevm_jit", False) else None
+    return v if getattr(type(v), "_tilevm_jit", False) is True else None  # the class says: a module's __getattr__ cannot
 
 
 def _used_names(tree):

@@ -12,6 +12,7 @@ import triton.language as tl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "modules"))
 import live_helpers as lh  # noqa: E402
+import lazy_consts  # noqa: E402
 
 NEG_INF = float("-inf")
 HALF = np.float32(0.25) * 2          # a NumPy scalar computed at import: 0.5
@@ -86,6 +87,16 @@ def uses_module(out_ptr, BLOCK: tl.constexpr):
 
 
 assert (run(uses_module) == 2.0 * 3.0 + 0.5 + 3.0).all()
+
+
+# A module answering every attribute through __getattr__ is still a module, not a JIT function.
+@triton.jit
+def uses_lazy(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, tl.full((BLOCK,), lazy_consts.ANYTHING, tl.float32))
+
+
+assert (run(uses_lazy) == 5.0).all()
 
 # exec-built kernels from a template, as Triton's tests' patch_kernel builds them: the source
 # rewritten, then exec'd in the template's globals (no file holds the new text).
