@@ -45,6 +45,18 @@ def _used_names(tree):
     return used
 
 
+def _local_names(tree):
+    """The parameters and the names the function assigns: they shadow its globals once bound (a
+    global of the same name is read only before that, as Triton reads it)."""
+    local = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            local.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            local.add(node.id)
+    return local
+
+
 def _describe(v):
     t = type(v)
     if isinstance(v, types.FunctionType):
@@ -62,6 +74,7 @@ class _Builder:
         self.functions, self.tables = [], []
         self.function_index, self.module_table = {}, {}
         self.keep = []  # objects whose id() keys the maps above stay alive while building
+        self.used_globals = {}  # (name, id(globals)) -> (value, globals): what the unit assumed
 
     def function(self, jit_fn):
         key = id(jit_fn)
@@ -86,6 +99,7 @@ class _Builder:
             tree = ast.parse(text)
         except SyntaxError:
             return index  # the frontend reports it, located
+        local = _local_names(tree)
         for name, chains in _used_names(tree).items():
             if name in closure:
                 value = closure[name]
@@ -93,7 +107,9 @@ class _Builder:
                 value = fn.__globals__[name]
             else:
                 continue  # a builtin, a parameter or local, or undefined: the frontend knows
-            self.tables[table][name] = self.value(value, chains)
+            self.tables[table][name] = resolved = self.value(value, chains)
+            if name not in closure and name not in local and resolved[0] not in ("module", "namespace", "unsupported"):
+                self.used_globals[(name, id(fn.__globals__))] = (value, fn.__globals__)
         return index
 
     def value(self, v, chains=()):
@@ -152,7 +168,21 @@ class _Builder:
 
 
 def build(jit_fn):
-    """The source unit of `jit_fn` (a JITFunction of the stand-in) as Python sees it now."""
+    """The source unit of `jit_fn` (a JITFunction of the stand-in) as Python sees it now, and the
+    globals it read: {(name, id(globals)): (value, globals)}, for check_globals."""
     b = _Builder()
     b.function(jit_fn)
-    return (b.functions, b.tables)
+    return (b.functions, b.tables), b.used_globals
+
+
+_ABSENT = object()
+
+
+def check_globals(used):
+    """Raises Triton's RuntimeError when a global the unit read (of the kernel or a helper) has
+    been rebound since: the compiled kernel holds the old value."""
+    for (name, _), (value, namespace) in used.items():
+        new = namespace.get(name, _ABSENT)
+        if new is not value and new != value:
+            raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from {value} to "
+                               f"{'<deleted>' if new is _ABSENT else new}")

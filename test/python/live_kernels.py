@@ -164,6 +164,41 @@ for fn, text, what in ((bad_global, "TABLE)", "'TABLE' is a numpy.ndarray"),
     else:
         raise AssertionError(f"{fn.__name__} compiled")
 
+# A global rebound after the kernel compiled: Triton's RuntimeError, not the old value.
+@triton.jit
+def reads_global(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    tl.store(out_ptr + o, tl.full((BLOCK,), ANSWER, tl.float32))
+
+
+assert (run(reads_global) == 42.0).all()
+ANSWER = 41
+try:
+    run(reads_global)
+except RuntimeError as e:
+    assert str(e) == "Global variable ANSWER has changed since we compiled this kernel, from 42 to 41", str(e)
+else:
+    raise AssertionError("a rebound global went unnoticed")
+ANSWER = 42
+assert (run(reads_global) == 42.0).all()
+
+
+# A parameter or local named like a global is not the global: rebinding the global is no change.
+@triton.jit
+def shadows(out_ptr, N, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    TWICE = 3
+    tl.store(out_ptr + o, tl.full((BLOCK,), N + TWICE, tl.float32))
+
+
+out = np.zeros(N, dtype=np.float32)
+shadows[(1,)](out, N, BLOCK=N)
+assert (out == N + 3).all()
+N, TWICE = 32, 5
+shadows[(1,)](out, N, BLOCK=N)
+assert (out[:32] == 35).all()
+N, TWICE = 64, 2
+
 # A warm launch resolves and parses nothing; new constexprs compile again without parsing.
 import tilevm
 from tilevm import source_unit

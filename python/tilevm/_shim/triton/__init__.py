@@ -152,11 +152,15 @@ class JITFunction:
         return self._src, self.source_path, self.def_file_line_number, self._indent
 
     def _tilevm_unit(self):
-        """(serial, source unit): the names resolved once (a warm launch does not look again)."""
+        """(serial, source unit): the names resolved once; a warm launch only checks, as Triton
+        does, that the globals they came from still hold the same values."""
         if self._unit is None:
             global _unit_serial
             _unit_serial += 1
-            self._unit = (_unit_serial, _source_unit.build(self))
+            unit, self._used_globals = _source_unit.build(self)
+            self._unit = (_unit_serial, unit)
+        else:
+            _source_unit.check_globals(self._used_globals)
         return self._unit
 
     def is_constexpr(self, p):
