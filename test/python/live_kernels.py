@@ -9,6 +9,8 @@ import numpy as np
 
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
+from triton.language.extra.cuda import libdevice as cuda_libdevice
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "modules"))
 import live_helpers as lh  # noqa: E402
@@ -87,6 +89,17 @@ def uses_module(out_ptr, BLOCK: tl.constexpr):
 
 
 assert (run(uses_module) == 2.0 * 3.0 + 0.5 + 3.0).all()
+
+
+# libdevice, imported as Triton's programs import it, is the frontend's.
+@triton.jit
+def uses_libdevice(out_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    x = tl.full((BLOCK,), 3.0, tl.float32)
+    tl.store(out_ptr + o, libdevice.pow(x, 2.0) + cuda_libdevice.pow(x, 1.0))
+
+
+assert (run(uses_libdevice) == 12.0).all()
 
 
 # A module answering every attribute through __getattr__ is still a module, not a JIT function.
