@@ -133,6 +133,14 @@ def patch_kernel(template, to_replace):
 assert (run(patch_kernel(TEMPLATE, {"VALUE": "4.0"})) == 4.0).all()
 assert (run(patch_kernel(TEMPLATE, {"VALUE": "ANSWER + 1"})) == 43.0).all()
 
+# exec() of a string no frame keeps: no source to compile, Triton's ValueError at decoration.
+try:
+    exec("@triton.jit\ndef lost(x):\n    pass\n", globals(), {})
+except ValueError as e:
+    assert str(e).startswith("@jit functions should be defined in a Python file"), str(e)
+else:
+    raise AssertionError("a kernel without source was accepted")
+
 # The other way patch_kernel rewrites a kernel: its `src`, then the next launch compiles that.
 k = nested_a()
 assert (run(k) == 2.0).all()

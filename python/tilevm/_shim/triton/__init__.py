@@ -59,8 +59,9 @@ def _source_lines(fn):
                 if lines:
                     return lines, code.co_firstlineno
         frame = frame.f_back
-    raise OSError(f"@triton.jit: the source of {fn.__name__} ({code.co_filename}) cannot be found: "
-                  f"define it in a file, or exec() a string kept in a local variable")
+    # Triton's class for this (its message: "@jit functions should be defined in a Python file").
+    raise ValueError(f"@jit functions should be defined in a Python file: the source of {fn.__name__} "
+                     f"({code.co_filename}) cannot be found (or exec() a string kept in a local variable)")
 
 
 def _definition_in(text, code):
