@@ -190,6 +190,7 @@ class Analysis {
       case Opcode::ExpandDims:
       case Opcode::Reshape: out = a(0); break;  // the same elements in the same flat order
       case Opcode::Broadcast: out = broadcast(op); break;
+      case Opcode::Flip: break;  // reversed runs: claim nothing
       case Opcode::Select: {
         AxisInfo c = a(0), x = a(1), y = a(2);
         out.constancy = std::min({c.constancy, x.constancy, y.constancy});

@@ -101,6 +101,7 @@ std::optional<Layout> Lowerer::expectedLayout(const ir::Op& op, size_t i) const 
     case Opcode::Return: return std::nullopt;  // their owner converts (yielded)
     case Opcode::Broadcast:
     case Opcode::Permute:
+    case Opcode::Flip:
     case Opcode::Cat:
     case Opcode::Join:
     case Opcode::Split:

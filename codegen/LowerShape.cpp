@@ -26,7 +26,7 @@ std::vector<int64_t> stridesOf(std::span<const int64_t> shape) {
 // The operands a shape op reads through shared memory when it cannot recompute them (and the
 // bytes they take there).
 bool gathers(Opcode c) {
-  return c == Opcode::Broadcast || c == Opcode::Permute || c == Opcode::Cat || c == Opcode::Join || c == Opcode::Split;
+  return c == Opcode::Broadcast || c == Opcode::Permute || c == Opcode::Flip || c == Opcode::Cat || c == Opcode::Join || c == Opcode::Split;
 }
 
 }  // namespace
@@ -164,6 +164,7 @@ llvm::Value* Lowerer::sourceIndex(const ir::Op& op, llvm::Value* e) {
     llvm::Value* idx = e;
     if (rs[d] != 1) idx = b_.CreateUDiv(idx, b_.getInt32(int32_t(rs[d])));
     if (d != 0) idx = b_.CreateURem(idx, b_.getInt32(int32_t(rt.dim(d))));
+    if (op.code == Opcode::Flip && int64_t(d) == *op.intAttr("dim")) idx = b_.CreateSub(b_.getInt32(int32_t(rt.dim(d) - 1)), idx);
     if (ss[from] != 1) idx = b_.CreateMul(idx, b_.getInt32(int32_t(ss[from])));
     src = b_.CreateAdd(src, idx);
   }
@@ -178,7 +179,8 @@ llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e) {
     case Opcode::ExpandDims:
     case Opcode::Reshape: return recompute(d->operands[0], e);
     case Opcode::Broadcast:
-    case Opcode::Permute: return recompute(d->operands[0], sourceIndex(*d, e));
+    case Opcode::Permute:
+    case Opcode::Flip: return recompute(d->operands[0], sourceIndex(*d, e));
     default: break;
   }
   Values args;  // an elementwise op
@@ -198,7 +200,7 @@ bool Lowerer::isIndexFunction(const ir::Value* v, int& budget) const {
   if (!d) return false;  // a block argument: data
   if (d->code == Opcode::Arange) return true;
   bool shape = d->code == Opcode::ExpandDims || d->code == Opcode::Reshape || d->code == Opcode::Broadcast ||
-               d->code == Opcode::Permute;
+               d->code == Opcode::Permute || d->code == Opcode::Flip;
   if (!shape && !ir::hasTrait(d->code, ir::Elementwise)) return false;
   for (const ir::Value* a : d->operands)
     if (!isIndexFunction(a, budget)) return false;

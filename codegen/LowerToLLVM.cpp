@@ -180,6 +180,7 @@ void Lowerer::lowerOp(const ir::Op& op) {
     case Opcode::ExpandDims:
     case Opcode::Reshape:
     case Opcode::Permute:
+    case Opcode::Flip:
     case Opcode::Cat:
     case Opcode::Join:
     case Opcode::Split: return shapeOp(op);

@@ -1,5 +1,6 @@
-// BuiltinTable.h - the registry of builtin functions, filled by Builtins.cpp (creation, shape,
-// memory, atomics, debug, Python builtins) and BuiltinsMath.cpp (math, reductions, scans, dot).
+// BuiltinTable.h - the registry of builtin functions, filled by Builtins.cpp (creation, casts,
+// memory, atomics, debug, Python builtins), BuiltinsShape.cpp (shapes) and BuiltinsMath.cpp
+// (math, reductions, scans, dot).
 #pragma once
 
 #include <functional>
@@ -15,6 +16,8 @@ using BuiltinFn = std::function<CV(Lowerer&, CallArgs&)>;
 using BuiltinTable = std::map<std::string, BuiltinFn>;
 
 void registerCoreBuiltins(BuiltinTable& t);
+/// broadcast, expand_dims, reshape, permute, trans, flip, join, split, cat (BuiltinsShape.cpp).
+void registerShapeBuiltins(BuiltinTable& t);
 void registerMathBuiltins(BuiltinTable& t);
 /// Python's `math` module on compile-time numbers (BuiltinsPyMath.cpp).
 void registerPythonMath(BuiltinTable& t);

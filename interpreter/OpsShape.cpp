@@ -1,5 +1,5 @@
 // OpsShape.cpp - ops that create or move elements: constant, splat, arange, broadcast,
-// expand_dims, reshape, permute, cat, join, split (the shape family), select, and the casts. Data movement is
+// expand_dims, reshape, permute, flip, cat, join, split (the shape family), select, and the casts. Data movement is
 // written once over element bytes, so poison masks (1 byte per lane) move the same way.
 #include <algorithm>
 #include <cmath>
@@ -254,6 +254,21 @@ void execShape(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
       std::vector<int64_t> inStride = rowMajorStrides(in[0]->type.shape()), srcStride;
       for (int64_t d : order) srcStride.push_back(inStride[size_t(d)]);
       moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) { gatherStrided(s, d, eb, shape, srcStride); });
+      break;
+    }
+    case Opcode::Flip: {
+      // Rows of `inner` elements, in `outer` blocks of `size` rows: row j of a block is row
+      // size - 1 - j of the operand's block.
+      size_t dim = size_t(*op.intAttr("dim"));
+      int64_t outer = 1, size = shape[dim], inner = 1;
+      for (size_t d = 0; d < dim; ++d) outer *= shape[d];
+      for (size_t d = dim + 1; d < shape.size(); ++d) inner *= shape[d];
+      moveWithPoison(p, *in[0], out, [&](const uint8_t* s, uint8_t* d, unsigned eb) {
+        size_t row = size_t(inner) * eb;
+        for (int64_t o = 0; o < outer; ++o)
+          for (int64_t j = 0; j < size; ++j)
+            std::memcpy(d + size_t(o * size + j) * row, s + size_t(o * size + size - 1 - j) * row, row);
+      });
       break;
     }
     case Opcode::Cat: {

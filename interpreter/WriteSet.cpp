@@ -46,6 +46,7 @@ class Origins {
       for (const auto& r : op.regions) pass(r->block);
       switch (op.code) {
         case Opcode::Splat: case Opcode::Broadcast: case Opcode::ExpandDims: case Opcode::Reshape: case Opcode::Permute:
+        case Opcode::Flip:
         case Opcode::AddPtr: case Opcode::Bitcast: case Opcode::Split:
           for (const auto& res : op.results) join(res.get(), get(op.operands[0]));
           break;

@@ -259,6 +259,9 @@ Problem checkShapeOp(const Op& op) {
       if (!(r == a.withShape(s))) return "result must be " + a.withShape(s).str() + ", got " + r.str();
       return std::nullopt;
     }
+    case Opcode::Flip:
+      if (a.isScalar() || !(r == a)) return "expects a tile and a result of its type, got " + a.str() + " to " + r.str();
+      return requireIntAttr(op, "dim", 0, int64_t(a.rank()) - 1);
     case Opcode::Constant:  // checkOpTypes checks these itself
     case Opcode::Arange:
     case Opcode::Cat:
@@ -321,6 +324,7 @@ std::optional<std::string> checkOpTypes(const Op& op) {
     case Opcode::ExpandDims:
     case Opcode::Reshape:
     case Opcode::Permute:
+    case Opcode::Flip:
       return checkShapeOp(op);
     case Opcode::Cat:
     case Opcode::Join:

@@ -18,7 +18,7 @@ inline constexpr uint8_t kBytecodeMagic[8] = {0x89, 'T', 'I', 'L', 'E', '\r', '\
 /// The newest version: the reader accepts this major and minors up to this one. The writer
 /// stamps the lowest minor that has every op of the module (the `since` column of ops.def).
 inline constexpr uint8_t kBytecodeMajor = 1;
-inline constexpr uint8_t kBytecodeMinor = 0;
+inline constexpr uint8_t kBytecodeMinor = 1;  // 1.1: flip
 static_assert(kNewestOpSince <= kBytecodeMinor, "ops.def has an op newer than kBytecodeMinor");
 
 /// Section ids, in the order they must appear.
