@@ -165,7 +165,6 @@ CV userCombine(Lowerer& L, CallArgs& c, bool scan) {
   std::vector<CV> inputs = in.kind == CV::K::Tuple ? in.elts : std::vector<CV>{in};
   for (CV& x : inputs) x = L.toTensor(x, a.at(0));
   for (size_t i = 1; i < inputs.size(); ++i) L.broadcastPair(inputs[0], inputs[i], a.site());
-  for (size_t i = 1; i < inputs.size(); ++i) L.broadcastPair(inputs[0], inputs[i], a.site());
   const CV& fn = a.get(2);
   if (fn.kind != CV::K::Function) L.fail(a.at(2), "combine_fn must be a @triton.jit function, got " + fn.describe());
   AxisArg ax = scan ? AxisArg{false, a.intArg(1)} : axisFrom(L, a, 1, inputs[0], a.site());
@@ -181,7 +180,8 @@ CV userCombine(Lowerer& L, CallArgs& c, bool scan) {
     return res.kind == CV::K::Tuple ? res.elts : std::vector<CV>{res};
   };
   std::vector<CV> out = reduceAlong(L, scan, inputs, ax, !scan && a.boolOr(3, false), scan && a.boolOr(3, false), combine, at);
-  return out.size() == 1 ? out[0] : CV::tuple(out);
+  // A tuple in gives a tuple out, one element too (`r, = tl.associative_scan((x,), ...)`).
+  return in.kind == CV::K::Tuple ? CV::tuple(out) : out[0];
 }
 
 CV dot(Lowerer& L, CallArgs& c) {

@@ -3,6 +3,7 @@
 // loop-carried values are the names the body reassigns) or static_range (unrolled), `while`,
 // and `return`.
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -329,15 +330,46 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
   return {};
 }
 
+std::array<CV, 3> Lowerer::rangeBounds(const std::string& kind, const CallArgs& a, const Expr& site) {
+  // Triton's signatures: range(arg1, arg2=None, step=None, *, num_stages, loop_unroll_factor,
+  // disallow_acc_multi_buffer, flatten, warp_specialize) and static_range(arg1, arg2=None,
+  // step=None); Python's range takes 1 to 3 positional arguments only.
+  static const char* const kNames[3] = {"arg1", "arg2", "step"};
+  const std::string name = kind == "tl.static_range" ? "static_range" : "range";
+  if (a.pos.size() > 3) fail(site, name + " takes 1 to 3 arguments, got " + std::to_string(a.pos.size()));
+  std::optional<CV> given[3];
+  for (size_t i = 0; i < a.pos.size(); ++i) given[i] = a.pos[i];
+  for (const auto& [k, v] : a.kw) {
+    int slot = -1;
+    for (int i = 0; i < 3; ++i)
+      if (k == kNames[i]) slot = i;
+    if (slot >= 0 && kind != "range") {
+      if (given[slot]) fail(site, name + "() got multiple values for argument '" + k + "'");
+      given[slot] = v;
+      continue;
+    }
+    const bool hint = kind == "tl.range" && (k == "num_stages" || k == "loop_unroll_factor" || k == "disallow_acc_multi_buffer" ||
+                                             k == "flatten" || k == "warp_specialize");
+    if (!hint) fail(site, "unexpected keyword argument '" + k + "' to " + name + "()");
+  }
+  if (!given[0]) fail(site, name + "() missing required argument 'arg1'");
+  auto isNone = [](const std::optional<CV>& v) { return !v || v->kind == CV::K::None; };
+  std::array<CV, 3> out{CV::integer(0), CV::integer(0), CV::integer(1)};
+  if (isNone(given[1])) out[1] = *given[0];
+  else out[0] = *given[0], out[1] = *given[1];
+  if (!isNone(given[2])) out[2] = *given[2];
+  return out;
+}
+
 void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
   if (containsReturn(s.body)) fail(s.line, s.col, "return inside a loop is not supported (nor by Triton)");
-  int64_t v[3] = {0, 0, 1};
-  if (a.pos.empty() || a.pos.size() > 3) fail(*s.value, "static_range takes 1 to 3 arguments");
-  for (size_t i = 0; i < a.pos.size(); ++i)
-    if (a.pos[i].kind != CV::K::Int && a.pos[i].kind != CV::K::Bool)
-      fail(*a.posExprs[i], "static_range bounds must be constexpr integers, got " + a.pos[i].describe());
-  if (a.pos.size() == 1) v[1] = a.pos[0].i;
-  else for (size_t i = 0; i < a.pos.size(); ++i) v[i] = a.pos[i].i;
+  const std::array<CV, 3> bounds = rangeBounds("tl.static_range", a, *s.value);
+  int64_t v[3];
+  for (int i = 0; i < 3; ++i) {
+    if (bounds[i].kind != CV::K::Int && bounds[i].kind != CV::K::Bool)
+      fail(*s.value, "static_range bounds must be constexpr integers, got " + bounds[i].describe());
+    v[i] = bounds[i].i;
+  }
   if (v[2] == 0) fail(*s.value, "static_range step must not be zero");
   int64_t trips = 0;
   for (int64_t i = v[0]; v[2] > 0 ? i < v[1] : i > v[1]; i += v[2]) {
@@ -361,14 +393,7 @@ void Lowerer::lowerFor(const Stmt& s, Env& env) {
   if (kind != "range" && kind != "tl.range")
     fail(iter, "for loops must iterate over range(), tl.range() or tl.static_range(), got " + callee.describe());
   if (s.targets[0]->kind != Expr::K::Name) fail(*s.targets[0], "the loop variable must be a name");
-  if (a.pos.empty() || a.pos.size() > 3) fail(iter, "range takes 1 to 3 arguments");
-  for (const auto& [k, v] : a.kw)
-    if (kind == "range" || (k != "num_stages" && k != "loop_unroll_factor" && k != "disallow_acc_multi_buffer" &&
-                            k != "flatten" && k != "warp_specialize" && k != "step"))
-      fail(iter, "unexpected keyword argument '" + k + "' to " + kind + "()");
-  CV bounds[3] = {CV::integer(0), CV::integer(0), CV::integer(1)};
-  if (a.pos.size() == 1) bounds[1] = a.pos[0];
-  else for (size_t i = 0; i < a.pos.size(); ++i) bounds[i] = a.pos[i];
+  const std::array<CV, 3> bounds = rangeBounds(kind, a, iter);
   if (bounds[2].isNumber() && bounds[2].i == 0) fail(iter, "range step must not be zero");
   // The induction variable's type: promoted over the bounds (constexprs default to int32).
   DType iv = DType::of(ScalarKind::I32);

@@ -3,6 +3,7 @@
 // broadcasting and casts), LowerStmt.cpp (statements and control flow), Builtins.cpp (tl.*).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -147,6 +148,9 @@ class Lowerer {
  private:
   Flow execStmt(const Stmt& s, Env& env);
   void lowerFor(const Stmt& s, Env& env);
+  /// start, stop and step of a range()/tl.range()/tl.static_range() call, bound as Triton's
+  /// signatures bind them (keywords arg1, arg2, step; tl.range's hints accepted and ignored).
+  std::array<CV, 3> rangeBounds(const std::string& kind, const CallArgs& a, const Expr& site);
   void lowerStaticFor(const Stmt& s, const CallArgs& rangeArgs, Env& env);
   Flow lowerIf(const Stmt& s, Env& env);
   /// A runtime `if` with a `return` inside: the rest of the function is lowered into each branch

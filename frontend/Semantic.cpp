@@ -2,6 +2,7 @@
 // numbers, weak typing of numbers against tensors, integer promotion ("usual arithmetic
 // conversions"), casts, numpy-style broadcasting, and the arithmetic and compare ops.
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "frontend/Lowerer.h"
@@ -14,10 +15,11 @@ using ir::ScalarKind;
 namespace {
 
 // Triton's dtype kinds, ordered: bool < uint < int < float.
+// Triton's dtype.kind(): bool < integer (signed or not: one kind) < floating.
 int kindRank(const DType& d) {
   if (d.isBool()) return 0;
-  if (d.isInt()) return d.isUnsigned ? 1 : 2;
-  return 3;
+  if (d.isInt()) return 1;
+  return 2;
 }
 
 DType integerPromote(const DType& a, const DType& b) {
@@ -361,6 +363,9 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
     CV off = toTensor(aPtr ? b_ : a, at);
     if (!off.dtype.isInt()) fail(at, "pointer offsets must be integers, got " + off.dtype.name());
     if (op == "-") off = unary("-", off, at);
+    // addptr reads its offset as signed: unsigned offsets narrower than 64 bits are
+    // zero-extended first, as Triton's semantic.add does (uint8 codes indexing a table).
+    if (off.dtype.isUnsigned && off.dtype.bits() < 64) off = cast(off, DType::of(ScalarKind::I64), at);
     broadcastPair(p, off, at);
     setLoc(at);
     return CV::tensor(b.create(Opcode::AddPtr, {p.value, off.value}, {p.type()})->result(), p.dtype);
@@ -391,7 +396,13 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
   if (op == "|") { needInt(); return make(Opcode::OrI); }
   if (op == "^") { needInt(); return make(Opcode::XorI); }
   if (op == "<<") { needInt(); return make(Opcode::ShlI); }
-  if (op == ">>") { needInt(); return make(u ? Opcode::ShrUI : Opcode::ShrSI); }
+  if (op == ">>") {
+    // Arithmetic or logical as the tensor operand's own dtype says (Triton's __rshift__ and
+    // __rrshift__), whatever the promoted type: int8 >> uint8 shifts arithmetically.
+    needInt();
+    const DType& decides = a.isTensor() ? a.dtype : b_.dtype;
+    return make(decides.isSigned() && !decides.isBool() ? Opcode::ShrSI : Opcode::ShrUI);
+  }
   fail(at, "operator '" + op + "' is not supported on tensors" + (op == "**" ? std::string(" (use tl.math.pow)") : ""));
 }
 
@@ -442,10 +453,30 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
     return CV::boolean(ints ? cmp(a.i, b_.i) : cmp(x, y));
   }
   if (!a.isTensor() && !b_.isTensor() && (op == "==" || op == "!=")) {
-    // Compile-time values other than numbers: dtypes, strings, None.
-    bool same = a.kind == b_.kind && (a.kind == CV::K::None || (a.kind == CV::K::DType && a.dtype == b_.dtype) ||
-                                      (a.kind == CV::K::Str && a.s == b_.s));
-    return CV::boolean(op == "==" ? same : !same);
+    // Compile-time values other than two numbers, as Python compares them: dtypes, strings,
+    // None, tuples and lists (x.shape) element by element.
+    std::function<bool(const CV&, const CV&)> same = [&](const CV& x, const CV& y) -> bool {
+      if (x.isTensor() || y.isTensor()) fail(at, "cannot compare " + a.describe() + " and " + b_.describe() + " at compile time: it holds a tensor");
+      if (x.isNumber() && y.isNumber())
+        return x.kind == CV::K::Float || y.kind == CV::K::Float ? x.asDouble() == y.asDouble() : x.i == y.i;
+      if (x.kind != y.kind) return false;
+      switch (x.kind) {
+        case CV::K::None: return true;
+        case CV::K::DType: return x.dtype == y.dtype;
+        case CV::K::Str: return x.s == y.s;
+        case CV::K::Tuple:
+          if (x.elts.size() != y.elts.size()) return false;
+          for (size_t i = 0; i < x.elts.size(); ++i)
+            if (!same(x.elts[i], y.elts[i])) return false;
+          return true;
+        case CV::K::Function: return x.fn == y.fn;
+        case CV::K::Module: return x.s == y.s && x.pymod == y.pymod;
+        case CV::K::Builtin: return x.s == y.s;
+        default: fail(at, "cannot compare " + a.describe() + " and " + b_.describe() + " at compile time");
+      }
+    };
+    const bool eq = same(a, b_);
+    return CV::boolean(op == "==" ? eq : !eq);
   }
   if (!(a.isNumber() || a.isTensor()) || !(b_.isNumber() || b_.isTensor()))
     fail(at, "cannot compare " + a.describe() + " and " + b_.describe());
