@@ -281,6 +281,11 @@ void Lowerer::lowerPrint(const ir::Op& op) {
 void Lowerer::lowerAssert(const ir::Op& op) {
   const ir::Value* c = op.operands[0];
   Layout l = layoutOf(c);
+  if (op.strAttr("assume")) {  // tl.assume: a hint, never a check on the GPU
+    llvm::Function* assume = llvm::Intrinsic::getDeclaration(mod_, llvm::Intrinsic::assume);
+    for (unsigned k = 0; k < l.slots(); ++k) b_.CreateCall(assume, {b_.CreateOr(b_.CreateNot(inTile(l, k)), slot(c, k))});
+    return;
+  }
   llvm::Value* failed = b_.getFalse();
   for (unsigned k = 0; k < l.slots(); ++k)
     failed = b_.CreateOr(failed, b_.CreateAnd(inTile(l, k), b_.CreateNot(slot(c, k))));

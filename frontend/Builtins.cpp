@@ -439,6 +439,20 @@ void registerDebug(BuiltinTable& t) {
     L.b.create(Opcode::Assert, {cb.value}, {}, {{"message", a.strOr(1, "")}});
     return CV::none();
   };
+  // tl.assume: a hint to the code generator (llvm.assume), and a check on the interpreter,
+  // where a false assumption is a finding at its line (Triton: undefined behaviour).
+  t["tl.assume"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "assume", {"cond"});
+    CV cond = a.get(0);
+    if (!cond.isTensor()) {
+      if (!L.constexprTruth(cond, a.at(0), "assumption")) L.fail(a.site(), "tl.assume of a condition that is false at compile time");
+      return CV::none();
+    }
+    if (!cond.dtype.isBool()) L.fail(a.at(0), "tl.assume needs a boolean condition, got " + cond.describe());
+    L.setLoc(a.site());
+    L.b.create(Opcode::Assert, {cond.value}, {}, {{"message", ""}, {"assume", "1"}});
+    return CV::none();
+  };
   t["tl.to_tensor"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "to_tensor", {"x"});
     return a.tensor(0);

@@ -230,6 +230,11 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
         for (int64_t d : base.type().shape()) dims.push_back(CV::integer(d));
         return CV::tuple(std::move(dims));
       }
+      if (name == "numel") {  // a constexpr, as Triton's tensor.numel
+        int64_t n = 1;
+        for (int64_t d : base.type().shape()) n *= d;
+        return CV::integer(n);
+      }
       if (name == "T") return callMethod(*this, "trans", base, at);
       if (isTensorMethod(name)) {
         CV m;

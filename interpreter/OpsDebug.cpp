@@ -64,8 +64,9 @@ void execAssert(Program& p, const Instr& ins, const Tile& cond) {
   f.loc = p.loc(ins);
   f.count = failed;
   f.element = first;
-  f.detail = "device_assert failed" + (msg && !msg->empty() ? ": " + *msg : std::string()) + " (lane " +
-             indexOf(cond.type, first) + ")";
+  const std::string lane = cond.type.isScalar() ? "" : " (lane " + indexOf(cond.type, first) + ")";
+  f.detail = ins.op->strAttr("assume") ? "tl.assume condition is false" + lane
+                                         : "device_assert failed" + (msg && !msg->empty() ? ": " + *msg : std::string()) + lane;
   p.report(std::move(f));
 }
 

@@ -67,6 +67,11 @@ def shape_eq(out):
     tl.store(out, r)
 
 @triton.jit
+def numel(out):
+    x = tl.zeros([4, 8], tl.float32)
+    tl.store(out, x.numel + tl.arange(0, 16).numel * 1000)
+
+@triton.jit
 def add_fn(a, b):
     return a + b
 
@@ -170,4 +175,11 @@ TEST_CASE("reduce and associative_scan of a one-element tuple give a one-element
   runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2)});
   CHECK(values<float>(b[1]) == std::vector<float>{1, 3, 6, 10, 15, 21, 28, 36});
   CHECK(as<float>(b[2])[0] == 36.0f);
+}
+
+TEST_CASE("tensor.numel is a compile-time element count", "[frontend][semantics]") {
+  auto m = compilePython(kSemantics, "numel", {}, "out: *i32");
+  std::vector<interp::Buffer> b{buffer("out", ScalarKind::I32, 1)};
+  runChecked(*m, b, {bufArg(0)});
+  CHECK(as<int32_t>(b[0])[0] == 16032);
 }
