@@ -1,4 +1,4 @@
-// Prelude.cpp - the prelude's source: Philox-4x32 with 10 rounds and the conversions to
+// Prelude.cpp - the prelude's source: Philox-4x32 (Philox-4x64 for int64 offsets) with 10 rounds and the conversions to
 // uniform and normal floats, following the algorithm of Triton's language/random.py so that
 // tl.rand / tl.randn / tl.randint give the same numbers as Triton's for the same seed and
 // offsets (up to the last ulp of log/cos/sin/sqrt in randn).
@@ -17,37 +17,68 @@ const char* kPreludeSource = R"PY(
 import triton
 import triton.language as tl
 
-# Philox-4x32 constants: the key schedule (Weyl sequence) and the round multipliers.
-PHILOX_KEY_A = 0x9E3779B9
-PHILOX_KEY_B = 0xBB67AE85
-PHILOX_ROUND_A = 0xD2511F53
-PHILOX_ROUND_B = 0xCD9E8D57
+# Philox constants: the key schedule (Weyl sequence) and the round multipliers, for 32-bit
+# counters (Philox-4x32, int32 offsets) and 64-bit ones (Philox-4x64, int64 offsets), as
+# Random123 defines them (the 64-bit ones past int64 written as their two's-complement bits:
+# the frontend's integers are 64-bit).
+PHILOX_KEY_A_32 = 0x9E3779B9
+PHILOX_KEY_B_32 = 0xBB67AE85
+PHILOX_ROUND_A_32 = 0xD2511F53
+PHILOX_ROUND_B_32 = 0xCD9E8D57
+PHILOX_KEY_A_64 = -7046029254386353131  # 0x9E3779B97F4A7C15
+PHILOX_KEY_B_64 = -4942790177534073029  # 0xBB67AE8584CAA73B
+PHILOX_ROUND_A_64 = -3249550476889527149  # 0xD2E7470EE14C6C93
+PHILOX_ROUND_B_64 = -3865633965929787049  # 0xCA5A826395121157
 N_ROUNDS_DEFAULT = 10
 
 
 @triton.jit
 def philox_rounds(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr):
+    if c0.dtype == tl.uint32:
+        key_a = tl.full([], PHILOX_KEY_A_32, tl.uint32)
+        key_b = tl.full([], PHILOX_KEY_B_32, tl.uint32)
+        round_a = tl.full([], PHILOX_ROUND_A_32, tl.uint32)
+        round_b = tl.full([], PHILOX_ROUND_B_32, tl.uint32)
+    else:
+        key_a = tl.full([], PHILOX_KEY_A_64, tl.uint64)
+        key_b = tl.full([], PHILOX_KEY_B_64, tl.uint64)
+        round_a = tl.full([], PHILOX_ROUND_A_64, tl.uint64)
+        round_b = tl.full([], PHILOX_ROUND_B_64, tl.uint64)
     for _ in tl.static_range(n_rounds):
         a0 = c0
         a2 = c2
-        c0 = tl.umulhi(PHILOX_ROUND_B, a2) ^ c1 ^ k0
-        c2 = tl.umulhi(PHILOX_ROUND_A, a0) ^ c3 ^ k1
-        c1 = PHILOX_ROUND_B * a2
-        c3 = PHILOX_ROUND_A * a0
-        k0 = k0 + PHILOX_KEY_A
-        k1 = k1 + PHILOX_KEY_B
+        c0 = tl.umulhi(round_b, a2) ^ c1 ^ k0
+        c2 = tl.umulhi(round_a, a0) ^ c3 ^ k1
+        c1 = round_b * a2
+        c3 = round_a * a0
+        k0 = k0 + key_a
+        k1 = k1 + key_b
     return c0, c1, c2, c3
 
 
 @triton.jit
 def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     seed = tl.to_tensor(seed).to(tl.uint64)
-    key_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
-    key_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
-    c0 = tl.to_tensor(c0).to(tl.uint32, bitcast=True)
-    c1 = tl.to_tensor(c1).to(tl.uint32, bitcast=True)
-    c2 = tl.to_tensor(c2).to(tl.uint32, bitcast=True)
-    c3 = tl.to_tensor(c3).to(tl.uint32, bitcast=True)
+    c0 = tl.to_tensor(c0)
+    c1 = tl.to_tensor(c1)
+    c2 = tl.to_tensor(c2)
+    c3 = tl.to_tensor(c3)
+    tl.static_assert(c0.dtype.primitive_bitwidth == 32 or c0.dtype.primitive_bitwidth == 64,
+                     "philox: offsets must be 32- or 64-bit integers")
+    if c0.dtype.primitive_bitwidth == 32:
+        key_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
+        key_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
+        c0 = c0.to(tl.uint32, bitcast=True)
+        c1 = c1.to(tl.uint32, bitcast=True)
+        c2 = c2.to(tl.uint32, bitcast=True)
+        c3 = c3.to(tl.uint32, bitcast=True)
+    else:
+        key_hi = seed & 0
+        key_lo = seed
+        c0 = c0.to(tl.uint64, bitcast=True)
+        c1 = c1.to(tl.uint64, bitcast=True)
+        c2 = c2.to(tl.uint64, bitcast=True)
+        c3 = c3.to(tl.uint64, bitcast=True)
     return philox_rounds(c0, c1, c2, c3, key_lo, key_hi, n_rounds)
 
 
@@ -66,10 +97,15 @@ def randint(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 
 @triton.jit
 def uint_to_uniform_float(x):
-    # The largest scale with (2^31 - 1) * scale < 1 in fp32.
-    x = x.to(tl.int32, bitcast=True)
-    x = tl.where(x < 0, -x - 1, x)
-    return x * 4.6566127342e-10
+    # The largest scale with (2^31 - 1) * scale < 1 in fp32 (2^63 - 1 for 64-bit integers).
+    if x.dtype.primitive_bitwidth == 32:
+        x = x.to(tl.int32, bitcast=True)
+        x = tl.where(x < 0, -x - 1, x)
+        return x * 4.6566127342e-10
+    else:
+        x = x.to(tl.int64, bitcast=True)
+        x = tl.where(x < 0, -x - 1, x)
+        return x * 1.0842020432385337e-19
 
 
 @triton.jit

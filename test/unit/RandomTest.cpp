@@ -25,6 +25,28 @@ std::array<uint32_t, 4> philox(uint64_t seed, uint32_t counter) {
   return {c[0], c[1], c[2], c[3]};
 }
 
+// Philox-4x64 with 10 rounds (the same construction with 64-bit words and Random123's
+// constants): what Triton uses for int64 offsets, keyed by the whole seed.
+std::array<uint64_t, 4> philox64(uint64_t seed, uint64_t counter) {
+  uint64_t c[4] = {counter, 0, 0, 0};
+  uint64_t k0 = seed, k1 = 0;
+  for (int round = 0; round < 10; ++round) {
+    unsigned __int128 p0 = (unsigned __int128)0xD2E7470EE14C6C93ull * c[0], p1 = (unsigned __int128)0xCA5A826395121157ull * c[2];
+    uint64_t n0 = uint64_t(p1 >> 64) ^ c[1] ^ k0, n1 = uint64_t(p1);
+    uint64_t n2 = uint64_t(p0 >> 64) ^ c[3] ^ k1, n3 = uint64_t(p0);
+    c[0] = n0, c[1] = n1, c[2] = n2, c[3] = n3;
+    k0 += 0x9E3779B97F4A7C15ull;
+    k1 += 0xBB67AE8584CAA73Bull;
+  }
+  return {c[0], c[1], c[2], c[3]};
+}
+
+float uniform64(uint64_t bits) {
+  int64_t x = int64_t(bits);
+  if (x < 0) x = -x - 1;
+  return float(x) * 1.0842020432385337e-19f;
+}
+
 float uniform(uint32_t bits) {
   int32_t x = int32_t(bits);
   if (x < 0) x = -x - 1;
@@ -43,6 +65,12 @@ def rng(ri, ru, rn, r4, seed, BLOCK: tl.constexpr):
     tl.store(rn + offs, tl.randn(seed, offs))
     a, b, c, d = tl.randint4x(seed, offs)
     tl.store(r4 + offs, d)
+
+@triton.jit
+def rng64(ri, ru, base, seed, BLOCK: tl.constexpr):
+    offs = base + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
+    tl.store(ri + tl.arange(0, BLOCK) + tl.program_id(0) * BLOCK, tl.randint(seed, offs))
+    tl.store(ru + tl.arange(0, BLOCK) + tl.program_id(0) * BLOCK, tl.rand(seed, offs))
 )";
 
 }  // namespace
@@ -71,5 +99,22 @@ TEST_CASE("tl.randint, tl.rand and tl.randn follow Philox for any seed and offse
     double u1 = std::max(1.0e-7, double(uniform(want[0]))), u2 = uniform(want[1]);
     double normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
     REQUIRE(std::fabs(as<float>(b[2])[i] - normal) < 1e-4 * (1 + std::fabs(normal)));
+  }
+}
+
+TEST_CASE("int64 offsets take Philox-4x64, as Triton's random.py", "[interp][random]") {
+  auto kat = philox64(0, 0);
+  CHECK(kat == std::array<uint64_t, 4>{0x16554d9eca36314cull, 0xdb20fe9d672d0fdcull, 0xd7e772cee186176bull, 0x7e68b68aec7ba23bull});
+  std::mt19937_64 rng(freshSeed());
+  const int64_t B = 32, P = 2;
+  auto m = compilePython(kKernel, "rng64", {{"BLOCK", "32"}}, "ri: *u64, ru: *fp32, base: i64, seed: i64");
+  const int64_t base = int64_t(rng() >> 2), s = int64_t(rng());
+  std::vector<interp::Buffer> b{buffer("ri", ScalarKind::I64, B * P), buffer("ru", ScalarKind::F32, B * P)};
+  runChecked(*m, b, {bufArg(0), bufArg(1), intArg(base), intArg(s)}, {P, 1, 1});
+  for (int64_t i = 0; i < B * P; ++i) {
+    auto want = philox64(uint64_t(s), uint64_t(base + i));
+    INFO("seed " << s << " offset " << base + i);
+    REQUIRE(uint64_t(as<int64_t>(b[0])[i]) == want[0]);
+    REQUIRE(as<float>(b[1])[i] == uniform64(want[0]));
   }
 }
