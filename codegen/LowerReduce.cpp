@@ -1,4 +1,4 @@
-// LowerReduce.cpp - reduce, scan and dot. A 1-D reduce of one 32-bit tile to a scalar over the
+// LowerReduce.cpp - reduce and scan (dot: LowerDot.cpp, LowerWgmma.cpp). A 1-D reduce of one 32-bit tile to a scalar over the
 // whole program combines in each thread, then by warp-shuffle butterflies and shared warp
 // totals. Every other reduce and every scan go through a shared-memory copy of their operands:
 // each thread computes the result elements it holds by a loop along the reduced axis (scan in
