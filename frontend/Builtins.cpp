@@ -20,7 +20,7 @@ std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.
 
 const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "bool", "len", "print", "abs"};
 const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to", "sum",
-                                      "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "reduce",
+                                      "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "interleave", "reduce",
                                       "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
                                       "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel", "cast", "flip"};
 

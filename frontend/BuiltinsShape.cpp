@@ -110,6 +110,17 @@ void registerShapeBuiltins(BuiltinTable& t) {
     L.setLoc(a.site());
     return CV::tensor(L.b.create(Opcode::Join, {x.value, y.value}, {x.type().withShape(s)})->result(), x.dtype);
   };
+  // Triton's standard.interleave: join, then the last two dims merged (a0 b0 a1 b1 ...); two
+  // scalars give the 2-element join itself.
+  t["tl.interleave"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "interleave", {"a", "b"});
+    CV joined = L.callBuiltin("tl.join", c);
+    std::vector<int64_t> s = shapeOf(joined);
+    if (s.size() == 1) return joined;
+    s[s.size() - 2] *= 2;
+    s.pop_back();
+    return L.reshape(joined, s, a.site());
+  };
   t["tl.split"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "split", {"a"});
     CV x = a.tensor(0);

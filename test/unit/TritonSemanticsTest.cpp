@@ -72,6 +72,16 @@ def numel(out):
     tl.store(out, x.numel + tl.arange(0, 16).numel * 1000)
 
 @triton.jit
+def interleave(a, b, out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(a + offs)
+    y = tl.load(b + offs)
+    tl.store(out + tl.arange(0, 2 * N), tl.interleave(x, y))
+    z = x[:, None] + tl.zeros([N, 2], tl.float32)
+    w = z.interleave(z * 10)
+    tl.store(out + 2 * N + tl.arange(0, 4 * N), tl.reshape(w, [4 * N]))
+
+@triton.jit
 def add_fn(a, b):
     return a + b
 
@@ -182,4 +192,15 @@ TEST_CASE("tensor.numel is a compile-time element count", "[frontend][semantics]
   std::vector<interp::Buffer> b{buffer("out", ScalarKind::I32, 1)};
   runChecked(*m, b, {bufArg(0)});
   CHECK(as<int32_t>(b[0])[0] == 16032);
+}
+
+TEST_CASE("tl.interleave joins and merges the last two dimensions", "[frontend][semantics]") {
+  auto m = compilePython(kSemantics, "interleave", {{"N", "4"}}, "a: *fp32, b: *fp32, out: *fp32");
+  std::vector<interp::Buffer> b{buffer("a", ScalarKind::F32, 4), buffer("b", ScalarKind::F32, 4), buffer("out", ScalarKind::F32, 24)};
+  for (int i = 0; i < 4; ++i) as<float>(b[0])[i] = float(i + 1), as<float>(b[1])[i] = float(-(i + 1));
+  runChecked(*m, b, {bufArg(0), bufArg(1), bufArg(2)});
+  std::vector<float> want{1, -1, 2, -2, 3, -3, 4, -4};
+  for (int r = 0; r < 4; ++r)  // each row of z is [a_r, a_r]; interleaved with 10x: a, 10a, a, 10a
+    for (float v : {1.0f, 10.0f, 1.0f, 10.0f}) want.push_back(float(r + 1) * v);
+  CHECK(values<float>(b[2]) == want);
 }
