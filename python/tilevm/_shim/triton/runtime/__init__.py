@@ -1,24 +1,73 @@
-"""triton.runtime: the active driver reports the CPU (tilevm's interpreter)."""
+"""triton.runtime for tilevm: `driver.active`, the target and the device programs ask about.
+
+Under `--device cuda` the target is the GPU (backend "cuda", its compute capability) and the
+torch device `cuda`. On the interpreter the target's backend is "cpu" (programs that take their
+CUDA path on `is_cuda_backend()` go on to call torch.cuda, which a CPU build lacks) and the torch
+device `cpu`; `get_device_properties` there gives the properties of the GPU tilevm targets by
+default (the H200, sm_90), for host code that sizes its grid by them (tutorial 02)."""
+from dataclasses import dataclass
+
+import tilevm
+
+# What the interpreter presents: the H200's properties (CUDA's device attributes on sm_90).
+_MODELED_PROPERTIES = {"max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132, "warpSize": 32,
+                       "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 6144}
 
 
-class _Target:
-    backend = "cpu"
-    arch = "tilevm-interpreter"
-    warp_size = 32
+@dataclass(frozen=True)
+class GPUTarget:
+    """Triton's GPUTarget: backend, arch (compute capability as an int for CUDA) and warp size."""
+    backend: str
+    arch: int
+    warp_size: int
+
+    def is_cuda_backend(self):
+        return self.backend == "cuda"
+
+    def is_hip_backend(self):
+        return self.backend == "hip"
+
+
+def _on_gpu():
+    return str(tilevm.options.get("device", "cpu")).startswith("cuda")
+
+
+class _Utils:
+    def get_device_properties(self, device=0):
+        """The device's properties as Triton's driver gives them (a dict of CUDA attributes)."""
+        if _on_gpu():
+            import torch
+            p = torch.cuda.get_device_properties(device)
+            props = dict(_MODELED_PROPERTIES)
+            props.update(multiprocessor_count=p.multi_processor_count,
+                         max_shared_mem=getattr(p, "shared_memory_per_block_optin", props["max_shared_mem"]),
+                         max_num_regs=getattr(p, "regs_per_multiprocessor", props["max_num_regs"]),
+                         warpSize=getattr(p, "warp_size", 32))
+            return props
+        return dict(_MODELED_PROPERTIES)
 
 
 class _Active:
+    utils = _Utils()
+
     def get_current_target(self):
-        return _Target()
+        if _on_gpu():
+            import torch
+            major, minor = torch.cuda.get_device_capability()
+            return GPUTarget("cuda", major * 10 + minor, 32)
+        return GPUTarget("cpu", 0, 32)
 
     def get_active_torch_device(self):
         try:
             import torch
-            return torch.device("cpu")
         except ImportError:
-            return "cpu"
+            return "cuda" if _on_gpu() else "cpu"
+        return torch.device("cuda" if _on_gpu() else "cpu")
 
     def get_current_device(self):
+        return 0
+
+    def get_current_stream(self, device=None):
         return 0
 
 
