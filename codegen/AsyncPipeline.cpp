@@ -98,7 +98,7 @@ void Lowerer::planRings() {
     }
     // num_stages - 1 iterations ahead, as Triton's num_stages: a wgmma left in flight holds one
     // more buffer (num_stages + 1), where shared memory allows.
-    const uint64_t limit = maxDynamicSharedBytes(o_.arch);
+    const uint64_t limit = maxDynamicSharedBytes(o_);
     ring.stages = o_.numStages + (async ? 1 : 0);
     while (ring.stages > 2 && ring.offset + ring.bytes() + 1024 > limit) --ring.stages;
     if (ring.offset + ring.bytes() + 1024 > limit) return;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/Targets.h"
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
 
@@ -16,7 +17,7 @@ namespace tilevm::codegen {
 
 /// Target and launch shape.
 struct Options {
-  std::string arch = "sm_90";  ///< sm_80, sm_86, sm_89, sm_90 or sm_90a (validated: LLVM only warns)
+  std::string arch = "sm_90";  ///< a row of kTargets (codegen/Targets.h; validated: LLVM only warns)
   unsigned numWarps = 4;       ///< threads per program = 32 * numWarps
   /// Triton's num_stages: 1 issues each loop's loads where they stand; 2 or more issues them one
   /// iteration ahead (codegen/Pipeline.cpp; deeper pipelines are not built: 3 acts as 2). The
@@ -29,19 +30,33 @@ struct Options {
   std::vector<uint32_t> paramDivisors;
   /// Per kernel parameter, whether the launch guarantees it is the integer 1 (or empty).
   std::vector<bool> paramOnes;
+  /// Shared memory one block may opt in to on the GPU that will run the kernel, as its driver
+  /// reports it; 0: the target's row. The smaller of the two bounds the kernel.
+  uint64_t deviceSharedOptInBytes = 0;
+};
+
+/// What a launch of compiled PTX needs to know, handed over as data (never read back from the
+/// assembly): the runtime sizes and checks the launch with it.
+struct LaunchInfo {
+  std::string kernel;               ///< the PTX entry's name
+  std::string arch;                 ///< the target compiled for
+  unsigned threads = 0;             ///< threads per block (32 * num_warps)
+  uint64_t dynamicSharedBytes = 0;  ///< dynamic shared memory per block (0: the scratch array is static, 48 KiB or less)
+};
+
+/// A kernel compiled to PTX, with its launch metadata.
+struct CompiledPtx {
+  std::string ptx;
+  LaunchInfo launch;
 };
 
 /// The divisor Triton specializes an argument on: 16 for an integer divisible by 16 or an address
 /// aligned to 16 bytes, 1 otherwise. Kernels compiled for 16 run only on such arguments.
 inline uint32_t divisorOf(uint64_t value) { return value % 16 == 0 ? 16 : 1; }
 
-/// Dynamic shared memory a program may use on `arch` (the opt-in maximum per block, less 1 KiB
-/// for the kernel's static arrays): sm_90 227 KiB, sm_80 163 KiB, sm_86/sm_89 99 KiB.
-uint64_t maxDynamicSharedBytes(const std::string& arch);
-
-/// The dynamic shared memory a kernel's PTX (from emitPtx) needs at launch: 0 when its scratch
-/// array is static (48 KiB or less). emitPtx writes it as a comment line the driver ignores.
-uint64_t dynamicSharedBytes(const std::string& ptx);
+/// Dynamic shared memory a program may use under `o`: its target's opt-in maximum per block
+/// (codegen/Targets.h), or the device's where that is smaller, less the static reserve.
+uint64_t maxDynamicSharedBytes(const Options& o);
 
 /// Threads per program for `o`.
 inline unsigned threadsPerProgram(const Options& o) { return 32 * o.numWarps; }
@@ -53,7 +68,7 @@ std::map<const ir::Value*, std::string> describeLayouts(const ir::Module& m, con
 /// The kernel as LLVM IR text (after O3), or a diagnostic naming what cannot be lowered yet.
 Result<std::string> emitLlvmIr(const ir::Module& m, const ir::Kernel& k, const Options& o);
 
-/// The kernel as PTX text.
-Result<std::string> emitPtx(const ir::Module& m, const ir::Kernel& k, const Options& o);
+/// The kernel as PTX text and its launch metadata.
+Result<CompiledPtx> emitPtx(const ir::Module& m, const ir::Kernel& k, const Options& o);
 
 }  // namespace tilevm::codegen

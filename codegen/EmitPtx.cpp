@@ -15,6 +15,7 @@
 #include "codegen/Libdevice.h"
 #include "codegen/Lowerer.h"
 #include "codegen/Lowering.h"
+#include "codegen/Targets.h"
 
 extern "C" void LLVMInitializeNVPTXTargetInfo();
 extern "C" void LLVMInitializeNVPTXTarget();
@@ -24,9 +25,6 @@ extern "C" void LLVMInitializeNVPTXAsmPrinter();
 namespace tilevm::codegen {
 
 namespace {
-
-// The line emitPtx appends when the kernel uses dynamic shared memory (a PTX comment).
-constexpr const char* kDynamicSharedComment = "// tilevm.dynamic_shared_bytes ";
 
 void initNvptx() {
   static std::once_flag once;
@@ -38,12 +36,8 @@ void initNvptx() {
   });
 }
 
-bool validArch(const std::string& a) {
-  return a == "sm_80" || a == "sm_86" || a == "sm_89" || a == "sm_90" || a == "sm_90a";
-}
-
 Result<std::unique_ptr<llvm::TargetMachine>> targetMachine(const Options& o) {
-  if (!validArch(o.arch)) return Diagnostic{"<command line>", 0, 0, "--arch " + o.arch + ": expected sm_80, sm_86, sm_89, sm_90 or sm_90a"};
+  if (!findTarget(o.arch)) return Diagnostic{"<command line>", 0, 0, "--arch " + o.arch + ": expected " + targetNames()};
   if (o.numWarps == 0 || o.numWarps > 32 || (o.numWarps & (o.numWarps - 1)))
     return Diagnostic{"<command line>", 0, 0, "--num-warps must be a power of two from 1 to 32"};
   if (o.numStages == 0 || o.numStages > 8) return Diagnostic{"<command line>", 0, 0, "--num-stages must be from 1 to 8"};
@@ -96,7 +90,7 @@ Result<std::string> emitLlvmIr(const ir::Module& m, const ir::Kernel& k, const O
   return os.str();
 }
 
-Result<std::string> emitPtx(const ir::Module& m, const ir::Kernel& k, const Options& o) {
+Result<CompiledPtx> emitPtx(const ir::Module& m, const ir::Kernel& k, const Options& o) {
   auto tm = targetMachine(o);
   if (!tm) return tm.error();
   llvm::LLVMContext ctx;
@@ -108,20 +102,21 @@ Result<std::string> emitPtx(const ir::Module& m, const ir::Kernel& k, const Opti
   if ((*tm)->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
     return Diagnostic{"<codegen>", 0, 0, "internal error: the NVPTX backend cannot emit assembly"};
   pm.run(**mod);
-  std::string text(ptx.str());
+  CompiledPtx out;
+  out.ptx = std::string(ptx.str());
+  out.launch.kernel = k.name;
+  out.launch.arch = o.arch;
+  out.launch.threads = threadsPerProgram(o);
   if (auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>((*mod)->getModuleFlag(Lowerer::kDynamicSharedFlag)))
-    text += std::string(kDynamicSharedComment) + std::to_string(flag->getZExtValue()) + "\n";
-  return text;
+    out.launch.dynamicSharedBytes = flag->getZExtValue();
+  return out;
 }
 
-uint64_t dynamicSharedBytes(const std::string& ptx) {
-  size_t at = ptx.rfind(kDynamicSharedComment);
-  return at == std::string::npos ? 0 : std::strtoull(ptx.c_str() + at + std::strlen(kDynamicSharedComment), nullptr, 10);
-}
-
-uint64_t maxDynamicSharedBytes(const std::string& arch) {
-  uint64_t kib = arch == "sm_80" ? 163 : (arch == "sm_86" || arch == "sm_89") ? 99 : 227;
-  return (kib - 1) * 1024;
+uint64_t maxDynamicSharedBytes(const Options& o) {
+  const Target* t = findTarget(o.arch);
+  uint64_t optIn = t ? uint64_t(t->sharedOptInKiB) * 1024 : 0;
+  if (o.deviceSharedOptInBytes && (!optIn || o.deviceSharedOptInBytes < optIn)) optIn = o.deviceSharedOptInBytes;
+  return optIn > kStaticSharedReserveBytes ? optIn - kStaticSharedReserveBytes : 0;
 }
 
 }  // namespace tilevm::codegen

@@ -65,7 +65,7 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
 llvm::Value* Lowerer::scratch(const ir::Op& op, uint64_t bytes) {
   // What the op needs in all (a dot stages both operands), not only this piece of it.
   bytes = std::max(bytes, sharedNeed(op));
-  const uint64_t limit = maxDynamicSharedBytes(o_.arch);
+  const uint64_t limit = maxDynamicSharedBytes(o_);
   if (bytes > limit)
     fail(op, "codegen: '" + std::string(op.mnemonic()) + "' needs " + std::to_string(bytes) +
                  " bytes of shared memory for its operands or a layout change; at most " + std::to_string(limit) +

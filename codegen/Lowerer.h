@@ -39,9 +39,9 @@ class Lowerer {
   std::map<const ir::Value*, std::string> layoutNames();
 
   /// Shared memory a kernel holds statically; past it the scratch array is dynamic shared
-  /// memory (its size told to the launch: dynamicSharedBytes), up to maxDynamicSharedBytes.
+  /// memory (its size told to the launch: LaunchInfo::dynamicSharedBytes), up to maxDynamicSharedBytes.
   static constexpr uint64_t kMaxStaticSharedBytes = 48 * 1024;
-  /// The LLVM module flag that carries the dynamic shared bytes to emitPtx.
+  /// The LLVM module flag that carries the dynamic shared bytes to emitPtx (into LaunchInfo).
   static constexpr const char* kDynamicSharedFlag = "tilevm.dynamic_shared_bytes";
   /// Ops recomputed per element before shared memory is the cheaper way to move a value.
   static constexpr int kRecomputeBudget = 48;

@@ -14,6 +14,7 @@
 #include "codegen/Codegen.h"
 #include "ir/bytecode/Bytecode.h"
 #include "runtime/KernelCache.h"
+#include "runtime/PtxEntry.h"
 
 namespace tilevm::rt {
 
@@ -99,14 +100,14 @@ std::string loadDriver(Driver& d) {
 
 class CudaDevice : public Device {
  public:
-  CudaDevice(Driver d, Handle ctx, CudaProbe probe, GpuOptions options, int ordinal)
-      : d_(d), ctx_(ctx), probe_(std::move(probe)), options_(options), ordinal_(ordinal) {}
+  CudaDevice(Driver d, Handle ctx, CudaProbe probe, const codegen::Target* target, GpuOptions options, int ordinal)
+      : d_(d), ctx_(ctx), probe_(std::move(probe)), target_(target), options_(options), ordinal_(ordinal) {}
   ~CudaDevice() override {
     if (flush_) d_.memFree(flush_);
   }
 
   std::string describe() const override {
-    return "cuda (" + probe_.name + ", sm_" + std::to_string(probe_.major * 10 + probe_.minor) + ")";
+    return "cuda (" + probe_.name + ", sm_" + std::to_string(probe_.major * 10 + probe_.minor) + ", compiled for " + target_->arch + ")";
   }
 
   Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& o,
@@ -115,8 +116,10 @@ class CudaDevice : public Device {
     if (d_.ctxSetCurrent(ctx_) != 0) return fail("cannot make the GPU's context current");
     auto compileStart = std::chrono::steady_clock::now();
     codegen::Options copts;
-    // sm_90a (wgmma) runs on compute capability 9.0 alone.
-    copts.arch = probe_.major == 9 && probe_.minor == 0 ? "sm_90a" : probe_.major * 10 + probe_.minor >= 90 ? "sm_90" : "sm_80";
+    // The GPU's own target (sm_86 on an sm_86 GPU; sm_90a, with wgmma, on 9.0 alone) and the
+    // shared memory its driver lets one block have: every limit is this GPU's.
+    copts.arch = target_->arch;
+    copts.deviceSharedOptInBytes = uint64_t(probe_.sharedOptInBytes);
     copts.numWarps = options_.numWarps;
     copts.numStages = options_.numStages;
     // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
@@ -135,18 +138,20 @@ class CudaDevice : public Device {
     keyParts.emplace_back(bytecode.begin(), bytecode.end());
     for (size_t i = 0; i < copts.paramDivisors.size(); ++i)
       keyParts.push_back(std::to_string(copts.paramDivisors[i]) + (copts.paramOnes[i] ? "=1" : ""));
+    keyParts.push_back("shared-opt-in=" + std::to_string(copts.deviceSharedOptInBytes));
     KernelCache cache;
     std::string key = cache.key(keyParts);
-    std::optional<std::string> cached = cache.load(key);
-    Result<std::string> ptx = cached ? Result<std::string>(*cached) : codegen::emitPtx(*k.module, *k.kernel, copts);
+    std::optional<codegen::CompiledPtx> cached;
+    if (std::optional<std::string> entry = cache.load(key)) cached = decodePtxEntry(*entry);
+    Result<codegen::CompiledPtx> ptx = cached ? Result<codegen::CompiledPtx>(*cached) : codegen::emitPtx(*k.module, *k.kernel, copts);
     if (!ptx) return ptx.error();
-    if (!cached) cache.store(key, *ptx);
+    if (!cached) cache.store(key, encodePtxEntry(*ptx));
     // JIT: the error log comes back in a buffer (option values are written into the slots).
     char errorLog[8192] = {0};
     int opts[2] = {5 /*CU_JIT_ERROR_LOG_BUFFER*/, 6 /*CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES*/};
     void* vals[2] = {errorLog, reinterpret_cast<void*>(uintptr_t(sizeof errorLog))};
     Handle module = nullptr, fn = nullptr;
-    CUresult loaded = d_.moduleLoadDataEx(&module, ptx->c_str(), 2, opts, vals);
+    CUresult loaded = d_.moduleLoadDataEx(&module, ptx->ptx.c_str(), 2, opts, vals);
     if (loaded != 0 && cached) {
       // An entry the driver rejects (written by a tilevm the key cannot tell apart, or for
       // another driver) is dropped and the PTX built again, once.
@@ -155,8 +160,8 @@ class CudaDevice : public Device {
       ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
       if (!ptx) return ptx.error();
       std::fill(std::begin(errorLog), std::end(errorLog), '\0');
-      loaded = d_.moduleLoadDataEx(&module, ptx->c_str(), 2, opts, vals);
-      if (loaded == 0) cache.store(key, *ptx);
+      loaded = d_.moduleLoadDataEx(&module, ptx->ptx.c_str(), 2, opts, vals);
+      if (loaded == 0) cache.store(key, encodePtxEntry(*ptx));
     }
     if (loaded != 0) return fail(d_.error("loading the PTX", loaded) + "; the JIT said: " + errorLog);
     struct Unload {
@@ -166,7 +171,7 @@ class CudaDevice : public Device {
     } unload{d_, module};
     if (CUresult r = d_.moduleGetFunction(&fn, module, k.kernel->name.c_str()); r != 0) return fail(d_.error("cuModuleGetFunction", r));
     // A scratch array past 48 KiB is dynamic shared memory: allowed, then sized, per launch.
-    const uint64_t dynamicShared = codegen::dynamicSharedBytes(*ptx);
+    const uint64_t dynamicShared = ptx->launch.dynamicSharedBytes;
     constexpr int kMaxDynamicShared = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
     if (dynamicShared)
       if (CUresult r = d_.funcSetAttribute(fn, kMaxDynamicShared, int(dynamicShared)); r != 0)
@@ -180,7 +185,7 @@ class CudaDevice : public Device {
     d_.funcGetAttribute(&local, 3, fn);
     std::string stats = "registers " + std::to_string(regs) + " per thread, shared memory " + std::to_string(shared + int(dynamicShared)) +
                         " bytes per block (" + std::to_string(dynamicShared) + " dynamic), local memory (spills) " + std::to_string(local) + " bytes per thread, " +
-                        std::to_string(codegen::threadsPerProgram(copts)) + " threads per block" +
+                        std::to_string(ptx->launch.threads) + " threads per block on " + ptx->launch.arch +
                         (cached ? ", PTX from the kernel cache (" + cache.dir() + ")" : "");
 
     std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
@@ -246,7 +251,7 @@ class CudaDevice : public Device {
     for (unsigned i = 0; i < std::max(1u, launches) && r == 0; ++i) {
       if (flush_) d_.memsetD8(flush_, 0, kFlushBytes);
       d_.eventRecord(start, nullptr);
-      r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), codegen::threadsPerProgram(copts), 1,
+      r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), ptx->launch.threads, 1,
                           1, unsigned(dynamicShared), nullptr, params.data(), nullptr);
       d_.eventRecord(stop, nullptr);
       if (r == 0) r = d_.ctxSynchronize();
@@ -290,6 +295,7 @@ class CudaDevice : public Device {
   Driver d_;
   Handle ctx_;
   CudaProbe probe_;
+  const codegen::Target* target_;  // the row of codegen/Targets.h this GPU runs
   GpuOptions options_;
   int ordinal_ = 0;
   CUdeviceptr flush_ = 0;   // the L2-clearing buffer, allocated at the first timed launch
@@ -300,7 +306,10 @@ class CudaDevice : public Device {
 Result<std::unique_ptr<Device>> openCuda(int ordinal, const GpuOptions& options) {
   CudaProbe probe = probeCuda(ordinal);
   if (!probe.usable) return Diagnostic{"<device>", 0, 0, probe.reason};
-  if (probe.major < 8) return Diagnostic{"<device>", 0, 0, "sm_" + std::to_string(probe.major * 10 + probe.minor) + " is older than sm_80, the oldest target"};
+  const codegen::Target* target = codegen::targetForCapability(probe.major, probe.minor);
+  if (!target)
+    return Diagnostic{"<device>", 0, 0, "sm_" + std::to_string(probe.major * 10 + probe.minor) + " is older than " +
+                                           codegen::kTargets[0].arch + ", the oldest target"};
   Driver d;
   if (std::string why = loadDriver(d); !why.empty()) return Diagnostic{"<device>", 0, 0, why};
   d.init(0);
@@ -308,7 +317,7 @@ Result<std::unique_ptr<Device>> openCuda(int ordinal, const GpuOptions& options)
   Handle ctx = nullptr;
   if (d.deviceGet(&dev, ordinal) != 0 || d.primaryCtxRetain(&ctx, dev) != 0)
     return Diagnostic{"<device>", 0, 0, "cannot open a context on cuda:" + std::to_string(ordinal)};
-  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe, options, ordinal));
+  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe, target, options, ordinal));
 }
 
 }  // namespace tilevm::rt

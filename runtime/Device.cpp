@@ -49,6 +49,7 @@ using DeviceGetName = CUresult (*)(char*, int, CUdevice);
 using DeviceGetAttribute = CUresult (*)(int*, int, CUdevice);
 constexpr int kStubLibrary = 34;             // CUDA_ERROR_STUB_LIBRARY
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
+constexpr int kAttrSharedOptIn = 97;  // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 
 }  // namespace
 
@@ -118,7 +119,7 @@ CudaProbe probeCuda(int ordinal) {
   CUdevice dev = 0;
   char name[256] = {0};
   if (get(&dev, ordinal) != 0 || getName(name, sizeof name, dev) != 0 || getAttr(&p.major, kAttrComputeMajor, dev) != 0 ||
-      getAttr(&p.minor, kAttrComputeMinor, dev) != 0) {
+      getAttr(&p.minor, kAttrComputeMinor, dev) != 0 || getAttr(&p.sharedOptInBytes, kAttrSharedOptIn, dev) != 0) {
     p.reason = "cannot query cuda:" + std::to_string(ordinal);
     return p;
   }

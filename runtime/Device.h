@@ -41,6 +41,7 @@ struct CudaProbe {
   int devices = 0;
   std::string name;     ///< of device `ordinal`
   int major = 0, minor = 0;
+  int sharedOptInBytes = 0;  ///< shared memory one block may opt in to (the driver's figure)
 };
 
 /// Loads libcuda.so.1 with dlopen and asks for device `ordinal`.

@@ -20,6 +20,7 @@ struct CodegenCli {
   std::vector<std::string> args, defines, includeDirs;
   rt::RunOptionTexts options;  // --num-warps, --num-stages
   bool llvmIr = false;
+  bool stats = false;  // ptx --stats: the launch metadata on stderr
 };
 
 int runCodegen(const CodegenCli& o) {
@@ -59,8 +60,18 @@ int runCodegen(const CodegenCli& o) {
     copts.paramDivisors.push_back(d);
     copts.paramOnes.push_back(one);
   }
-  auto text = o.llvmIr ? codegen::emitLlvmIr(*loaded->module, *loaded->kernel, copts)
-                       : codegen::emitPtx(*loaded->module, *loaded->kernel, copts);
+  Result<std::string> text = std::string();
+  if (o.llvmIr) {
+    text = codegen::emitLlvmIr(*loaded->module, *loaded->kernel, copts);
+  } else if (auto ptx = codegen::emitPtx(*loaded->module, *loaded->kernel, copts); !ptx) {
+    text = ptx.error();
+  } else {
+    const codegen::LaunchInfo& l = ptx->launch;
+    if (o.stats)
+      std::cerr << "tilevm ptx: @" << l.kernel << " for " << l.arch << ": " << l.threads << " threads per block, "
+                << l.dynamicSharedBytes << " bytes of dynamic shared memory\n";
+    text = std::move(ptx->ptx);
+  }
   if (!text) {
     report({text.error()}, sources);
     return kExitBadInput;
@@ -79,7 +90,8 @@ void addOne(CLI::App& app, int& rc, const char* name, const char* help, bool llv
   c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run (for .py: gives the signature)");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  c->add_option("--arch", o->arch, "sm_80, sm_86, sm_89, sm_90 or sm_90a")->capture_default_str();
+  c->add_option("--arch", o->arch, "the target (docs/limits.md): sm_80, sm_86, sm_87, sm_89, sm_90 or sm_90a")->capture_default_str();
+  if (!llvmIr) c->add_flag("--stats", o->stats, "print the launch metadata (threads, dynamic shared memory) to stderr");
   addGpuOptions(c, o->options, "");
   c->add_option("-o,--output", o->output, "output file (default: stdout)");
   c->callback([o, &rc] { rc = runCodegen(*o); });

@@ -1,0 +1,57 @@
+// TargetsTest.cpp - the per-arch table (codegen/Targets.h): each GPU runs its own target and is
+// held to its own limits, and launch metadata crosses the kernel cache as data (PtxEntry.h).
+#include <catch2/catch.hpp>
+
+#include "codegen/Targets.h"
+#include "runtime/PtxEntry.h"
+
+using namespace tilevm;
+
+TEST_CASE("a GPU runs the target of its own compute capability", "[targets]") {
+  auto arch = [](int major, int minor) {
+    const codegen::Target* t = codegen::targetForCapability(major, minor);
+    return t ? std::string(t->arch) : std::string("none");
+  };
+  CHECK(arch(8, 0) == "sm_80");
+  CHECK(arch(8, 6) == "sm_86");  // not sm_80: its 99 KiB, not sm_80's 163 KiB
+  CHECK(arch(8, 7) == "sm_87");
+  CHECK(arch(8, 9) == "sm_89");
+  CHECK(arch(9, 0) == "sm_90a");  // wgmma: 9.0 alone
+  CHECK(arch(10, 0) == "sm_90");  // newer, no row: the newest portable target below it
+  CHECK(arch(12, 0) == "sm_90");
+  CHECK(arch(7, 5) == "none");
+}
+
+TEST_CASE("per-arch shared memory opt-in maxima", "[targets]") {
+  auto kib = [](const char* a) { return codegen::findTarget(a)->sharedOptInKiB; };
+  CHECK(kib("sm_80") == 163);
+  CHECK(kib("sm_86") == 99);
+  CHECK(kib("sm_87") == 163);
+  CHECK(kib("sm_89") == 99);
+  CHECK(kib("sm_90") == 227);
+  CHECK(kib("sm_90a") == 227);
+  CHECK(codegen::findTarget("sm_75") == nullptr);
+  CHECK(codegen::targetNames() == "sm_80, sm_86, sm_87, sm_89, sm_90 or sm_90a");
+}
+
+TEST_CASE("launch metadata round-trips through a cache entry as fields", "[targets]") {
+  codegen::CompiledPtx c;
+  c.ptx = ".version 8.5\n.target sm_86\n// tilevm.dynamic_shared_bytes 5\n";
+  c.launch = {"dot_k", "sm_86", 256, 98304};
+  std::string entry = rt::encodePtxEntry(c);
+  auto back = rt::decodePtxEntry(entry);
+  REQUIRE(back);
+  CHECK(back->ptx == c.ptx);  // the PTX text is never read for metadata
+  CHECK(back->launch.kernel == "dot_k");
+  CHECK(back->launch.arch == "sm_86");
+  CHECK(back->launch.threads == 256);
+  CHECK(back->launch.dynamicSharedBytes == 98304);
+  // Anything else is a miss: plain PTX (an older entry), a damaged or foreign header.
+  CHECK_FALSE(rt::decodePtxEntry(c.ptx));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_75 threads=128 dynamic_shared_bytes=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=2048 dynamic_shared_bytes=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=-1\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0 x=1\n"));
+  CHECK(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));
+}
