@@ -28,6 +28,7 @@
 #include "runtime/Device.h"
 #include "runtime/Files.h"
 #include "runtime/Launch.h"
+#include "runtime/LaunchCache.h"
 #include "runtime/RunOptions.h"
 #include "UndefinedMemory.h"
 #ifdef TILEVM_HAVE_GPU
@@ -40,11 +41,16 @@ using namespace tilevm;
 namespace {
 
 struct Compiled {
-  rt::LoadedKernel loaded;  ///< the module and its kernel
-  interp::PreparedKernel prepared;
+  rt::LoadedKernel loaded;  ///< the module, its kernel and its key (computed once, here)
   /// Per parameter: may the kernel store through it? (nullopt: any pointer may be written)
   std::optional<std::vector<bool>> written;
 };
+
+// The interpreter, one for the process: it keeps the kernels it prepared (a hit per later launch).
+rt::Device& interpreter() {
+  static std::unique_ptr<rt::Device> d = rt::interpreterDevice();
+  return *d;
+}
 
 // One GPU engine per (ordinal, warps, stages), opened on first use.
 rt::Device& gpu(int ordinal, unsigned numWarps, unsigned numStages) {
@@ -90,7 +96,7 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
   auto c = std::make_shared<Compiled>();
   c->loaded.module = std::move(*m);
   c->loaded.kernel = c->loaded.module->findKernel(kernel);
-  c->prepared = interp::prepare(*c->loaded.module, *c->loaded.kernel, true);
+  c->loaded.key = rt::kernelKey(*c->loaded.module, *c->loaded.kernel);
   c->written = interp::writtenParams(*c->loaded.kernel);
   cache()[key] = c;
   return c;
@@ -154,7 +160,7 @@ std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const
   auto c = std::make_shared<Compiled>();
   c->loaded.module = std::move(*m);
   c->loaded.kernel = c->loaded.module->findKernel(loaded->kernelName());
-  c->prepared = interp::prepare(*c->loaded.module, *c->loaded.kernel, true);
+  c->loaded.key = rt::kernelKey(*c->loaded.module, *c->loaded.kernel);
   c->written = interp::writtenParams(*c->loaded.kernel);
   cache()[ck] = c;
   return c;
@@ -309,13 +315,17 @@ class LaunchThread {
 // one calls PyErr_CheckSignals every 20 ms; a KeyboardInterrupt (or any exception a signal
 // handler raises) sets the launch's cancel flag, and once the launch has stopped (within a loop
 // iteration or a program) the exception is raised here.
-interp::Report runInterruptibly(const Compiled& c, std::vector<interp::Buffer>& buffers, const std::vector<interp::Arg>& args,
-                                interp::LaunchOptions o) {
+interp::Report runInterruptibly(const Compiled& c, rt::BoundArgs& bound, interp::LaunchOptions o) {
+  auto launch = [&] {
+    auto r = interpreter().run(c.loaded, bound, o, 1);
+    if (!r) throw py::value_error(r.error().message);
+    return std::move(*r);
+  };
   // A launch from a signal handler run by the watch below (re-entrant) runs in place too.
   static bool watching = false;  // main thread only
   if (!onMainThread() || watching) {
     py::gil_scoped_release release;
-    return interp::run(c.prepared, buffers, args, o);
+    return launch();
   }
   struct Watching {
     Watching() { watching = true; }
@@ -328,7 +338,7 @@ interp::Report runInterruptibly(const Compiled& c, std::vector<interp::Buffer>& 
   LaunchThread& worker = LaunchThread::get();
   worker.start([&] {
     try {
-      rep = interp::run(c.prepared, buffers, args, o);
+      rep = launch();
     } catch (...) {
       failure = std::current_exception();
     }
@@ -366,15 +376,15 @@ PYBIND11_MODULE(_tilevm, m) {
         std::vector<py::object> owners;
         bindArgs(*c, args, o.device.gpu, buffers, launchArgs, owners);
         interp::Report rep;
+        rt::BoundArgs bound;
+        bound.buffers = std::move(buffers);
+        bound.args = launchArgs;
         if (!o.device.gpu) {
-          rep = runInterruptibly(*c, buffers, launchArgs, o.launch);
-          py_ext::UndefinedMemory::get().carryOut(buffers, owners);
+          rep = runInterruptibly(*c, bound, o.launch);
+          py_ext::UndefinedMemory::get().carryOut(bound.buffers, owners);
         } else {
-          py_ext::UndefinedMemory::get().forget(buffers);
+          py_ext::UndefinedMemory::get().forget(bound.buffers);
           rt::Device& d = gpu(o.device.ordinal, o.gpu.numWarps, o.gpu.numStages);
-          rt::BoundArgs bound;
-          bound.buffers = std::move(buffers);
-          bound.args = launchArgs;
           Result<interp::Report> r = [&] {
             py::gil_scoped_release release;
             return d.run(c->loaded, bound, o.launch, o.repeat);
@@ -396,6 +406,11 @@ PYBIND11_MODULE(_tilevm, m) {
         out["seconds"] = rep.seconds;
         out["programs"] = rep.programs;
         out["copied_bytes"] = rep.copiedBytes;
+        rt::CacheCounters counts = rt::cacheCounters();  // the process's, after this launch
+        out["bytecode_encodes"] = counts.bytecodeEncodes;
+        out["prepares"] = counts.prepares;
+        out["module_loads"] = counts.moduleLoads;
+        out["cache_hits"] = counts.hits;
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),

@@ -10,10 +10,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <map>
 
 #include "codegen/Codegen.h"
-#include "ir/bytecode/Bytecode.h"
 #include "runtime/KernelCache.h"
+#include "runtime/LaunchCache.h"
 #include "runtime/PtxEntry.h"
 
 namespace tilevm::rt {
@@ -103,7 +104,9 @@ class CudaDevice : public Device {
   CudaDevice(Driver d, Handle ctx, CudaProbe probe, const codegen::Target* target, GpuOptions options, int ordinal)
       : d_(d), ctx_(ctx), probe_(std::move(probe)), target_(target), options_(options), ordinal_(ordinal) {}
   ~CudaDevice() override {
+    d_.ctxSetCurrent(ctx_);
     if (flush_) d_.memFree(flush_);
+    for (auto& [key, m] : modules_) d_.moduleUnload(m.module);
   }
 
   std::string describe() const override {
@@ -115,78 +118,17 @@ class CudaDevice : public Device {
     auto fail = [](const std::string& m) { return Diagnostic{"<device>", 0, 0, m}; };
     if (d_.ctxSetCurrent(ctx_) != 0) return fail("cannot make the GPU's context current");
     auto compileStart = std::chrono::steady_clock::now();
-    codegen::Options copts;
-    // The GPU's own target (sm_86 on an sm_86 GPU; sm_90a, with wgmma, on 9.0 alone) and the
-    // shared memory its driver lets one block have: every limit is this GPU's.
-    copts.arch = target_->arch;
-    copts.deviceSharedOptInBytes = uint64_t(probe_.sharedOptInBytes);
-    copts.numWarps = options_.numWarps;
-    copts.numStages = options_.numStages;
-    // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
-    // allocations are 256-byte aligned, so a view's offset decides).
-    for (size_t i = 0; i < k.kernel->params().size(); ++i) {
-      const ir::Type& t = k.kernel->params()[i]->type;
-      const interp::Arg& a = bound.args[i];
-      copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
-      copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
-    }
-    // The kernel cache: the same bytecode, specialization, arch, warps, tilevm version and
-    // build (KernelCache::key adds its identity) give the same PTX.
-    std::vector<std::string> keyParts{TILEVM_VERSION, copts.arch, std::to_string(copts.numWarps),
-                                      "stages=" + std::to_string(copts.numStages), k.kernel->name};
-    std::vector<uint8_t> bytecode = ir::write(*k.module);
-    keyParts.emplace_back(bytecode.begin(), bytecode.end());
-    for (size_t i = 0; i < copts.paramDivisors.size(); ++i)
-      keyParts.push_back(std::to_string(copts.paramDivisors[i]) + (copts.paramOnes[i] ? "=1" : ""));
-    keyParts.push_back("shared-opt-in=" + std::to_string(copts.deviceSharedOptInBytes));
-    KernelCache cache;
-    std::string key = cache.key(keyParts);
-    std::optional<codegen::CompiledPtx> cached;
-    if (std::optional<std::string> entry = cache.load(key)) cached = decodePtxEntry(*entry);
-    Result<codegen::CompiledPtx> ptx = cached ? Result<codegen::CompiledPtx>(*cached) : codegen::emitPtx(*k.module, *k.kernel, copts);
-    if (!ptx) return ptx.error();
-    if (!cached) cache.store(key, encodePtxEntry(*ptx));
-    // JIT: the error log comes back in a buffer (option values are written into the slots).
-    char errorLog[8192] = {0};
-    int opts[2] = {5 /*CU_JIT_ERROR_LOG_BUFFER*/, 6 /*CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES*/};
-    void* vals[2] = {errorLog, reinterpret_cast<void*>(uintptr_t(sizeof errorLog))};
-    Handle module = nullptr, fn = nullptr;
-    CUresult loaded = d_.moduleLoadDataEx(&module, ptx->ptx.c_str(), 2, opts, vals);
-    if (loaded != 0 && cached) {
-      // An entry the driver rejects (written by a tilevm the key cannot tell apart, or for
-      // another driver) is dropped and the PTX built again, once.
-      cache.drop(key);
-      cached.reset();
-      ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
-      if (!ptx) return ptx.error();
-      std::fill(std::begin(errorLog), std::end(errorLog), '\0');
-      loaded = d_.moduleLoadDataEx(&module, ptx->ptx.c_str(), 2, opts, vals);
-      if (loaded == 0) cache.store(key, encodePtxEntry(*ptx));
-    }
-    if (loaded != 0) return fail(d_.error("loading the PTX", loaded) + "; the JIT said: " + errorLog);
-    struct Unload {
-      const Driver& d;
-      Handle m;
-      ~Unload() { d.moduleUnload(m); }
-    } unload{d_, module};
-    if (CUresult r = d_.moduleGetFunction(&fn, module, k.kernel->name.c_str()); r != 0) return fail(d_.error("cuModuleGetFunction", r));
-    // A scratch array past 48 KiB is dynamic shared memory: allowed, then sized, per launch.
-    const uint64_t dynamicShared = ptx->launch.dynamicSharedBytes;
-    constexpr int kMaxDynamicShared = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-    if (dynamicShared)
-      if (CUresult r = d_.funcSetAttribute(fn, kMaxDynamicShared, int(dynamicShared)); r != 0)
-        return fail(d_.error("cuFuncSetAttribute", r) + " (allowing " + std::to_string(dynamicShared) + " bytes of dynamic shared memory)");
+    auto mod = loadedModule(k, bound);
+    if (!mod) return mod.error();
+    const LoadedModule& lm = **mod;
+    Handle fn = lm.fn;
+    const uint64_t dynamicShared = lm.launch.dynamicSharedBytes;
     double compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
-    // What the driver's JIT made of it (CU_FUNC_ATTRIBUTE_NUM_REGS, _SHARED_SIZE_BYTES,
-    // _LOCAL_SIZE_BYTES: local memory per thread is where spills go).
-    int regs = -1, shared = -1, local = -1;
-    d_.funcGetAttribute(&regs, 4, fn);
-    d_.funcGetAttribute(&shared, 1, fn);
-    d_.funcGetAttribute(&local, 3, fn);
-    std::string stats = "registers " + std::to_string(regs) + " per thread, shared memory " + std::to_string(shared + int(dynamicShared)) +
-                        " bytes per block (" + std::to_string(dynamicShared) + " dynamic), local memory (spills) " + std::to_string(local) + " bytes per thread, " +
-                        std::to_string(ptx->launch.threads) + " threads per block on " + ptx->launch.arch +
-                        (cached ? ", PTX from the kernel cache (" + cache.dir() + ")" : "");
+    std::string stats = "registers " + std::to_string(lm.registers) + " per thread, shared memory " +
+                        std::to_string(lm.staticShared + int(dynamicShared)) + " bytes per block (" + std::to_string(dynamicShared) +
+                        " dynamic), local memory (spills) " + std::to_string(lm.local) + " bytes per thread, " +
+                        std::to_string(lm.launch.threads) + " threads per block on " + lm.launch.arch +
+                        (lm.ptxFromDisk ? ", PTX from the kernel cache (" + lm.cacheDir + ")" : "");
 
     std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
     std::vector<bool> inPlace(bound.buffers.size(), false);  // memory already on this GPU (a CUDA tensor)
@@ -251,7 +193,7 @@ class CudaDevice : public Device {
     for (unsigned i = 0; i < std::max(1u, launches) && r == 0; ++i) {
       if (flush_) d_.memsetD8(flush_, 0, kFlushBytes);
       d_.eventRecord(start, nullptr);
-      r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), ptx->launch.threads, 1,
+      r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), lm.launch.threads, 1,
                           1, unsigned(dynamicShared), nullptr, params.data(), nullptr);
       d_.eventRecord(stop, nullptr);
       if (r == 0) r = d_.ctxSynchronize();
@@ -280,6 +222,108 @@ class CudaDevice : public Device {
     return rep;
   }
 
+  /// A kernel JIT-loaded by the driver, kept for the device's lifetime.
+  struct LoadedModule {
+    Handle module = nullptr, fn = nullptr;
+    codegen::LaunchInfo launch;
+    int registers = -1, staticShared = -1, local = -1;  ///< what the driver's JIT made of it
+    bool ptxFromDisk = false;                            ///< the PTX came from the kernel cache
+    std::string cacheDir;
+  };
+
+  /// The loaded module for `k` specialized on `bound`: from memory when this device loaded it
+  /// before (a hit: no bytecode written, no PTX read, no JIT), else compiled (or read from the
+  /// kernel cache on disk), loaded, and kept.
+  Result<const LoadedModule*> loadedModule(const LoadedKernel& k, const BoundArgs& bound) {
+    auto fail = [](const std::string& m) { return Diagnostic{"<device>", 0, 0, m}; };
+    codegen::Options copts;
+    // The GPU's own target (sm_86 on an sm_86 GPU; sm_90a, with wgmma, on 9.0 alone) and the
+    // shared memory its driver lets one block have: every limit is this GPU's.
+    copts.arch = target_->arch;
+    copts.deviceSharedOptInBytes = uint64_t(probe_.sharedOptInBytes);
+    copts.numWarps = options_.numWarps;
+    copts.numStages = options_.numStages;
+    // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
+    // allocations are 256-byte aligned, so a view's offset decides).
+    for (size_t i = 0; i < k.kernel->params().size(); ++i) {
+      const ir::Type& t = k.kernel->params()[i]->type;
+      const interp::Arg& a = bound.args[i];
+      copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
+      copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
+    }
+    // The kernel's key was computed once when it was loaded; a kernel built by hand has none
+    // and is keyed here.
+    const std::string contentKey = k.key.empty() ? kernelKey(*k.module, *k.kernel) : k.key;
+    // Everything the compiled code depends on: the same parts give the same PTX.
+    std::vector<std::string> keyParts{TILEVM_VERSION, copts.arch, std::to_string(copts.numWarps),
+                                      "stages=" + std::to_string(copts.numStages), k.kernel->name, contentKey};
+    for (size_t i = 0; i < copts.paramDivisors.size(); ++i)
+      keyParts.push_back(std::to_string(copts.paramDivisors[i]) + (copts.paramOnes[i] ? "=1" : ""));
+    keyParts.push_back("shared-opt-in=" + std::to_string(copts.deviceSharedOptInBytes));
+    std::string memoryKey;
+    for (const std::string& p : keyParts) memoryKey += std::to_string(p.size()) + ":" + p;
+    if (auto it = modules_.find(memoryKey); it != modules_.end()) {
+      countHit();
+      return &it->second;
+    }
+    // The kernel cache on disk: KernelCache::key adds the build's identity.
+    KernelCache cache;
+    std::string key = cache.key(keyParts);
+    std::optional<codegen::CompiledPtx> cached;
+    if (std::optional<std::string> entry = cache.load(key)) cached = decodePtxEntry(*entry);
+    Result<codegen::CompiledPtx> ptx = cached ? Result<codegen::CompiledPtx>(*cached) : codegen::emitPtx(*k.module, *k.kernel, copts);
+    if (!ptx) return ptx.error();
+    if (!cached) cache.store(key, encodePtxEntry(*ptx));
+    // JIT: the error log comes back in a buffer (option values are written into the slots).
+    char errorLog[8192] = {0};
+    int opts[2] = {5 /*CU_JIT_ERROR_LOG_BUFFER*/, 6 /*CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES*/};
+    void* vals[2] = {errorLog, reinterpret_cast<void*>(uintptr_t(sizeof errorLog))};
+    LoadedModule lm;
+    countModuleLoad();
+    CUresult loaded = d_.moduleLoadDataEx(&lm.module, ptx->ptx.c_str(), 2, opts, vals);
+    if (loaded != 0 && cached) {
+      // An entry the driver rejects (written by a tilevm the key cannot tell apart, or for
+      // another driver) is dropped and the PTX built again, once.
+      cache.drop(key);
+      cached.reset();
+      ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
+      if (!ptx) return ptx.error();
+      std::fill(std::begin(errorLog), std::end(errorLog), '\0');
+      countModuleLoad();
+      loaded = d_.moduleLoadDataEx(&lm.module, ptx->ptx.c_str(), 2, opts, vals);
+      if (loaded == 0) cache.store(key, encodePtxEntry(*ptx));
+    }
+    if (loaded != 0) return fail(d_.error("loading the PTX", loaded) + "; the JIT said: " + errorLog);
+    struct Unload {  // until the module is kept
+      const Driver& d;
+      Handle m;
+      ~Unload() {
+        if (m) d.moduleUnload(m);
+      }
+    } unload{d_, lm.module};
+    if (CUresult r = d_.moduleGetFunction(&lm.fn, lm.module, k.kernel->name.c_str()); r != 0) return fail(d_.error("cuModuleGetFunction", r));
+    // A scratch array past 48 KiB is dynamic shared memory: allowed once, sized per launch.
+    lm.launch = ptx->launch;
+    constexpr int kMaxDynamicShared = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    if (lm.launch.dynamicSharedBytes)
+      if (CUresult r = d_.funcSetAttribute(lm.fn, kMaxDynamicShared, int(lm.launch.dynamicSharedBytes)); r != 0)
+        return fail(d_.error("cuFuncSetAttribute", r) + " (allowing " + std::to_string(lm.launch.dynamicSharedBytes) +
+                    " bytes of dynamic shared memory)");
+    // What the driver's JIT made of it (CU_FUNC_ATTRIBUTE_NUM_REGS, _SHARED_SIZE_BYTES,
+    // _LOCAL_SIZE_BYTES: local memory per thread is where spills go).
+    d_.funcGetAttribute(&lm.registers, 4, lm.fn);
+    d_.funcGetAttribute(&lm.staticShared, 1, lm.fn);
+    d_.funcGetAttribute(&lm.local, 3, lm.fn);
+    lm.ptxFromDisk = cached.has_value();
+    lm.cacheDir = cache.dir();
+    if (modules_.size() >= kMaxCachedKernels) {
+      d_.moduleUnload(modules_.begin()->second.module);
+      modules_.erase(modules_.begin());
+    }
+    unload.m = nullptr;
+    return &(modules_[memoryKey] = lm);
+  }
+
   /// Whether p is device memory of this device's GPU (a torch CUDA tensor): used in place.
   bool onThisGpu(const void* p) const {
     unsigned type = 0;
@@ -299,6 +343,7 @@ class CudaDevice : public Device {
   GpuOptions options_;
   int ordinal_ = 0;
   CUdeviceptr flush_ = 0;   // the L2-clearing buffer, allocated at the first timed launch
+  std::map<std::string, LoadedModule> modules_;  // loaded kernels by everything their code depends on
 };
 
 }  // namespace

@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <thread>
+
+#include "runtime/LaunchCache.h"
 
 namespace tilevm::rt {
 
@@ -21,12 +25,12 @@ class InterpreterDevice : public Device {
                              unsigned launches) override {
     try {
       auto t0 = std::chrono::steady_clock::now();
-      interp::PreparedKernel prepared = interp::prepare(*k.module, *k.kernel, options.symbolic);
+      std::shared_ptr<const Prepared> prepared = prepare(k, options.symbolic);
       double compile = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       interp::Report rep;
       std::vector<double> times;
       for (unsigned r = 0; r < std::max(1u, launches); ++r) {
-        rep = interp::run(prepared, bound.buffers, bound.args, options);
+        rep = interp::run(prepared->kernel, bound.buffers, bound.args, options);
         if (r > 0 || launches <= 1) times.push_back(rep.seconds);
       }
       rep.seconds = medianSeconds(times);
@@ -36,6 +40,36 @@ class InterpreterDevice : public Device {
       return Diagnostic{"<command line>", 0, 0, e.what()};
     }
   }
+
+ private:
+  // A prepared kernel and the module it points into (kept alive with it).
+  struct Prepared {
+    std::shared_ptr<const ir::Module> module;
+    interp::PreparedKernel kernel;
+  };
+
+  // The prepared kernel for `k`: from memory when this device prepared it before (a hit).
+  std::shared_ptr<const Prepared> prepare(const LoadedKernel& k, bool symbolic) {
+    const std::string key = k.key.empty() ? "" : k.key + (symbolic ? "/symbolic" : "/dense");
+    if (!key.empty()) {
+      std::lock_guard<std::mutex> lock(m_);
+      if (auto it = prepared_.find(key); it != prepared_.end()) {
+        countHit();
+        return it->second;
+      }
+    }
+    countPrepare();
+    auto p = std::make_shared<Prepared>(Prepared{k.module, interp::prepare(*k.module, *k.kernel, symbolic)});
+    if (!key.empty()) {
+      std::lock_guard<std::mutex> lock(m_);
+      if (prepared_.size() >= kMaxCachedKernels) prepared_.erase(prepared_.begin());
+      prepared_[key] = p;
+    }
+    return p;
+  }
+
+  std::mutex m_;
+  std::map<std::string, std::shared_ptr<const Prepared>> prepared_;
 };
 
 // The few driver types and entry points the probe needs (cuda.h is not needed to build).

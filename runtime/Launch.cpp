@@ -10,6 +10,7 @@
 #include "ir/bytecode/Bytecode.h"
 #include "ir/text/Text.h"
 #include "runtime/Files.h"
+#include "runtime/LaunchCache.h"
 
 namespace tilevm::rt {
 
@@ -123,7 +124,8 @@ Result<LoadedKernel> loadKernel(const KernelRequest& r, std::vector<ArgValue>& a
     if (!kernel) return commandLine(r.input + " has no kernel named '" + kernelName + "'");
   }
 
-  return LoadedKernel{std::move(module), kernel};
+  std::string key = kernelKey(*module, *kernel);
+  return LoadedKernel{std::move(module), kernel, std::move(key)};
 }
 
 Result<BoundArgs> bindArgs(const ir::Kernel& k, std::vector<ArgValue>& args, bool strict) {

@@ -25,8 +25,13 @@ struct KernelRequest {
 
 /// A verified module and the kernel to launch in it.
 struct LoadedKernel {
-  std::unique_ptr<ir::Module> module;
+  std::shared_ptr<ir::Module> module;  ///< shared with the devices' in-memory caches
   const ir::Kernel* kernel = nullptr;
+  /// The kernel's key (rt::kernelKey: a hash of its bytecode), computed once when it is loaded;
+  /// the devices' in-memory caches and the kernel cache on disk find it by this. Empty (a module
+  /// built by hand, diff's bytecode round trip): the interpreter prepares it at each launch, the
+  /// GPU engine keys it from its bytecode at each launch.
+  std::string key;
 };
 
 /// Parses `--arg NAME=SPEC` texts; names must be unique. `seed` makes generated data

@@ -8,6 +8,7 @@
 #include "interpreter/Interpreter.h"
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
+#include "runtime/LaunchCache.h"
 #include "runtime/Npy.h"
 #include "runtime/RunOptions.h"
 #include "tools/Commands.h"
@@ -96,7 +97,10 @@ int runKernel(const RunCli& o) {
   }
   interp::Report& rep = *ran;
   if (!writeStdout(rep.printed + rep.trace)) return kExitBadInput;
-  if (o.stats) std::cerr << "tilevm run: @" << kernel->name << ": " << (rep.kernelStats.empty() ? "no GPU statistics (the interpreter ran)" : rep.kernelStats) << "\n";
+  if (o.stats) {
+    std::cerr << "tilevm run: @" << kernel->name << ": " << (rep.kernelStats.empty() ? "no GPU statistics (the interpreter ran)" : rep.kernelStats) << "\n";
+    std::cerr << "tilevm run: launch caches: " << rt::describe(rt::cacheCounters()) << "\n";
+  }
   std::cerr << rep.text();
   if (!o.quiet)
     std::cerr << "tilevm run: @" << kernel->name << ", " << rep.programs << " programs, " << rep.findings.size()
@@ -134,7 +138,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--device", o->options.device, "where it runs: cpu (the checking interpreter) or cuda[:N] (the GPU engine; no checks)")
       ->capture_default_str();
   addGpuOptions(c, o->options, "with --device cuda: ");
-  c->add_flag("--stats", o->stats, "with --device cuda: registers, shared memory and spills of the loaded kernel");
+  c->add_flag("--stats", o->stats, "with --device cuda: registers, shared memory and spills of the loaded kernel; the launch caches' counters");
   c->add_flag("-q,--quiet", o->quiet, "no summary line");
   c->callback([o, &rc] { rc = runKernel(*o); });
 }

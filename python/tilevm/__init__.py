@@ -30,6 +30,8 @@ class KernelError(RuntimeError):
 options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "fuel": 2**24, "strict": False, "warn": False,
            "device": "cpu", "autotune": False}
 
-# What the last kernel launch returned: programs, seconds, findings, and copied_bytes (bytes the
-# GPU engine copied between host and GPU: 0 when every tensor was a CUDA tensor, used in place).
+# What the last kernel launch returned: programs, seconds, findings, copied_bytes (bytes the
+# GPU engine copied between host and GPU: 0 when every tensor was a CUDA tensor, used in place),
+# and the process's launch-cache counters so far: bytecode_encodes (once per compiled kernel),
+# prepares (interpreter), module_loads (GPU engine) and cache_hits (launches that reused either).
 last_launch = None

@@ -16,6 +16,7 @@
 #include "runtime/Files.h"
 #include "runtime/KernelCache.h"
 #include "runtime/Launch.h"
+#include "runtime/LaunchCache.h"
 #include "TestKernels.h"
 
 using namespace tilevm;
@@ -174,4 +175,32 @@ TEST_CASE("GPU: a cached entry the driver rejects is dropped, built again and re
   if (before) ::setenv("TILEVM_CACHE_DIR", saved.c_str(), 1);
   else ::unsetenv("TILEVM_CACHE_DIR");
   fs::remove_all(dir);
+}
+
+TEST_CASE("GPU: repeated launches of one kernel neither write bytecode nor load the module again") {
+  Engines e = engines();
+  if (!e.gpu) {
+    WARN("no GPU: " << e.why);
+    return;
+  }
+  auto args = rt::parseArgs({"x=randn:f32:5000", "y=randn:f32:5000", "o=empty:f32:5000", "n=5000"}, 3);
+  REQUIRE(args);
+  SourceManager sources;
+  auto loaded = rt::loadKernel(rt::KernelRequest{test::repoRoot() + "/bench/anchors/triton_gpu_kernels.py", "vadd_k", {"BLOCK=1024"}, {}},
+                               *args, sources);
+  REQUIRE(loaded);
+  rt::CacheCounters before = rt::cacheCounters();
+  for (int launch = 0; launch < 3; ++launch) {
+    auto fresh = rt::parseArgs({"x=randn:f32:5000", "y=randn:f32:5000", "o=empty:f32:5000", "n=5000"}, 3);
+    REQUIRE(fresh);
+    auto bound = rt::bindArgs(*loaded->kernel, *fresh, false);
+    REQUIRE(bound);
+    interp::LaunchOptions o;
+    o.grid = {5, 1, 1};
+    REQUIRE(e.gpu->run(*loaded, *bound, o, 1));
+  }
+  rt::CacheCounters after = rt::cacheCounters();
+  CHECK(after.bytecodeEncodes == before.bytecodeEncodes);  // keyed once, when loaded
+  CHECK(after.moduleLoads == before.moduleLoads + 1);
+  CHECK(after.hits == before.hits + 2);
 }
