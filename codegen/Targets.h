@@ -27,6 +27,9 @@ inline constexpr Target kTargets[] = {
 /// Threads one block may have on every target (Triton's num_warps 32).
 inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 
+/// Blocks along a grid's Y and Z on every target (X takes 2^31-1, as the interpreter's axes).
+inline constexpr int64_t kMaxGridYZ = 65535;
+
 /// Shared memory a kernel keeps for its static arrays; the dynamic part may use the rest of
 /// the opt-in maximum.
 inline constexpr uint64_t kStaticSharedReserveBytes = 1024;

@@ -57,6 +57,13 @@ struct Checks {
 /// The largest grid extent per axis (program_id is int32) and the most programs in a launch.
 inline constexpr int64_t kMaxGridAxis = (int64_t(1) << 31) - 1;
 inline constexpr uint64_t kMaxGridPrograms = (uint64_t(1) << 32) - 1;
+/// The grid limits in words, for every message about a grid (rt::checkGrid, run()).
+inline constexpr const char* kGridLimits =
+    "each dimension must be at most 2147483647 (program_id is int32), and at most 4294967295 programs in a launch (see "
+    "docs/limits.md)";
+/// kGridLimits when `grid` is outside them (an axis below 1 or past kMaxGridAxis, more than
+/// kMaxGridPrograms programs), else "": the one check of a grid's limits.
+std::string gridProblem(const std::array<int64_t, 3>& grid);
 
 /// Order programs run in.
 enum class Schedule { Parallel, Serial, Reverse, Random };

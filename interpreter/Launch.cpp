@@ -135,23 +135,25 @@ struct ProgramOutput {
 
 }  // namespace
 
+std::string gridProblem(const std::array<int64_t, 3>& grid) {
+  for (int64_t g : grid)
+    if (g <= 0 || g > kMaxGridAxis) return kGridLimits;
+  if ((unsigned __int128)uint64_t(grid[0]) * uint64_t(grid[1]) * uint64_t(grid[2]) > kMaxGridPrograms) return kGridLimits;
+  return "";
+}
+
 Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const std::vector<Arg>& args,
            const LaunchOptions& options) {
   auto start = std::chrono::steady_clock::now();
-  for (int64_t g : options.grid)
-    if (g <= 0 || g > kMaxGridAxis)
-      throw std::invalid_argument("grid dimensions must be between 1 and " + std::to_string(kMaxGridAxis) +
-                                  " (program_id is int32)");
+  if (std::string problem = gridProblem(options.grid); !problem.empty())
+    throw std::invalid_argument("grid " + std::to_string(options.grid[0]) + "," + std::to_string(options.grid[1]) + "," +
+                                std::to_string(options.grid[2]) + ": " + problem);
   const ir::Module& module = *prepared.module;
   const ir::Kernel& kernel = *prepared.kernel;
   const CompiledKernel& code = *prepared.code;
   LaunchOptions opts = options;
   opts.symbolic = prepared.symbolic;
-  unsigned __int128 wide = (unsigned __int128)opts.grid[0] * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);
-  if (wide > kMaxGridPrograms)
-    throw std::invalid_argument("the grid has " + std::to_string(uint64_t(wide > ~uint64_t(0) ? ~uint64_t(0) : uint64_t(wide))) +
-                                " programs; at most " + std::to_string(kMaxGridPrograms) + " are run");
-  uint64_t total = uint64_t(wide);
+  uint64_t total = uint64_t(opts.grid[0]) * uint64_t(opts.grid[1]) * uint64_t(opts.grid[2]);  // checked above
   if (total > kMaxRacePrograms) opts.checks.races = false;  // shadow words cannot name more programs
   // Buffers no store or atomic can reach (WriteSet.h): read in place, no race shadow (per
   // allocation: a buffer overlapping a written one is written). The smallest access reaching

@@ -166,10 +166,9 @@ std::string Report::text() const {
   return o.str();
 }
 
-std::string Report::json() const {
+std::string Report::json(const std::string& fields) const {
   std::ostringstream o;
-  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << ",\n  \"compile_seconds\": " << compileSeconds;
-  if (!kernelStats.empty()) o << ",\n  \"kernel_stats\": " << jsonString(kernelStats);
+  o << "{\n  \"programs\": " << programs << ",\n  \"seconds\": " << seconds << fields;
   o << ",\n  \"dropped_findings\": " << droppedFindings << ",\n  \"findings\": [";
   for (size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];

@@ -46,19 +46,17 @@ struct Report {
   std::string printed;   ///< device_print output, grouped and ordered by program id
   std::string trace;     ///< --trace output
   double seconds = 0;
-  double compileSeconds = 0;   ///< set by runtime devices: source-independent IR to a loaded kernel
-  std::string kernelStats;     ///< set by the GPU engine: registers, shared and local (spill) memory per thread/block
   size_t programs = 0;
   size_t arenaBytes = 0; ///< peak arena bytes over all workers
   size_t droppedFindings = 0;  ///< distinct findings past kMaxFindings, not listed
-  size_t copiedBytes = 0;      ///< set by the GPU engine: bytes copied between host and GPU (0 for CUDA tensors used in place)
 
   /// Findings of severity Error (a launch with none passes the checks: exit code 0).
   size_t errors() const;
   /// Human-readable findings, one paragraph each.
   std::string text() const;
-  /// JSON document of the findings.
-  std::string json() const;
+  /// JSON document of the findings; `fields` (",\n  \"name\": value" each) go after the
+  /// timing (rt::LaunchResult adds the compile time and the GPU's statistics).
+  std::string json(const std::string& fields = "") const;
   /// The findings as runs of one kernel under different schedules must agree on them: each
   /// one's severity, kind, source lines, buffer and element, and program and count for findings
   /// one program makes alone, sorted. Which two programs a race or store conflict names, and how

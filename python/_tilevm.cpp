@@ -27,6 +27,7 @@
 #include "interpreter/WriteSet.h"
 #include "runtime/Device.h"
 #include "runtime/Files.h"
+#include "runtime/Errors.h"
 #include "runtime/Launch.h"
 #include "runtime/LaunchCache.h"
 #include "runtime/RunOptions.h"
@@ -52,18 +53,20 @@ rt::Device& interpreter() {
   return *d;
 }
 
-// One GPU engine per (ordinal, warps, stages), opened on first use.
-rt::Device& gpu(int ordinal, unsigned numWarps, unsigned numStages) {
-  static std::map<std::tuple<int, unsigned, unsigned>, std::unique_ptr<rt::Device>> devices;
-  auto key = std::make_tuple(ordinal, numWarps, numStages);
-  if (auto it = devices.find(key); it != devices.end()) return *it->second;
-  rt::GpuOptions options;
-  options.numWarps = numWarps;
-  options.numStages = numStages;
-  options.coldL2 = false;
-  auto d = rt::cudaDevice(ordinal, options);
-  if (!d) throw std::runtime_error("tilevm: --device cuda: " + d.error().message);
-  return *(devices[key] = std::move(*d));
+// One GPU engine per device, opened on first use (warps and stages are each launch's options).
+rt::Device& gpu(int ordinal) {
+  static std::map<int, std::unique_ptr<rt::Device>> devices;
+  if (auto it = devices.find(ordinal); it != devices.end()) return *it->second;
+  auto d = rt::cudaDevice(ordinal, /*coldL2=*/false);
+  if (!d) throw std::runtime_error("tilevm: --device cuda: " + d.error().diag.message);
+  return *(devices[ordinal] = std::move(*d));
+}
+
+// A failed launch as Python's exception: ValueError for a bad kernel, argument or option,
+// RuntimeError for the driver or GPU (tilevm run's exit 1 and 2).
+[[noreturn]] void raise(const rt::LaunchError& e, const char* where) {
+  if (e.kind == rt::ErrorKind::Environment) throw std::runtime_error(std::string("tilevm: ") + where + ": " + e.diag.message);
+  throw py::value_error(e.diag.message);
 }
 
 using CacheKey = std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>, std::vector<std::string>>;
@@ -315,10 +318,11 @@ class LaunchThread {
 // one calls PyErr_CheckSignals every 20 ms; a KeyboardInterrupt (or any exception a signal
 // handler raises) sets the launch's cancel flag, and once the launch has stopped (within a loop
 // iteration or a program) the exception is raised here.
-interp::Report runInterruptibly(const Compiled& c, rt::BoundArgs& bound, interp::LaunchOptions o) {
+rt::LaunchResult runInterruptibly(const Compiled& c, rt::BoundArgs& bound, rt::LaunchOptions o) {
+  o.repeat = 1;
   auto launch = [&] {
-    auto r = interpreter().run(c.loaded, bound, o, 1);
-    if (!r) throw py::value_error(r.error().message);
+    auto r = interpreter().run(c.loaded, bound, o);
+    if (!r) raise(r.error(), "the interpreter");
     return std::move(*r);
   };
   // A launch from a signal handler run by the watch below (re-entrant) runs in place too.
@@ -332,8 +336,8 @@ interp::Report runInterruptibly(const Compiled& c, rt::BoundArgs& bound, interp:
     ~Watching() { watching = false; }
   } scope;
   std::atomic<bool> cancel{false};
-  o.cancel = &cancel;
-  interp::Report rep;
+  o.interpreter.cancel = &cancel;
+  rt::LaunchResult rep;
   std::exception_ptr failure;
   LaunchThread& worker = LaunchThread::get();
   worker.start([&] {
@@ -375,23 +379,24 @@ PYBIND11_MODULE(_tilevm, m) {
         std::vector<interp::Arg> launchArgs;
         std::vector<py::object> owners;
         bindArgs(*c, args, o.device.gpu, buffers, launchArgs, owners);
-        interp::Report rep;
+        rt::LaunchResult result;
         rt::BoundArgs bound;
         bound.buffers = std::move(buffers);
         bound.args = launchArgs;
         if (!o.device.gpu) {
-          rep = runInterruptibly(*c, bound, o.launch);
+          result = runInterruptibly(*c, bound, o.launch);
           py_ext::UndefinedMemory::get().carryOut(bound.buffers, owners);
         } else {
           py_ext::UndefinedMemory::get().forget(bound.buffers);
-          rt::Device& d = gpu(o.device.ordinal, o.gpu.numWarps, o.gpu.numStages);
-          Result<interp::Report> r = [&] {
+          rt::Device& d = gpu(o.device.ordinal);
+          rt::Outcome<rt::LaunchResult> r = [&] {
             py::gil_scoped_release release;
-            return d.run(c->loaded, bound, o.launch, o.repeat);
+            return d.run(c->loaded, bound, o.launch);
           }();
-          if (!r) throw std::runtime_error("tilevm: the GPU engine: " + r.error().message);
-          rep = std::move(*r);
+          if (!r) raise(r.error(), "the GPU engine");
+          result = std::move(*r);
         }
+        const interp::Report& rep = result.report;
         py::dict out;
         size_t warnings = 0, notes = 0;
         for (const interp::Finding& f : rep.findings) {
@@ -405,7 +410,7 @@ PYBIND11_MODULE(_tilevm, m) {
         out["printed"] = rep.printed;
         out["seconds"] = rep.seconds;
         out["programs"] = rep.programs;
-        out["copied_bytes"] = rep.copiedBytes;
+        out["copied_bytes"] = result.gpu ? result.gpu->copiedBytes : 0;
         rt::CacheCounters counts = rt::cacheCounters();  // the process's, after this launch
         out["bytecode_encodes"] = counts.bytecodeEncodes;
         out["prepares"] = counts.prepares;
@@ -426,12 +431,15 @@ PYBIND11_MODULE(_tilevm, m) {
   rt::setCudaFactory(&rt::openCuda);
 #endif
   m.def(
-      "probe_cuda",
-      [](int ordinal) {
-        rt::CudaProbe p = rt::probeCuda(ordinal);
+      "probe_device",
+      [](const std::string& spec) {
+        auto d = rt::parseDevice(spec);  // the CLI's parser and message
+        if (!d) throw py::value_error(d.error().message);
+        if (!d->gpu) return py::make_tuple(true, std::string("cpu interpreter"));
+        rt::CudaProbe p = rt::probeCuda(d->ordinal);
         return py::make_tuple(p.usable, p.usable ? p.name : p.reason);
       },
-      py::arg("ordinal") = 0);
+      py::arg("spec"), "(usable, name or why not) of a --device spec: cpu, cuda or cuda:N");
   m.def("has_gpu_engine", [] {
 #ifdef TILEVM_HAVE_GPU
     return true;

@@ -16,6 +16,7 @@
 #include "runtime/KernelCache.h"
 #include "runtime/LaunchCache.h"
 #include "runtime/PtxEntry.h"
+#include "runtime/RunOptions.h"
 
 namespace tilevm::rt {
 
@@ -101,8 +102,8 @@ std::string loadDriver(Driver& d) {
 
 class CudaDevice : public Device {
  public:
-  CudaDevice(Driver d, Handle ctx, CudaProbe probe, const codegen::Target* target, GpuOptions options, int ordinal)
-      : d_(d), ctx_(ctx), probe_(std::move(probe)), target_(target), options_(options), ordinal_(ordinal) {}
+  CudaDevice(Driver d, Handle ctx, CudaProbe probe, const codegen::Target* target, bool coldL2, int ordinal)
+      : d_(d), ctx_(ctx), probe_(std::move(probe)), target_(target), coldL2_(coldL2), ordinal_(ordinal) {}
   ~CudaDevice() override {
     d_.ctxSetCurrent(ctx_);
     if (flush_) d_.memFree(flush_);
@@ -113,22 +114,28 @@ class CudaDevice : public Device {
     return "cuda (" + probe_.name + ", sm_" + std::to_string(probe_.major * 10 + probe_.minor) + ", compiled for " + target_->arch + ")";
   }
 
-  Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& o,
-                             unsigned launches) override {
-    auto fail = [](const std::string& m) { return Diagnostic{"<device>", 0, 0, m}; };
+  Outcome<LaunchResult> run(const LoadedKernel& k, BoundArgs& bound, const LaunchOptions& o) override {
+    auto fail = [](const std::string& m) { return environmentError(m); };
+    if (std::optional<Diagnostic> bad = checkGrid(o.grid, true)) return inputError(*bad);
+    const unsigned launches = std::max(1u, o.repeat);
     if (d_.ctxSetCurrent(ctx_) != 0) return fail("cannot make the GPU's context current");
     auto compileStart = std::chrono::steady_clock::now();
-    auto mod = loadedModule(k, bound);
+    auto mod = loadedModule(k, bound, o.gpu);
     if (!mod) return mod.error();
     const LoadedModule& lm = **mod;
     Handle fn = lm.fn;
     const uint64_t dynamicShared = lm.launch.dynamicSharedBytes;
-    double compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
-    std::string stats = "registers " + std::to_string(lm.registers) + " per thread, shared memory " +
-                        std::to_string(lm.staticShared + int(dynamicShared)) + " bytes per block (" + std::to_string(dynamicShared) +
-                        " dynamic), local memory (spills) " + std::to_string(lm.local) + " bytes per thread, " +
-                        std::to_string(lm.launch.threads) + " threads per block on " + lm.launch.arch +
-                        (lm.ptxFromDisk ? ", PTX from the kernel cache (" + lm.cacheDir + ")" : "");
+    LaunchResult result;
+    result.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
+    GpuStats& stats = result.gpu.emplace();
+    stats.arch = lm.launch.arch;
+    stats.threads = lm.launch.threads;
+    stats.registers = lm.registers;
+    stats.staticSharedBytes = lm.staticShared;
+    stats.dynamicSharedBytes = dynamicShared;
+    stats.localBytes = lm.local;
+    stats.ptxFromDisk = lm.ptxFromDisk;
+    stats.cacheDir = lm.cacheDir;
 
     std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
     std::vector<bool> inPlace(bound.buffers.size(), false);  // memory already on this GPU (a CUDA tensor)
@@ -177,7 +184,8 @@ class CudaDevice : public Device {
           case ir::ScalarKind::I64: put(int64_t(a.i)); break;
           case ir::ScalarKind::F32: put(float(a.f)); break;
           case ir::ScalarKind::F64: put(double(a.f)); break;
-          default: return fail("a scalar parameter of type " + t.str() + " cannot be passed to the GPU yet");
+          default:
+            return inputError(Diagnostic{"<device>", 0, 0, "a scalar parameter of type " + t.str() + " cannot be passed to the GPU yet"});
         }
       params[i] = storage[i].data();
     }
@@ -189,8 +197,8 @@ class CudaDevice : public Device {
     std::vector<double> times;
     CUresult r = 0;
     constexpr size_t kFlushBytes = size_t(256) << 20;
-    if (options_.coldL2 && launches > 1 && !flush_ && d_.memAlloc(&flush_, kFlushBytes) != 0) flush_ = 0;
-    for (unsigned i = 0; i < std::max(1u, launches) && r == 0; ++i) {
+    if (coldL2_ && launches > 1 && !flush_ && d_.memAlloc(&flush_, kFlushBytes) != 0) flush_ = 0;
+    for (unsigned i = 0; i < launches && r == 0; ++i) {
       if (flush_) d_.memsetD8(flush_, 0, kFlushBytes);
       d_.eventRecord(start, nullptr);
       r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), lm.launch.threads, 1,
@@ -200,7 +208,7 @@ class CudaDevice : public Device {
       float ms = 0;
       d_.eventSynchronize(stop);
       d_.eventElapsedTime(&ms, start, stop);
-      if (i > 0 || launches <= 1) times.push_back(ms / 1e3);
+      if (i > 0 || launches == 1) times.push_back(ms / 1e3);
     }
     d_.eventDestroy(start);
     d_.eventDestroy(stop);
@@ -213,13 +221,10 @@ class CudaDevice : public Device {
       if (b.byteSize() && d_.memcpy(CUdeviceptr(b.data()), dev[i], b.byteSize()) != 0) return fail("copying " + b.name + " back failed");
       copied += b.byteSize();
     }
-    interp::Report rep;
-    rep.programs = size_t(o.grid[0] * o.grid[1] * o.grid[2]);
-    rep.seconds = medianSeconds(times);
-    rep.compileSeconds = compileSeconds;
-    rep.kernelStats = stats;
-    rep.copiedBytes = copied;
-    return rep;
+    result.report.programs = size_t(o.grid[0] * o.grid[1] * o.grid[2]);
+    result.report.seconds = medianSeconds(times);
+    stats.copiedBytes = copied;
+    return result;
   }
 
   /// A kernel JIT-loaded by the driver, kept for the device's lifetime.
@@ -234,15 +239,15 @@ class CudaDevice : public Device {
   /// The loaded module for `k` specialized on `bound`: from memory when this device loaded it
   /// before (a hit: no bytecode written, no PTX read, no JIT), else compiled (or read from the
   /// kernel cache on disk), loaded, and kept.
-  Result<const LoadedModule*> loadedModule(const LoadedKernel& k, const BoundArgs& bound) {
-    auto fail = [](const std::string& m) { return Diagnostic{"<device>", 0, 0, m}; };
+  Outcome<const LoadedModule*> loadedModule(const LoadedKernel& k, const BoundArgs& bound, const GpuOptions& gpu) {
+    auto fail = [](const std::string& m) { return environmentError(m); };
     codegen::Options copts;
     // The GPU's own target (sm_86 on an sm_86 GPU; sm_90a, with wgmma, on 9.0 alone) and the
     // shared memory its driver lets one block have: every limit is this GPU's.
     copts.arch = target_->arch;
     copts.deviceSharedOptInBytes = uint64_t(probe_.sharedOptInBytes);
-    copts.numWarps = options_.numWarps;
-    copts.numStages = options_.numStages;
+    copts.numWarps = gpu.numWarps;
+    copts.numStages = gpu.numStages;
     // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
     // allocations are 256-byte aligned, so a view's offset decides).
     for (size_t i = 0; i < k.kernel->params().size(); ++i) {
@@ -272,7 +277,7 @@ class CudaDevice : public Device {
     std::optional<codegen::CompiledPtx> cached;
     if (std::optional<std::string> entry = cache.load(key)) cached = decodePtxEntry(*entry);
     Result<codegen::CompiledPtx> ptx = cached ? Result<codegen::CompiledPtx>(*cached) : codegen::emitPtx(*k.module, *k.kernel, copts);
-    if (!ptx) return ptx.error();
+    if (!ptx) return inputError(ptx.error());  // the kernel cannot be lowered: located at its op
     if (!cached) cache.store(key, encodePtxEntry(*ptx));
     // JIT: the error log comes back in a buffer (option values are written into the slots).
     char errorLog[8192] = {0};
@@ -287,7 +292,7 @@ class CudaDevice : public Device {
       cache.drop(key);
       cached.reset();
       ptx = codegen::emitPtx(*k.module, *k.kernel, copts);
-      if (!ptx) return ptx.error();
+      if (!ptx) return inputError(ptx.error());
       std::fill(std::begin(errorLog), std::end(errorLog), '\0');
       countModuleLoad();
       loaded = d_.moduleLoadDataEx(&lm.module, ptx->ptx.c_str(), 2, opts, vals);
@@ -340,7 +345,7 @@ class CudaDevice : public Device {
   Handle ctx_;
   CudaProbe probe_;
   const codegen::Target* target_;  // the row of codegen/Targets.h this GPU runs
-  GpuOptions options_;
+  bool coldL2_;  // clear L2 before each timed launch
   int ordinal_ = 0;
   CUdeviceptr flush_ = 0;   // the L2-clearing buffer, allocated at the first timed launch
   std::map<std::string, LoadedModule> modules_;  // loaded kernels by everything their code depends on
@@ -348,21 +353,21 @@ class CudaDevice : public Device {
 
 }  // namespace
 
-Result<std::unique_ptr<Device>> openCuda(int ordinal, const GpuOptions& options) {
+Outcome<std::unique_ptr<Device>> openCuda(int ordinal, bool coldL2) {
   CudaProbe probe = probeCuda(ordinal);
-  if (!probe.usable) return Diagnostic{"<device>", 0, 0, probe.reason};
+  if (!probe.usable) return environmentError(probe.reason);
   const codegen::Target* target = codegen::targetForCapability(probe.major, probe.minor);
   if (!target)
-    return Diagnostic{"<device>", 0, 0, "sm_" + std::to_string(probe.major * 10 + probe.minor) + " is older than " +
-                                           codegen::kTargets[0].arch + ", the oldest target"};
+    return environmentError("sm_" + std::to_string(probe.major * 10 + probe.minor) + " is older than " + codegen::kTargets[0].arch +
+                            ", the oldest target");
   Driver d;
-  if (std::string why = loadDriver(d); !why.empty()) return Diagnostic{"<device>", 0, 0, why};
+  if (std::string why = loadDriver(d); !why.empty()) return environmentError(why);
   d.init(0);
   CUdevice dev = 0;
   Handle ctx = nullptr;
   if (d.deviceGet(&dev, ordinal) != 0 || d.primaryCtxRetain(&ctx, dev) != 0)
-    return Diagnostic{"<device>", 0, 0, "cannot open a context on cuda:" + std::to_string(ordinal)};
-  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe, target, options, ordinal));
+    return environmentError("cannot open a context on cuda:" + std::to_string(ordinal));
+  return std::unique_ptr<Device>(std::make_unique<CudaDevice>(d, ctx, probe, target, coldL2, ordinal));
 }
 
 }  // namespace tilevm::rt

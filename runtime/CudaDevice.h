@@ -5,7 +5,7 @@
 
 namespace tilevm::rt {
 
-/// The GPU engine on device `ordinal`.
-Result<std::unique_ptr<Device>> openCuda(int ordinal, const GpuOptions& options);
+/// The GPU engine on device `ordinal` (rt::cudaDevice's factory; `coldL2` as there).
+Outcome<std::unique_ptr<Device>> openCuda(int ordinal, bool coldL2);
 
 }  // namespace tilevm::rt

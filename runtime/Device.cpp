@@ -8,9 +8,11 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "runtime/LaunchCache.h"
+#include "runtime/RunOptions.h"
 
 namespace tilevm::rt {
 
@@ -21,23 +23,25 @@ class InterpreterDevice : public Device {
   std::string describe() const override {
     return "cpu interpreter (" + std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " hardware threads)";
   }
-  Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options,
-                             unsigned launches) override {
+  Outcome<LaunchResult> run(const LoadedKernel& k, BoundArgs& bound, const LaunchOptions& options) override {
+    if (std::optional<Diagnostic> bad = checkGrid(options.grid, false)) return inputError(*bad);
+    interp::LaunchOptions o = options.interpreter;
+    o.grid = options.grid;
     try {
       auto t0 = std::chrono::steady_clock::now();
-      std::shared_ptr<const Prepared> prepared = prepare(k, options.symbolic);
-      double compile = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      interp::Report rep;
+      std::shared_ptr<const Prepared> prepared = prepare(k, o.symbolic);
+      LaunchResult result;
+      result.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::vector<double> times;
-      for (unsigned r = 0; r < std::max(1u, launches); ++r) {
-        rep = interp::run(prepared->kernel, bound.buffers, bound.args, options);
-        if (r > 0 || launches <= 1) times.push_back(rep.seconds);
+      const unsigned launches = std::max(1u, options.repeat);
+      for (unsigned r = 0; r < launches; ++r) {
+        result.report = interp::run(prepared->kernel, bound.buffers, bound.args, o);
+        if (r > 0 || launches == 1) times.push_back(result.report.seconds);
       }
-      rep.seconds = medianSeconds(times);
-      rep.compileSeconds = compile;
-      return rep;
+      result.report.seconds = medianSeconds(times);
+      return result;
     } catch (const std::invalid_argument& e) {
-      return Diagnostic{"<command line>", 0, 0, e.what()};
+      return inputError(Diagnostic{"<command line>", 0, 0, e.what()});
     }
   }
 
@@ -86,18 +90,6 @@ constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
 constexpr int kAttrSharedOptIn = 97;  // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 
 }  // namespace
-
-bool parseCudaDevice(const std::string& spec, int& ordinal) {
-  if (spec == "cuda") {
-    ordinal = 0;
-    return true;
-  }
-  if (spec.rfind("cuda:", 0) != 0 || spec.size() == 5 || spec.size() > 8) return false;
-  for (size_t i = 5; i < spec.size(); ++i)
-    if (spec[i] < '0' || spec[i] > '9') return false;
-  ordinal = std::stoi(spec.substr(5));
-  return true;
-}
 
 double medianSeconds(std::vector<double> times) {
   if (times.empty()) return 0;
@@ -171,13 +163,12 @@ CudaFactory& cudaFactory() {
 
 void setCudaFactory(CudaFactory f) { cudaFactory() = f; }
 
-Result<std::unique_ptr<Device>> cudaDevice(int ordinal, const GpuOptions& options) {
-  if (cudaFactory()) return cudaFactory()(ordinal, options);
+Outcome<std::unique_ptr<Device>> cudaDevice(int ordinal, bool coldL2) {
+  if (cudaFactory()) return cudaFactory()(ordinal, coldL2);
   CudaProbe p = probeCuda(ordinal);
-  if (!p.usable) return Diagnostic{"<device>", 0, 0, p.reason};
-  return Diagnostic{"<device>", 0, 0,
-                    "cuda:" + std::to_string(ordinal) + " (" + p.name + ", sm_" + std::to_string(p.major * 10 + p.minor) +
-                        ") is present, but this program was built without the GPU code generator"};
+  if (!p.usable) return environmentError(p.reason);
+  return environmentError("cuda:" + std::to_string(ordinal) + " (" + p.name + ", sm_" + std::to_string(p.major * 10 + p.minor) +
+                          ") is present, but this program was built without the GPU code generator");
 }
 
 }  // namespace tilevm::rt

@@ -6,27 +6,27 @@
 #include <string>
 #include <vector>
 
-#include "interpreter/Interpreter.h"
-#include "ir/Diagnostics.h"
+#include "runtime/Errors.h"
 #include "runtime/Launch.h"
+#include "runtime/LaunchOptions.h"
+#include "runtime/LaunchResult.h"
 
 namespace tilevm::rt {
 
-/// One engine that runs kernels over bound arguments (buffers are updated in place).
+/// One engine that runs kernels over bound arguments (buffers are updated in place): the
+/// interpreter, or the GPU engine. Every front door (tilevm run, diff, viz, demo, the Python
+/// module) launches through one.
 class Device {
  public:
   virtual ~Device() = default;
-  /// "cpu interpreter (16 threads)", "cuda:0 NVIDIA H200 (sm_90)", ...
+  /// "cpu interpreter (16 threads)", "cuda (NVIDIA H200, sm_90, compiled for sm_90a)", ...
   virtual std::string describe() const = 0;
-  /// Launches the kernel `launches` times on the same inputs (outputs are overwritten; compiled
-  /// and copied once). Report::seconds is the median launch time, the first (cold) launch left
-  /// out when there are several; compileSeconds is the time to a loaded kernel.
-  virtual Result<interp::Report> run(const LoadedKernel& k, BoundArgs& bound, const interp::LaunchOptions& options,
-                                     unsigned launches) = 0;
+  /// Launches the kernel options.repeat times on the same inputs (outputs are overwritten;
+  /// compiled and copied once): the result's time is the median launch, the first (cold) one
+  /// left out when there are several; compileSeconds is the time to a runnable kernel. Errors
+  /// carry their kind: a bad kernel, argument or option (Input), or the driver (Environment).
+  virtual Outcome<LaunchResult> run(const LoadedKernel& k, BoundArgs& bound, const LaunchOptions& options) = 0;
 };
-
-/// Parses "cuda" (device 0) or "cuda:N"; false for anything else.
-bool parseCudaDevice(const std::string& spec, int& ordinal);
 
 /// The median of launch times (0 for none).
 double medianSeconds(std::vector<double> times);
@@ -47,20 +47,14 @@ struct CudaProbe {
 /// Loads libcuda.so.1 with dlopen and asks for device `ordinal`.
 CudaProbe probeCuda(int ordinal);
 
-/// How the GPU engine compiles and times kernels.
-struct GpuOptions {
-  unsigned numWarps = 4;   ///< threads per program = 32 * numWarps (Triton's num_warps)
-  bool coldL2 = true;      ///< clear L2 (a 256 MiB write) before each timed launch, as triton.testing.do_bench does
-  unsigned numStages = 1;  ///< Triton's num_stages (codegen::Options::numStages)
-};
-
-/// The GPU engine on device `ordinal`; an error (an environment problem, exit 2) when no
-/// driver or GPU is usable, or when this program has no code generator.
-Result<std::unique_ptr<Device>> cudaDevice(int ordinal, const GpuOptions& options = {});
+/// The GPU engine on device `ordinal`; an Environment error (exit 2) when no driver or GPU is
+/// usable, or when this program has no code generator. `coldL2`: clear L2 (a 256 MiB write)
+/// before each timed launch, as triton.testing.do_bench does.
+Outcome<std::unique_ptr<Device>> cudaDevice(int ordinal, bool coldL2 = true);
 
 /// Programs linked with the GPU engine (runtime/gpu: the code generator and LLVM) register it
 /// here; the runtime itself stays free of LLVM, so the Python extension and tests link fast.
-using CudaFactory = Result<std::unique_ptr<Device>> (*)(int ordinal, const GpuOptions& options);
+using CudaFactory = Outcome<std::unique_ptr<Device>> (*)(int ordinal, bool coldL2);
 void setCudaFactory(CudaFactory f);
 
 }  // namespace tilevm::rt

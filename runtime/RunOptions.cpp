@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "codegen/Targets.h"
+
 namespace tilevm::rt {
 
 namespace {
@@ -32,9 +34,14 @@ std::string range(uint64_t min, uint64_t max, const std::string& what) {
   return "an integer from " + std::to_string(min) + " to " + std::to_string(max) + (what.empty() ? "" : " (" + what + ")");
 }
 
-constexpr const char* kGridExpected =
-    "X[,Y[,Z]] with positive integers; each dimension must be at most 2147483647 (program_id is int32), and at most "
-    "4294967295 programs in a launch (see docs/limits.md)";
+std::string gridExpected(bool gpu) {
+  return std::string("X[,Y[,Z]] with positive integers; ") + interp::kGridLimits +
+         (gpu ? "; on a GPU Y and Z at most " + std::to_string(codegen::kMaxGridYZ) : "");
+}
+
+std::string gridText(const std::array<int64_t, 3>& g) {
+  return std::to_string(g[0]) + "," + std::to_string(g[1]) + "," + std::to_string(g[2]);
+}
 
 }  // namespace
 
@@ -63,6 +70,12 @@ Result<double> parseNumber(const std::string& flag, const std::string& text, dou
   return v;
 }
 
+std::optional<Diagnostic> checkGrid(const std::array<int64_t, 3>& grid, bool gpu) {
+  if (!interp::gridProblem(grid).empty() || (gpu && (grid[1] > codegen::kMaxGridYZ || grid[2] > codegen::kMaxGridYZ)))
+    return bad("--grid", gridText(grid), gridExpected(gpu));
+  return std::nullopt;
+}
+
 Result<std::array<int64_t, 3>> parseGrid(const std::string& text) {
   std::array<int64_t, 3> g{1, 1, 1};
   size_t start = 0;
@@ -71,13 +84,12 @@ Result<std::array<int64_t, 3>> parseGrid(const std::string& text) {
     uint64_t v = 0;
     if (d == 3 || !digits(text.substr(start, c == std::string::npos ? std::string::npos : c - start), v) || v == 0 ||
         v > uint64_t(interp::kMaxGridAxis))
-      return bad("--grid", text, kGridExpected);
+      return bad("--grid", text, gridExpected(false));
     g[d] = int64_t(v);
     if (c == std::string::npos) break;
     start = c + 1;
   }
-  if ((unsigned __int128)uint64_t(g[0]) * uint64_t(g[1]) * uint64_t(g[2]) > interp::kMaxGridPrograms)
-    return bad("--grid", text, kGridExpected);
+  if (checkGrid(g, false)) return bad("--grid", text, gridExpected(false));
   return g;
 }
 
@@ -171,38 +183,40 @@ Result<RunOptions> parseRunOptions(const RunOptionTexts& t) {
   RunOptions o;
   auto grid = parseGrid(t.grid);
   if (!grid) return grid.error();
-  o.launch.grid = *grid;
+  o.launch.grid = o.launch.interpreter.grid = *grid;
+  interp::LaunchOptions& in = o.launch.interpreter;
   auto threads = parseThreads(t.threads);
   if (!threads) return threads.error();
-  o.launch.threads = *threads;
-  auto schedule = parseSchedule(t.schedule, o.launch.scheduleSeed);
+  in.threads = *threads;
+  auto schedule = parseSchedule(t.schedule, in.scheduleSeed);
   if (!schedule) return schedule.error();
-  o.launch.schedule = *schedule;
+  in.schedule = *schedule;
   auto checks = parseChecks(t.check);
   if (!checks) return checks.error();
-  o.launch.checks = *checks;
-  o.launch.checks.strict = t.strict;
+  in.checks = *checks;
+  in.checks.strict = t.strict;
   auto timeout = parseTimeout(t.timeout);
   if (!timeout) return timeout.error();
-  o.launch.timeoutSeconds = *timeout;
+  in.timeoutSeconds = *timeout;
   auto fuel = parseFuel(t.fuel);
   if (!fuel) return fuel.error();
-  o.launch.fuel = *fuel;
+  in.fuel = *fuel;
   auto seed = parseSeed(t.seed);
   if (!seed) return seed.error();
   o.seed = *seed;
   auto device = parseDevice(t.device);
   if (!device) return device.error();
   o.device = *device;
+  if (o.device.gpu && checkGrid(o.launch.grid, true)) return bad("--grid", t.grid, gridExpected(true));
   auto warps = parseNumWarps(t.numWarps);
   if (!warps) return warps.error();
-  o.gpu.numWarps = *warps;
+  o.launch.gpu.numWarps = *warps;
   auto stages = parseNumStages(t.numStages);
   if (!stages) return stages.error();
-  o.gpu.numStages = *stages;
+  o.launch.gpu.numStages = *stages;
   auto repeat = parseRepeat(t.repeat);
   if (!repeat) return repeat.error();
-  o.repeat = *repeat;
+  o.launch.repeat = *repeat;
   return o;
 }
 

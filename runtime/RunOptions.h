@@ -1,14 +1,17 @@
 // RunOptions.h - the launch options every front door takes (tilevm run, diff, viz --run, ptx,
-// llvm-ir and the Python module), parsed and checked in one place with one message each.
+// llvm-ir, the demo and the Python module), parsed and checked in one place with one message
+// each, into the engine-neutral rt::LaunchOptions every device takes.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
 
+#include <optional>
+
 #include "interpreter/Interpreter.h"
 #include "ir/Diagnostics.h"
-#include "runtime/Device.h"
+#include "runtime/LaunchOptions.h"
 
 namespace tilevm::rt {
 
@@ -46,17 +49,21 @@ struct DeviceSpec {
   int ordinal = 0;   ///< cuda:N
 };
 
-/// Checked launch options.
+/// Checked options of a run.
 struct RunOptions {
-  interp::LaunchOptions launch;  ///< grid, checks, threads, schedule and its seed, fuel, timeout
-  uint64_t seed = 0;             ///< of generated arguments (--arg randn:...)
+  LaunchOptions launch;  ///< grid, repeat; num_warps, num_stages; checks, threads, schedule and its seed, fuel, timeout
+  uint64_t seed = 0;     ///< of generated arguments (--arg randn:...)
   DeviceSpec device;
-  GpuOptions gpu;                ///< num_warps, num_stages
-  unsigned repeat = 1;
 };
 
-/// Checks every option of `t`; the first bad one's message (at `<command line>`).
+/// Checks every option of `t`, the grid against the device it names too; the first bad one's
+/// message (at `<command line>`).
 Result<RunOptions> parseRunOptions(const RunOptionTexts& t);
+
+/// The one check of a launch's grid: each axis 1 to 2^31-1 (program_id is int32), at most
+/// 2^32-1 programs (interp::gridProblem), and on a GPU Y and Z at most 65535 (CUDA's grid).
+/// The message names the grid as --grid does. Devices check again what they are given.
+std::optional<Diagnostic> checkGrid(const std::array<int64_t, 3>& grid, bool gpu);
 
 /// A whole decimal number from `min` to `max` (no sign, no spaces, no wrap); otherwise
 /// "FLAG TEXT: expected an integer from MIN to MAX[ (what)]".
@@ -68,7 +75,8 @@ Result<uint64_t> parseInteger(const std::string& flag, const std::string& text, 
 Result<double> parseNumber(const std::string& flag, const std::string& text, double min, double max,
                            const std::string& what = "");
 
-/// --grid X[,Y[,Z]]: each axis 1..2^31-1, at most 2^32-1 programs.
+/// --grid X[,Y[,Z]] of positive integers, within checkGrid's limits for the interpreter (the
+/// device's are checked by parseRunOptions).
 Result<std::array<int64_t, 3>> parseGrid(const std::string& text);
 /// --pid X[,Y[,Z]]: a program of `grid`.
 Result<std::array<int64_t, 3>> parsePid(const std::string& text, const std::array<int64_t, 3>& grid);

@@ -4,6 +4,7 @@
 #include "frontend/Compile.h"
 #include "ir/bytecode/Bytecode.h"
 #include "ir/text/Text.h"
+#include "runtime/Launch.h"
 #include "tools/Commands.h"
 #include "tools/ExitCodes.h"
 #include "tools/Load.h"
@@ -14,7 +15,7 @@ namespace {
 
 struct CompileCli {
   std::string input, kernel, signature, output, emit = "tbc";
-  std::vector<std::string> defines, includeDirs;
+  std::vector<std::string> args, defines, includeDirs;
   bool list = false;
   bool noLocations = false;
 };
@@ -42,27 +43,47 @@ int runCompile(const CompileCli& o) {
     std::cerr << "tilevm compile: error: name the kernel with -k NAME (list them with --list)\n";
     return kExitBadInput;
   }
-  frontend::CompileOptions opts;
-  opts.kernel = o.kernel;
-  opts.signature = o.signature;
-  opts.includeDirs = o.includeDirs;
-  opts.sources = &sources;
-  for (const auto& d : o.defines) {
-    size_t eq = d.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      std::cerr << "<command line>: error: -D " << d << ": expected NAME=VALUE\n";
+  std::shared_ptr<ir::Module> module;
+  if (!o.args.empty()) {
+    // Typed as ptx, viz and run type a .py kernel: from --arg specs (no array is allocated).
+    if (!o.signature.empty()) {
+      std::cerr << "<command line>: error: give the signature with --arg specs or --signature, not both\n";
       return kExitBadInput;
     }
-    opts.defines[d.substr(0, eq)] = d.substr(eq + 1);
+    auto args = rt::parseArgs(o.args, 0);
+    if (!args) return std::cerr << render(args.error()), kExitBadInput;
+    SourceManager loadSources;
+    auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs}, *args, loadSources);
+    if (!loaded) {
+      report({loaded.error()}, loadSources);
+      return kExitBadInput;
+    }
+    module = std::move(loaded->module);
+  } else {
+    frontend::CompileOptions opts;
+    opts.kernel = o.kernel;
+    opts.signature = o.signature;
+    opts.includeDirs = o.includeDirs;
+    opts.sources = &sources;
+    for (const auto& d : o.defines) {
+      size_t eq = d.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::cerr << "<command line>: error: -D " << d << ": expected NAME=VALUE\n";
+        return kExitBadInput;
+      }
+      opts.defines[d.substr(0, eq)] = d.substr(eq + 1);
+    }
+    auto m = frontend::compileKernel(*text, o.input, opts);
+    if (!m) {
+      report({m.error()}, sources);
+      return kExitBadInput;
+    }
+    module = std::move(*m);
   }
-  auto m = frontend::compileKernel(*text, o.input, opts);
-  if (!m) {
-    report({m.error()}, sources);
-    return kExitBadInput;
-  }
+  const ir::Module* m = module.get();
   bool toStdout = o.output.empty() || o.output == "-";
   if (o.emit == "tile") {
-    std::string out = ir::print(**m, ir::PrintOptions{.locations = !o.noLocations});
+    std::string out = ir::print(*m, ir::PrintOptions{.locations = !o.noLocations});
     if (toStdout) return writeStdout(out) ? kExitOk : kExitBadInput;
     return writeFile(o.output, out.data(), out.size()) ? kExitOk : kExitBadInput;
   }
@@ -70,7 +91,7 @@ int runCompile(const CompileCli& o) {
     std::cerr << "tilevm compile: error: bytecode needs an output file (-o OUT.tbc), or use --emit tile\n";
     return kExitBadInput;
   }
-  auto bytes = ir::write(**m);
+  auto bytes = ir::write(*m);
   return writeFile(o.output, bytes.data(), bytes.size()) ? kExitOk : kExitBadInput;
 }
 
@@ -83,7 +104,8 @@ void addCompileCommand(CLI::App& app, int& rc) {
   c->add_option("-k,--kernel", o->kernel, "the @triton.jit function to compile");
   c->add_option("-D,--define", o->defines, "constexpr value NAME=VALUE (int, float, True/False, or a dtype like fp16)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (like PYTHONPATH)");
-  c->add_option("--signature", o->signature, "runtime parameter types, e.g. 'x: *fp32, y: *fp32, n: i32'");
+  c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run, ptx and viz: gives the parameter's type (or a constexpr's value)");
+  c->add_option("--signature", o->signature, "runtime parameter types as text, e.g. 'x: *fp32, y: *fp32, n: i32' (instead of --arg)");
   c->add_option("-o,--output", o->output, "output file (- or absent: stdout, text only)");
   c->add_option("--emit", o->emit, "output form: tbc (bytecode, default) or tile (text)")
       ->check(CLI::IsMember({"tbc", "tile"}));

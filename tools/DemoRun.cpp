@@ -1,13 +1,12 @@
 // DemoRun.cpp - the second half of `tilevm demo`: the anchor kernels compiled from Python and
-// run on the checking interpreter, then a planted race reported.
+// run on the checking interpreter (rt::Device, as every front door), then a planted race reported.
 #include <array>
 #include <cstdio>
 #include <optional>
 #include <iostream>
 
-#include "frontend/Compile.h"
-#include "interpreter/Interpreter.h"
-#include "runtime/ArgSpec.h"
+#include "runtime/Device.h"
+#include "runtime/Launch.h"
 #include "tools/Demo.h"
 #include "tools/Load.h"
 
@@ -25,57 +24,34 @@ struct DemoKernel {
   std::array<int64_t, 3> grid;
 };
 
-// Compiles and runs one kernel; prints a table row. Returns the report (or null on error).
+// Loads and runs one kernel through the launch path every front door shares (runtime/); prints a
+// table row. Returns the report (or null on error).
 std::optional<interp::Report> runOne(const std::string& root, const DemoKernel& k) {
-  std::string path = root + "/" + k.file;
-  auto text = readFile(path);
-  if (!text) {
-    std::cerr << render(text.error());
+  auto args = parseArgs(k.args, 0);
+  if (!args) {
+    std::cerr << render(args.error());
     return std::nullopt;
   }
-  std::vector<ArgValue> args;
-  std::string sig;
-  for (size_t i = 0; i < k.args.size(); ++i) {
-    auto a = parseArg(k.args[i], 0, unsigned(i));
-    if (!a) {
-      std::cerr << render(a.error());
-      return std::nullopt;
-    }
-    sig += (sig.empty() ? "" : ", ") + a->name + ": " + signatureType(*a);
-    args.push_back(std::move(*a));
-  }
-  frontend::CompileOptions opts;
-  opts.kernel = k.kernel;
-  opts.signature = sig;
-  for (const auto& d : k.defines) opts.defines[d.substr(0, d.find('='))] = d.substr(d.find('=') + 1);
-  auto m = frontend::compileKernel(*text, path, opts);
-  if (!m) {
-    std::cerr << render(m.error());
+  SourceManager sources;
+  auto loaded = loadKernel(KernelRequest{root + "/" + k.file, k.kernel, k.defines, {}}, *args, sources);
+  if (!loaded) {
+    report({loaded.error()}, sources);
     return std::nullopt;
   }
-  std::vector<interp::Buffer> buffers;
-  std::vector<interp::Arg> launch;
-  uint64_t budget = arrayMemoryBudget();
-  for (auto& a : args) {
-    interp::Arg x;
-    if (a.isBuffer) {
-      if (std::string err = materialize(a, budget); !err.empty()) {
-        std::cerr << err << "\n";
-        return std::nullopt;
-      }
-      x.isBuffer = true;
-      x.buffer = buffers.size();
-      buffers.push_back(std::move(a.buffer));
-    } else {
-      x.i = a.i;
-      x.f = a.isFloat ? a.f : double(a.i);
-    }
-    launch.push_back(x);
+  auto bound = bindArgs(*loaded->kernel, *args, false);
+  if (!bound) {
+    std::cerr << render(bound.error());
+    return std::nullopt;
   }
-  interp::LaunchOptions o;
+  LaunchOptions o;
   o.grid = k.grid;
-  interp::Report r = interp::run(**m, *(*m)->kernels[0], buffers, launch, o);
-  std::printf("%-22s %9zu %8zu %10.2f %9zu\n", k.kernel, ir::countOps(*(*m)->kernels[0]), r.programs, r.seconds * 1e3,
+  auto ran = interpreterDevice()->run(*loaded, *bound, o);
+  if (!ran) {
+    std::cerr << render(ran.error().diag);
+    return std::nullopt;
+  }
+  const interp::Report& r = ran->report;
+  std::printf("%-22s %9zu %8zu %10.2f %9zu\n", k.kernel, ir::countOps(*loaded->kernel), r.programs, r.seconds * 1e3,
               r.findings.size());
   return r;
 }

@@ -43,7 +43,7 @@ struct Tolerances {
 // One engine configuration of --self.
 struct Variant {
   std::string name;
-  interp::LaunchOptions options;
+  rt::LaunchOptions options;
   bool bytecodeRoundTrip = false;
 };
 
@@ -100,8 +100,8 @@ int runDiff(const DiffCli& cli) {
     if (!v) return std::cerr << render(v.error()), kExitBadInput;
     *out = *v;
   }
-  checked->launch.cancel = cancelOnInterrupt();  // Ctrl-C ends the launches (exit 130)
-  const interp::LaunchOptions& base = checked->launch;
+  checked->launch.interpreter.cancel = cancelOnInterrupt();  // Ctrl-C ends the launches (exit 130)
+  const rt::LaunchOptions& base = checked->launch;
   const uint64_t seed = checked->seed;
 
   SourceManager sources;
@@ -114,33 +114,34 @@ int runDiff(const DiffCli& cli) {
     return kExitBadInput;
   }
 
-  auto launchOn = [&](rt::Device& dev, const rt::LoadedKernel& k, const interp::LaunchOptions& opts) -> Result<RunResult> {
+  auto launchOn = [&](rt::Device& dev, const rt::LoadedKernel& k, rt::LaunchOptions opts) -> rt::Outcome<RunResult> {
     auto args = rt::parseArgs(cli.args, seed);
-    if (!args) return args.error();
+    if (!args) return rt::inputError(args.error());
     auto bound = rt::bindArgs(*k.kernel, *args, !rt::isPython(cli.input));
-    if (!bound) return bound.error();
-    auto rep = dev.run(k, *bound, opts, 1);
-    if (!rep) return rep.error();
-    if (interrupted()) return Diagnostic{"<command line>", 0, 0, "interrupted: Ctrl-C cancelled the launch"};
-    return RunResult{std::move(*bound), std::move(*rep)};
+    if (!bound) return rt::inputError(bound.error());
+    opts.repeat = 1;
+    auto ran = dev.run(k, *bound, opts);
+    if (!ran) return ran.error();
+    if (interrupted()) return rt::inputError(Diagnostic{"<command line>", 0, 0, "interrupted: Ctrl-C cancelled the launch"});
+    return RunResult{std::move(*bound), std::move(ran->report)};
   };
   auto cpu = rt::interpreterDevice();
-  auto launch = [&](const rt::LoadedKernel& k, const interp::LaunchOptions& opts) { return launchOn(*cpu, k, opts); };
+  auto launch = [&](const rt::LoadedKernel& k, const rt::LaunchOptions& opts) { return launchOn(*cpu, k, opts); };
 
   if (!cli.self) {
     if (!checked->device.gpu) return fail("--device cpu: diff compares the interpreter with a GPU (cuda or cuda:N); --self compares it with itself");
-    auto gpu = rt::cudaDevice(checked->device.ordinal, checked->gpu);
+    auto gpu = rt::cudaDevice(checked->device.ordinal);
     if (!gpu) {
-      std::cerr << "tilevm diff: cannot run on the GPU: " << gpu.error().message
+      std::cerr << "tilevm diff: cannot run on the GPU: " << gpu.error().diag.message
                 << "\n(use --self to compare the interpreter with itself)\n";
-      return kExitEnvironment;
+      return exitCodeFor(gpu.error().kind);
     }
     auto reference = launch(*loaded, base);
-    if (!reference) return std::cerr << render(reference.error()), kExitBadInput;
+    if (!reference) return std::cerr << render(reference.error().diag), exitCodeFor(reference.error().kind);
     auto onGpu = launchOn(**gpu, *loaded, base);
     if (!onGpu) {
-      report({onGpu.error()}, sources);
-      return onGpu.error().file == "<device>" ? kExitEnvironment : kExitBadInput;
+      report({onGpu.error().diag}, sources);
+      return exitCodeFor(onGpu.error().kind);
     }
     std::cout << "tilevm diff: " << cpu->describe() << " vs " << (*gpu)->describe() << ", " << reference->report.programs
               << " programs (GPU " << onGpu->report.seconds * 1e3 << " ms)\n";
@@ -171,21 +172,21 @@ int runDiff(const DiffCli& cli) {
 
   std::cout << "tilevm diff --self: no GPU ran; the interpreter is compared with itself\n";
   auto reference = launch(*loaded, base);
-  if (!reference) return std::cerr << render(reference.error()), kExitBadInput;
+  if (!reference) return std::cerr << render(reference.error().diag), exitCodeFor(reference.error().kind);
   std::cout << "reference: " << rt::interpreterDevice()->describe() << ", " << cli.options.schedule << " schedule, "
             << reference->report.programs << " programs, " << reference->report.findings.size() << " findings\n";
 
   std::vector<Variant> variants;
   auto add = [&](std::string name, auto&& tweak, bool roundTrip = false) {
     Variant v{std::move(name), base, roundTrip};
-    tweak(v.options);
+    tweak(v.options.interpreter);
     variants.push_back(std::move(v));
   };
   add("1 thread, serial order", [](interp::LaunchOptions& x) { x.threads = 1, x.schedule = interp::Schedule::Serial; });
   add("reverse order", [](interp::LaunchOptions& x) { x.schedule = interp::Schedule::Reverse; });
   add("random order (seed 12345)", [](interp::LaunchOptions& x) { x.schedule = interp::Schedule::Random, x.scheduleSeed = 12345; });
   add("dense reference path (no symbolic tiles, views or reuse)", [](interp::LaunchOptions& x) { x.symbolic = false; });
-  add("bytecode round trip", [](interp::LaunchOptions&) {}, true);
+  add("bytecode round trip", [](interp::LaunchOptions&) {}, true);  // unkeyed: prepared from the module read back
 
   rt::Tolerance tol{o.ulps >= 0 ? uint64_t(o.ulps) : 0};  // the interpreter must agree with itself bit for bit
   tol.orderDependent = rt::orderDependence(*loaded->kernel);  // but for floats summed in the order locks are taken
@@ -207,7 +208,7 @@ int runDiff(const DiffCli& cli) {
       k = &roundTripped;
     }
     auto r = launch(*k, v.options);
-    if (!r) return std::cerr << render(r.error()), kExitBadInput;
+    if (!r) return std::cerr << render(r.error().diag), exitCodeFor(r.error().kind);
     std::string details;
     uint64_t ulpsHere = 0;
     bool same = compareRuns(*reference, *r, tol, true, details, &ulpsHere);

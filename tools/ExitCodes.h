@@ -1,6 +1,8 @@
 // ExitCodes.h - the documented exit codes of the tilevm CLI.
 #pragma once
 
+#include "runtime/Errors.h"
+
 namespace tilevm::tools {
 
 /// Process exit codes (README: "Exit codes").
@@ -12,5 +14,8 @@ enum ExitCode : int {
   kExitDisagree = 4,     ///< engines disagree
   kExitInterrupted = 130,  ///< Ctrl-C cancelled a launch (128 + SIGINT, as shells report)
 };
+
+/// The exit code of a launch that failed with `kind`.
+inline int exitCodeFor(rt::ErrorKind kind) { return kind == rt::ErrorKind::Environment ? kExitEnvironment : kExitBadInput; }
 
 }  // namespace tilevm::tools

@@ -37,7 +37,7 @@ int fail(const std::string& msg) {
 int runKernel(const RunCli& o) {
   auto checked = parseRunOptions(o.options);
   if (!checked) return std::cerr << render(checked.error()), kExitBadInput;
-  interp::LaunchOptions& opts = checked->launch;
+  interp::LaunchOptions& opts = checked->launch.interpreter;
   opts.cancel = cancelOnInterrupt();  // Ctrl-C ends the launch with its findings (exit 130)
   bool onGpu = checked->device.gpu;
   if (onGpu && (!o.pid.empty() || o.trace)) return fail("--pid and --trace need the interpreter (--device cpu)");
@@ -81,24 +81,24 @@ int runKernel(const RunCli& o) {
   if (!onGpu) {
     device = interpreterDevice();
   } else {
-    auto gpu = cudaDevice(checked->device.ordinal, checked->gpu);
+    auto gpu = cudaDevice(checked->device.ordinal);
     if (!gpu) {
-      std::cerr << "tilevm run: " << gpu.error().message << "\n";
-      return kExitEnvironment;
+      std::cerr << "tilevm run: " << gpu.error().diag.message << "\n";
+      return exitCodeFor(gpu.error().kind);
     }
     device = std::move(*gpu);
   }
   LoadedKernel& k = *loaded;
-  unsigned repeat = checked->repeat;
-  auto ran = device->run(k, *boundArgs, opts, repeat);
+  unsigned repeat = checked->launch.repeat;
+  auto ran = device->run(k, *boundArgs, checked->launch);
   if (!ran) {
-    std::cerr << render(ran.error());
-    return ran.error().file == "<device>" ? kExitEnvironment : kExitBadInput;
+    report({ran.error().diag}, sources);
+    return exitCodeFor(ran.error().kind);
   }
-  interp::Report& rep = *ran;
+  interp::Report& rep = ran->report;
   if (!writeStdout(rep.printed + rep.trace)) return kExitBadInput;
   if (o.stats) {
-    std::cerr << "tilevm run: @" << kernel->name << ": " << (rep.kernelStats.empty() ? "no GPU statistics (the interpreter ran)" : rep.kernelStats) << "\n";
+    std::cerr << "tilevm run: @" << kernel->name << ": " << (ran->gpu ? ran->gpu->text() : "no GPU statistics (the interpreter ran)") << "\n";
     std::cerr << "tilevm run: launch caches: " << rt::describe(rt::cacheCounters()) << "\n";
   }
   std::cerr << rep.text();
@@ -106,9 +106,9 @@ int runKernel(const RunCli& o) {
     std::cerr << "tilevm run: @" << kernel->name << ", " << rep.programs << " programs, " << rep.findings.size()
               << (rep.findings.size() == 1 ? " finding" : " findings") << ", " << rep.seconds * 1e3 << " ms"
               << (repeat > 1 ? " (median of " + std::to_string(repeat - 1) + " warm launches)" : "") << " on "
-              << device->describe() << ", compiled in " << rep.compileSeconds * 1e3 << " ms\n";
+              << device->describe() << ", compiled in " << ran->compileSeconds * 1e3 << " ms\n";
   if (!o.json.empty()) {
-    std::string json = rep.json();
+    std::string json = ran->json();
     if (!writeFile(o.json, json.data(), json.size())) return kExitBadInput;
   }
   for (const auto& s : o.saves) {

@@ -78,7 +78,7 @@ int runViz(const VizCli& o) {
   if (o.layouts) {
 #ifdef TILEVM_HAVE_CODEGEN
     codegen::Options copts;
-    copts.numWarps = checked->gpu.numWarps;
+    copts.numWarps = checked->launch.gpu.numWarps;
     viz::annotateLayouts(graph, codegen::describeLayouts(*loaded->module, *loaded->kernel, copts));
 #else
     std::cerr << "tilevm viz: --layouts needs the GPU code generator, which this build lacks (LLVM 19 was not found)\n";
@@ -91,18 +91,20 @@ int runViz(const VizCli& o) {
     if (!bound) return std::cerr << render(bound.error()), kExitBadInput;
     std::unique_ptr<interp::OpProfile> profile = interp::OpProfile::forKernel(*loaded->kernel);
     interp::AccessMap access(o.access);
-    interp::LaunchOptions opts = checked->launch;
-    opts.profile = profile.get();
+    rt::LaunchOptions opts = checked->launch;
+    opts.repeat = 1;
+    opts.interpreter.profile = profile.get();
     if (!o.access.empty()) {
       if (!bound->bufferOf.count(o.access)) return fail("--access " + o.access + ": no array argument of that name");
-      opts.access = &access;
+      opts.interpreter.access = &access;
     }
-    auto ran = rt::interpreterDevice()->run(*loaded, *bound, opts, 1);
-    if (!ran) return std::cerr << render(ran.error()), kExitBadInput;
-    std::cerr << ran->text();
-    viz::annotate(graph, *loaded->module, *profile, *ran);
-    std::cerr << "tilevm viz: @" << loaded->kernel->name << " ran on the interpreter: " << ran->programs << " programs, "
-              << ran->findings.size() << (ran->findings.size() == 1 ? " finding" : " findings") << "\n";
+    auto ran = rt::interpreterDevice()->run(*loaded, *bound, opts);
+    if (!ran) return std::cerr << render(ran.error().diag), exitCodeFor(ran.error().kind);
+    const interp::Report& rep = ran->report;
+    std::cerr << rep.text();
+    viz::annotate(graph, *loaded->module, *profile, rep);
+    std::cerr << "tilevm viz: @" << loaded->kernel->name << " ran on the interpreter: " << rep.programs << " programs, "
+              << rep.findings.size() << (rep.findings.size() == 1 ? " finding" : " findings") << "\n";
     if (!o.access.empty()) {
       const interp::Buffer& b = bound->buffers[bound->bufferOf.at(o.access)];
       std::string svg = viz::accessSvg(access, b.shape, grid);

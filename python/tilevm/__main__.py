@@ -35,7 +35,7 @@ def main(argv=None):
         if not tilevm._tilevm.has_gpu_engine():
             print("tilevm: --device cuda: this build has no GPU engine (LLVM 19 was not found when it was built)", file=sys.stderr)
             sys.exit(2)
-        usable, why = tilevm._tilevm.probe_cuda(int(a.device[5:] or 0) if ":" in a.device else 0)
+        usable, why = tilevm._tilevm.probe_device(a.device)  # parsed by the CLI's parser (checked above)
         if not usable:
             print(f"tilevm: --device {a.device}: {why}", file=sys.stderr)
             sys.exit(2)

@@ -26,19 +26,21 @@ namespace {
 struct Engines {
   std::unique_ptr<rt::Device> cpu = rt::interpreterDevice();
   std::unique_ptr<rt::Device> gpu;
+  rt::GpuOptions options;  ///< each launch's num_warps and num_stages
   std::string why;  ///< when there is no GPU
 };
 
 Engines engines(unsigned numWarps = 4, unsigned numStages = 3) {
   Engines e;
+  e.options = rt::GpuOptions{.numWarps = numWarps, .numStages = numStages};
   rt::CudaProbe probe = rt::probeCuda(0);
   if (!probe.usable) {
     e.why = probe.reason;
     return e;
   }
-  auto d = rt::openCuda(0, rt::GpuOptions{.numWarps = numWarps, .coldL2 = false, .numStages = numStages});
+  auto d = rt::openCuda(0, /*coldL2=*/false);
   if (d) e.gpu = std::move(*d);
-  else e.why = d.error().message;
+  else e.why = d.error().diag.message;
   return e;
 }
 
@@ -59,10 +61,11 @@ Runs runBoth(Engines& e, const std::string& file, const std::string& kernel, std
     REQUIRE(loaded);
     auto bound = rt::bindArgs(*loaded->kernel, *parsed, false);
     REQUIRE(bound);
-    interp::LaunchOptions o;
+    rt::LaunchOptions o;
     o.grid = grid;
-    auto report = (side == 0 ? e.cpu : e.gpu)->run(*loaded, *bound, o, 1);
-    INFO((report ? std::string() : report.error().message));
+    o.gpu = e.options;
+    auto report = (side == 0 ? e.cpu : e.gpu)->run(*loaded, *bound, o);
+    INFO((report ? std::string() : report.error().diag.message));
     REQUIRE(report);
     (side == 0 ? r.cpu : r.gpu) = std::move(*bound);
   }
@@ -87,8 +90,12 @@ TEST_CASE("without a usable driver the GPU engine says why, and never crashes") 
     return;
   }
   CHECK(!probe.reason.empty());
-  auto d = rt::openCuda(0, rt::GpuOptions{});
-  CHECK(!d);
+  auto d = rt::openCuda(0, true);
+  REQUIRE(!d);
+  CHECK(d.error().kind == rt::ErrorKind::Environment);  // exit 2, whatever the message says
+  auto viaFactory = rt::cudaDevice(0);
+  REQUIRE(!viaFactory);
+  CHECK(viaFactory.error().kind == rt::ErrorKind::Environment);
 }
 
 TEST_CASE("GPU: vector add bit for bit, with and without the specialization's proofs") {
@@ -195,9 +202,10 @@ TEST_CASE("GPU: repeated launches of one kernel neither write bytecode nor load 
     REQUIRE(fresh);
     auto bound = rt::bindArgs(*loaded->kernel, *fresh, false);
     REQUIRE(bound);
-    interp::LaunchOptions o;
+    rt::LaunchOptions o;
     o.grid = {5, 1, 1};
-    REQUIRE(e.gpu->run(*loaded, *bound, o, 1));
+    o.gpu = e.options;
+    REQUIRE(e.gpu->run(*loaded, *bound, o));
   }
   rt::CacheCounters after = rt::cacheCounters();
   CHECK(after.bytecodeEncodes == before.bytecodeEncodes);  // keyed once, when loaded

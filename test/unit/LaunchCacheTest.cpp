@@ -6,6 +6,7 @@
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
 #include "runtime/LaunchCache.h"
+#include "runtime/RunOptions.h"
 #include "TestKernels.h"
 
 using namespace tilevm;
@@ -34,15 +35,17 @@ TEST_CASE("a loaded kernel is keyed once; repeated launches reuse its prepared k
   CHECK(rt::cacheCounters().bytecodeEncodes == before.bytecodeEncodes + 1);
   CHECK(k.key.size() == 32);
   auto device = rt::interpreterDevice();
-  interp::LaunchOptions o;
+  rt::LaunchOptions o;
   o.grid = {2, 1, 1};
   for (int launch = 0; launch < 3; ++launch) {
     auto fresh = vaddArgs();
     auto bound = rt::bindArgs(*k.kernel, fresh, true);
     REQUIRE(bound);
-    auto rep = device->run(k, *bound, o, 1);
-    REQUIRE(rep);
-    CHECK(rep->findings.empty());
+    auto ran = device->run(k, *bound, o);
+    REQUIRE(ran);
+    CHECK(ran->report.findings.empty());
+    CHECK(ran->report.programs == 2);
+    CHECK_FALSE(ran->gpu);  // the interpreter has no GPU statistics
   }
   rt::CacheCounters after = rt::cacheCounters();
   CHECK(after.bytecodeEncodes == before.bytecodeEncodes + 1);  // no launch wrote bytecode
@@ -50,11 +53,11 @@ TEST_CASE("a loaded kernel is keyed once; repeated launches reuse its prepared k
   CHECK(after.hits == before.hits + 2);
   CHECK(after.moduleLoads == before.moduleLoads);
   // The dense reference path is another prepared kernel.
-  o.symbolic = false;
+  o.interpreter.symbolic = false;
   auto fresh = vaddArgs();
   auto bound = rt::bindArgs(*k.kernel, fresh, true);
   REQUIRE(bound);
-  REQUIRE(device->run(k, *bound, o, 1));
+  REQUIRE(device->run(k, *bound, o));
   CHECK(rt::cacheCounters().prepares == before.prepares + 2);
 }
 
@@ -76,8 +79,21 @@ TEST_CASE("a kernel without a key is prepared at each launch", "[launchcache]") 
     auto fresh = vaddArgs();
     auto bound = rt::bindArgs(*k.kernel, fresh, true);
     REQUIRE(bound);
-    REQUIRE(device->run(k, *bound, interp::LaunchOptions{}, 1));
+    REQUIRE(device->run(k, *bound, rt::LaunchOptions{}));
   }
   CHECK(rt::cacheCounters().prepares == before.prepares + 2);
   CHECK(rt::cacheCounters().hits == before.hits);
+}
+
+TEST_CASE("a launch's errors carry their kind; a bad grid is refused with the options' message", "[launchcache]") {
+  auto args = vaddArgs();
+  rt::LoadedKernel k = loadVadd(args);
+  auto bound = rt::bindArgs(*k.kernel, args, true);
+  REQUIRE(bound);
+  rt::LaunchOptions o;
+  o.grid = {0, 1, 1};
+  auto ran = rt::interpreterDevice()->run(k, *bound, o);
+  REQUIRE(!ran);
+  CHECK(ran.error().kind == rt::ErrorKind::Input);
+  CHECK(ran.error().diag.message == rt::checkGrid(o.grid, false)->message);
 }

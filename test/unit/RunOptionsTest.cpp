@@ -27,16 +27,17 @@ TEST_CASE("run options: the defaults are the documented ones", "[options]") {
   auto o = rt::parseRunOptions(rt::RunOptionTexts{});
   REQUIRE(o.ok());
   CHECK(o->launch.grid == std::array<int64_t, 3>{1, 1, 1});
-  CHECK(o->launch.threads == 0);
-  CHECK(o->launch.schedule == interp::Schedule::Parallel);
-  CHECK((o->launch.checks.bounds && o->launch.checks.races && o->launch.checks.uninit));
-  CHECK(o->launch.timeoutSeconds == 300);
-  CHECK(o->launch.fuel == uint64_t(1) << 24);
+  CHECK(o->launch.interpreter.grid == o->launch.grid);
+  CHECK(o->launch.interpreter.threads == 0);
+  CHECK(o->launch.interpreter.schedule == interp::Schedule::Parallel);
+  CHECK((o->launch.interpreter.checks.bounds && o->launch.interpreter.checks.races && o->launch.interpreter.checks.uninit));
+  CHECK(o->launch.interpreter.timeoutSeconds == 300);
+  CHECK(o->launch.interpreter.fuel == uint64_t(1) << 24);
   CHECK(o->seed == 0);
   CHECK_FALSE(o->device.gpu);
-  CHECK(o->gpu.numWarps == 4);
-  CHECK(o->gpu.numStages == 1);
-  CHECK(o->repeat == 1);
+  CHECK(o->launch.gpu.numWarps == 4);
+  CHECK(o->launch.gpu.numStages == 1);
+  CHECK(o->launch.repeat == 1);
 }
 
 TEST_CASE("run options: integers never wrap and never go negative", "[options]") {
@@ -115,6 +116,27 @@ TEST_CASE("run options: grids and program ids", "[options]") {
     CHECK(m.find("each dimension must be at most 2147483647") != std::string::npos);
     CHECK(m.find("at most 4294967295 programs in a launch") != std::string::npos);
   }
+  // One check and one message for every grid, wherever it comes from; a GPU's Y and Z stop at 65535.
+  CHECK_FALSE(rt::checkGrid({65535, 65537, 1}, false));
+  CHECK(rt::checkGrid({1, 65536, 1}, true)->message ==
+        std::string("--grid 1,65536,1: expected X[,Y[,Z]] with positive integers; ") + interp::kGridLimits +
+            "; on a GPU Y and Z at most 65535");
+  CHECK_FALSE(rt::checkGrid({2147483647, 1, 1}, true));
+  CHECK_FALSE(rt::checkGrid({65535, 65535, 1}, true));
+  CHECK(rt::checkGrid({0, 1, 1}, false)->message == std::string("--grid 0,1,1: expected X[,Y[,Z]] with positive integers; ") + interp::kGridLimits);
+  auto gpuGrid = rt::parseRunOptions([] {
+    rt::RunOptionTexts t;
+    t.grid = "4,70000";
+    t.device = "cuda";
+    return t;
+  }());
+  CHECK(message(gpuGrid) == std::string("--grid 4,70000: expected X[,Y[,Z]] with positive integers; ") + interp::kGridLimits +
+                                "; on a GPU Y and Z at most 65535");
+  CHECK(rt::parseRunOptions(with(&rt::RunOptionTexts::grid, "4,70000")).ok());  // the interpreter takes it
+  // The interpreter's own API refuses a bad grid with the same limits.
+  CHECK(interp::gridProblem({1, 1, 0}) == interp::kGridLimits);
+  CHECK(interp::gridProblem({65536, 65536, 1}) == interp::kGridLimits);
+  CHECK(interp::gridProblem({65535, 65537, 1}).empty());
   std::array<int64_t, 3> grid{4, 2, 1};
   CHECK(*rt::parsePid("3,1", grid) == std::array<int64_t, 3>{3, 1, 0});
   for (const char* s : {"4", "-1", "0,2", "0,0,1", "x", "0,0,0,0"})
@@ -132,10 +154,10 @@ TEST_CASE("run options: parseRunOptions reports the first bad option", "[options
 
 TEST_CASE("run options: --strict reaches the checks, whatever --check says", "[options]") {
   rt::RunOptionTexts t;
-  CHECK_FALSE(rt::parseRunOptions(t)->launch.checks.strict);
+  CHECK_FALSE(rt::parseRunOptions(t)->launch.interpreter.checks.strict);
   t.strict = true;
   t.check = "races";
   auto o = rt::parseRunOptions(t);
   REQUIRE(o.ok());
-  CHECK((o->launch.checks.strict && o->launch.checks.races && !o->launch.checks.bounds));
+  CHECK((o->launch.interpreter.checks.strict && o->launch.interpreter.checks.races && !o->launch.interpreter.checks.bounds));
 }

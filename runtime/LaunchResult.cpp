@@ -1,0 +1,42 @@
+// LaunchResult.cpp - the GPU statistics in words and the launch's JSON (see LaunchResult.h).
+#include "runtime/LaunchResult.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace tilevm::rt {
+
+namespace {
+
+std::string jsonString(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\', o += c;
+    else if (c == '\n') o += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else o += c;
+  }
+  return o + "\"";
+}
+
+}  // namespace
+
+std::string GpuStats::text() const {
+  return "registers " + std::to_string(registers) + " per thread, shared memory " +
+         std::to_string(uint64_t(staticSharedBytes < 0 ? 0 : staticSharedBytes) + dynamicSharedBytes) + " bytes per block (" +
+         std::to_string(dynamicSharedBytes) + " dynamic), local memory (spills) " + std::to_string(localBytes) +
+         " bytes per thread, " + std::to_string(threads) + " threads per block on " + arch +
+         (ptxFromDisk ? ", PTX from the kernel cache (" + cacheDir + ")" : "");
+}
+
+std::string LaunchResult::json() const {
+  std::ostringstream extra;
+  extra << ",\n  \"compile_seconds\": " << compileSeconds;
+  if (gpu) extra << ",\n  \"kernel_stats\": " << jsonString(gpu->text());
+  return report.json(extra.str());
+}
+
+}  // namespace tilevm::rt
