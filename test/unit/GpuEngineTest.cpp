@@ -162,12 +162,12 @@ TEST_CASE("GPU: a cached entry the driver rejects is dropped, built again and re
   const char* before = std::getenv("TILEVM_CACHE_DIR");
   std::string saved = before ? before : "";
   ::setenv("TILEVM_CACHE_DIR", dir.c_str(), 1);
-  auto vadd = [&] {
-    Runs r = runBoth(e, "bench/anchors/triton_gpu_kernels.py", "vadd_k", {"BLOCK=1024"},
+  auto vadd = [&](Engines& on) {
+    Runs r = runBoth(on, "bench/anchors/triton_gpu_kernels.py", "vadd_k", {"BLOCK=1024"},
                      {"x=randn:f32:5000", "y=randn:f32:5000", "o=empty:f32:5000", "n=5000"}, {5, 1, 1}, freshSeed());
     CHECK(mismatches(r, "o", rt::Tolerance{}) == 0);
   };
-  vadd();  // compiles and stores the entry
+  vadd(e);  // compiles and stores the entry
   std::vector<std::string> keys;
   for (const auto& f : fs::directory_iterator(dir))
     if (f.path().extension() == ".ptx") keys.push_back(f.path().stem().string());
@@ -175,7 +175,11 @@ TEST_CASE("GPU: a cached entry the driver rejects is dropped, built again and re
   // A whole, checksummed entry the driver cannot load (as an older or foreign tilevm's might be).
   rt::KernelCache cache(dir);
   REQUIRE(cache.store(keys[0], ".version 1.0\n.target sm_bogus\nnot ptx at all\n"));
-  vadd();  // must run: the entry is dropped and the PTX built again
+  // A fresh device (its in-memory module cache empty, as in a new process) must read the disk
+  // entry, and run: the entry is dropped and the PTX built again.
+  Engines fresh = engines();
+  REQUIRE(fresh.gpu);
+  vadd(fresh);
   auto now = cache.load(keys[0]);
   REQUIRE(now);
   CHECK(now->find(".entry vadd_k") != std::string::npos);  // replaced by the rebuilt PTX
