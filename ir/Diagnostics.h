@@ -42,21 +42,21 @@ class SourceManager {
 /// (`severity` "warning" for diagnostics that do not stop the command).
 std::string render(const Diagnostic& d, const SourceManager* sources = nullptr, const char* severity = "error");
 
-/// Either a value or a diagnostic: what every parser, reader and loader returns.
-template <typename T>
+/// Either a value or an error (a diagnostic): what every parser, reader and loader returns.
+template <typename T, typename E = Diagnostic>
 class Result {
  public:
   Result(T value) : v_(std::move(value)) {}
-  Result(Diagnostic d) : v_(std::move(d)) {}
+  Result(E e) : v_(std::move(e)) {}
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() { return std::get<0>(v_); }
   T& operator*() { return value(); }
   T* operator->() { return &value(); }
-  const Diagnostic& error() const { return std::get<1>(v_); }
+  const E& error() const { return std::get<1>(v_); }
 
  private:
-  std::variant<T, Diagnostic> v_;
+  std::variant<T, E> v_;
 };
 
 }  // namespace tilevm

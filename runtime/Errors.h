@@ -2,9 +2,6 @@
 // exception) travels as an enum beside the diagnostic, never inferred from its text.
 #pragma once
 
-#include <utility>
-#include <variant>
-
 #include "ir/Diagnostics.h"
 
 namespace tilevm::rt {
@@ -28,21 +25,8 @@ inline LaunchError environmentError(std::string message) {
   return LaunchError{ErrorKind::Environment, Diagnostic{"<device>", 0, 0, std::move(message)}};
 }
 
-/// A value or a LaunchError (Result<T> with the error's kind).
+/// A value or a LaunchError (Result with the error's kind).
 template <typename T>
-class Outcome {
- public:
-  Outcome(T value) : v_(std::move(value)) {}
-  Outcome(LaunchError e) : v_(std::move(e)) {}
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  T& value() { return std::get<0>(v_); }
-  T& operator*() { return value(); }
-  T* operator->() { return &value(); }
-  const LaunchError& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, LaunchError> v_;
-};
+using Outcome = Result<T, LaunchError>;
 
 }  // namespace tilevm::rt
