@@ -35,15 +35,13 @@ N_ROUNDS_DEFAULT = 10
 @triton.jit
 def philox_rounds(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr):
     if c0.dtype == tl.uint32:
-        key_a = tl.full([], PHILOX_KEY_A_32, tl.uint32)
-        key_b = tl.full([], PHILOX_KEY_B_32, tl.uint32)
-        round_a = tl.full([], PHILOX_ROUND_A_32, tl.uint32)
-        round_b = tl.full([], PHILOX_ROUND_B_32, tl.uint32)
+        KEY_A, KEY_B, ROUND_A, ROUND_B = PHILOX_KEY_A_32, PHILOX_KEY_B_32, PHILOX_ROUND_A_32, PHILOX_ROUND_B_32
     else:
-        key_a = tl.full([], PHILOX_KEY_A_64, tl.uint64)
-        key_b = tl.full([], PHILOX_KEY_B_64, tl.uint64)
-        round_a = tl.full([], PHILOX_ROUND_A_64, tl.uint64)
-        round_b = tl.full([], PHILOX_ROUND_B_64, tl.uint64)
+        KEY_A, KEY_B, ROUND_A, ROUND_B = PHILOX_KEY_A_64, PHILOX_KEY_B_64, PHILOX_ROUND_A_64, PHILOX_ROUND_B_64
+    key_a = tl.full([], KEY_A, c0.dtype)
+    key_b = tl.full([], KEY_B, c0.dtype)
+    round_a = tl.full([], ROUND_A, c0.dtype)
+    round_b = tl.full([], ROUND_B, c0.dtype)
     for _ in tl.static_range(n_rounds):
         a0 = c0
         a2 = c2
@@ -60,25 +58,20 @@ def philox_rounds(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr):
 def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     seed = tl.to_tensor(seed).to(tl.uint64)
     c0 = tl.to_tensor(c0)
-    c1 = tl.to_tensor(c1)
-    c2 = tl.to_tensor(c2)
-    c3 = tl.to_tensor(c3)
     tl.static_assert(c0.dtype.primitive_bitwidth == 32 or c0.dtype.primitive_bitwidth == 64,
                      "philox: offsets must be 32- or 64-bit integers")
     if c0.dtype.primitive_bitwidth == 32:
+        counter = tl.uint32
         key_hi = ((seed >> 32) & 0xFFFFFFFF).to(tl.uint32)
         key_lo = (seed & 0xFFFFFFFF).to(tl.uint32)
-        c0 = c0.to(tl.uint32, bitcast=True)
-        c1 = c1.to(tl.uint32, bitcast=True)
-        c2 = c2.to(tl.uint32, bitcast=True)
-        c3 = c3.to(tl.uint32, bitcast=True)
     else:
+        counter = tl.uint64
         key_hi = seed & 0
         key_lo = seed
-        c0 = c0.to(tl.uint64, bitcast=True)
-        c1 = c1.to(tl.uint64, bitcast=True)
-        c2 = c2.to(tl.uint64, bitcast=True)
-        c3 = c3.to(tl.uint64, bitcast=True)
+    c0 = c0.to(counter, bitcast=True)
+    c1 = tl.to_tensor(c1).to(counter, bitcast=True)
+    c2 = tl.to_tensor(c2).to(counter, bitcast=True)
+    c3 = tl.to_tensor(c3).to(counter, bitcast=True)
     return philox_rounds(c0, c1, c2, c3, key_lo, key_hi, n_rounds)
 
 
@@ -100,12 +93,12 @@ def uint_to_uniform_float(x):
     # The largest scale with (2^31 - 1) * scale < 1 in fp32 (2^63 - 1 for 64-bit integers).
     if x.dtype.primitive_bitwidth == 32:
         x = x.to(tl.int32, bitcast=True)
-        x = tl.where(x < 0, -x - 1, x)
-        return x * 4.6566127342e-10
+        SCALE = 4.6566127342e-10
     else:
         x = x.to(tl.int64, bitcast=True)
-        x = tl.where(x < 0, -x - 1, x)
-        return x * 1.0842020432385337e-19
+        SCALE = 1.0842020432385337e-19
+    x = tl.where(x < 0, -x - 1, x)
+    return x * SCALE
 
 
 @triton.jit
