@@ -1,6 +1,8 @@
 // LaunchResult.cpp - the GPU statistics in words and the launch's JSON (see LaunchResult.h).
 #include "runtime/LaunchResult.h"
 
+#include "runtime/LaunchCache.h"
+
 #include <cstdio>
 #include <sstream>
 
@@ -36,6 +38,9 @@ std::string LaunchResult::json() const {
   std::ostringstream extra;
   extra << ",\n  \"compile_seconds\": " << compileSeconds;
   if (gpu) extra << ",\n  \"kernel_stats\": " << jsonString(gpu->text());
+  CacheCounters c = cacheCounters();  // the process's, after this launch: the keys of tilevm.last_launch
+  extra << ",\n  \"launch_caches\": {\"bytecode_encodes\": " << c.bytecodeEncodes << ", \"prepares\": " << c.prepares
+        << ", \"module_loads\": " << c.moduleLoads << ", \"cache_hits\": " << c.hits << "}";
   return report.json(extra.str());
 }
 

@@ -35,8 +35,8 @@ struct LaunchResult {
   interp::Report report;
   double compileSeconds = 0;    ///< to a runnable kernel (prepared, or loaded by the driver)
   std::optional<GpuStats> gpu;  ///< the GPU engine's
-  /// The JSON document of `tilevm run --json`: the report's, with compile_seconds and the GPU's
-  /// kernel_stats.
+  /// The JSON document of `tilevm run --json`: the report's, with compile_seconds, the GPU's
+  /// kernel_stats and the process's launch_caches counters (LaunchCache.h).
   std::string json() const;
 };
 
