@@ -188,13 +188,14 @@ CV dot(Lowerer& L, CallArgs& c) {
   Args a(L, c, "dot", {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   CV x = a.tensor(0), y = a.tensor(1);
   const Expr& at = a.site();
-  if (x.type().rank() != 2 || y.type().rank() != 2)
-    L.fail(at, "dot() needs 2-D tiles, got " + x.describe() + " and " + y.describe());
-  if (x.type().dim(1) != y.type().dim(0))
+  // 2-D: a matrix product; 3-D: one per leading (batch) index, as Triton's dot.
+  size_t rank = x.type().rank();
+  if ((rank != 2 && rank != 3) || y.type().rank() != rank)
+    L.fail(at, "dot() needs two 2-D or two 3-D tiles, got " + x.describe() + " and " + y.describe());
+  size_t m = rank - 2;  // the first matrix dimension
+  if (x.type().dim(m + 1) != y.type().dim(m) || (rank == 3 && x.type().dim(0) != y.type().dim(0)))
     L.fail(at, "dot() shapes do not match: " + x.type().str() + " @ " + y.type().str());
   if (!(x.dtype == y.dtype)) L.fail(at, "dot() operands must have the same dtype, got " + x.dtype.name() + " and " + y.dtype.name());
-  for (int64_t d : {x.type().dim(0), x.type().dim(1), y.type().dim(1)})
-    if (d < 16) L.fail(at, "dot() needs every dimension to be at least 16 (as on Triton's GPUs), got " + x.type().str() + " @ " + y.type().str());
   ScalarKind in = x.dtype.kind;
   if (!(in == ScalarKind::F16 || in == ScalarKind::BF16 || in == ScalarKind::F32 || in == ScalarKind::F64 || in == ScalarKind::I8))
     L.fail(at, "dot() operands must be fp16, bf16, fp32, fp64 or int8, got " + x.dtype.name());
@@ -205,7 +206,8 @@ CV dot(Lowerer& L, CallArgs& c) {
   bool halfOut = (in == ScalarKind::F16 || in == ScalarKind::BF16) && out.kind == in;
   if (a.has(6) && !(out.kind == ScalarKind::F32 || halfOut || out == DType::of(in == ScalarKind::I8 ? ScalarKind::I32 : in)))
     L.fail(a.at(6), "dot(): out_dtype must be fp32 or the operands' dtype " + x.dtype.name() + ", got " + out.name());
-  std::vector<int64_t> shape{x.type().dim(0), y.type().dim(1)};
+  std::vector<int64_t> shape{x.type().dim(m), y.type().dim(m + 1)};
+  if (rank == 3) shape.insert(shape.begin(), x.type().dim(0));
   L.checkTileShape(shape, at, "dot() result");
   CV acc;
   if (a.has(2)) {

@@ -432,16 +432,13 @@ void gemm(const A* a, const A* b, C* c, int64_t M, int64_t N, int64_t K, bool ex
 
 }  // namespace
 
-void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
-  const ir::Op& op = *ins.op;
-  const Tile &a = *in[0], &b = *in[1], &acc = *in[2];
+namespace {
+
+// One matrix product out = a @ b + acc (rank 2); `inPlace`: out's data is acc's.
+void dotMatrix(Program& p, const ir::Op& op, const Tile& a, const Tile& b, const Tile& acc, Tile& out, bool inPlace) {
   int64_t M = a.type.dim(0), K = a.type.dim(1), N = b.type.dim(1);
   ScalarKind ak = a.type.elem().kind, ck = acc.type.elem().kind;
   const std::string* prec = op.strAttr("input_precision");
-  // An f32 accumulator at its last use (Reuse.cpp) is updated where it is, without a copy.
-  const bool inPlace = ins.reuseOperand == 2 && !acc.lazy() && !acc.poison && ck == ScalarKind::F32 &&
-                       ak != ScalarKind::I8 && ak != ScalarKind::F64 && !(prec && *prec == "tf32x3");
-  out = inPlace ? tileAt(op.result()->type, acc.data) : allocTile(p.arena, op.result()->type);
   if (ak == ScalarKind::I8) {
     std::memcpy(out.data, acc.data, size_t(M * N) * 4);
     std::vector<int32_t> av(size_t(M * K)), bv(size_t(K * N));
@@ -499,6 +496,41 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
         for (int64_t k = 0; k < K && !bad; ++k) bad = (a.poison && a.poison[i * K + k]) || (b.poison && b.poison[k * N + j]);
         out.poison[i * N + j] = bad;
       }
+  }
+}
+
+// Matrix `i` of a rank-3 tile as a rank-2 tile over the same storage (poison included).
+Tile matrixOf(const Tile& t, int64_t i) {
+  ir::Type m(t.type.elem(), std::vector<int64_t>{t.type.dim(1), t.type.dim(2)});
+  int64_t n = t.type.dim(1) * t.type.dim(2);
+  Tile x = tileAt(m, t.data + size_t(i * n) * storageBytes(t.type.elem().kind));
+  if (t.poison) x.poison = t.poison + i * n;
+  return x;
+}
+
+}  // namespace
+
+void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
+  const ir::Op& op = *ins.op;
+  const Tile &a = *in[0], &b = *in[1], &acc = *in[2];
+  ScalarKind ak = a.type.elem().kind, ck = acc.type.elem().kind;
+  const std::string* prec = op.strAttr("input_precision");
+  // An f32 accumulator at its last use (Reuse.cpp) is updated where it is, without a copy.
+  const bool inPlace = ins.reuseOperand == 2 && !acc.lazy() && !acc.poison && ck == ScalarKind::F32 &&
+                       ak != ScalarKind::I8 && ak != ScalarKind::F64 && !(prec && *prec == "tf32x3");
+  out = inPlace ? tileAt(op.result()->type, acc.data) : allocTile(p.arena, op.result()->type);
+  if (a.type.rank() == 2) {
+    dotMatrix(p, op, a, b, acc, out, inPlace);
+    return;
+  }
+  // A batched (rank-3) dot: one matrix product per leading index, in ascending order.
+  const bool poisoned = a.poison || b.poison || acc.poison;
+  if (poisoned) out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(out.size())));
+  for (int64_t i = 0; i < a.type.dim(0); ++i) {
+    Tile o = matrixOf(out, i);
+    Tile ai = matrixOf(a, i), bi = matrixOf(b, i), ci = matrixOf(acc, i);
+    dotMatrix(p, op, ai, bi, ci, o, inPlace);
+    if (poisoned) std::memcpy(out.poison + i * o.size(), o.poison, size_t(o.size()));
   }
 }
 

@@ -157,8 +157,12 @@ Problem checkReduceOrScan(const Op& op, bool scan) {
 
 Problem checkDot(const Op& op) {
   const Type &a = op.operands[0]->type, &b = op.operands[1]->type, &c = op.operands[2]->type;
-  if (a.rank() != 2 || b.rank() != 2 || c.rank() != 2) return "expects rank-2 tiles";
-  if (a.dim(1) != b.dim(0) || a.dim(0) != c.dim(0) || b.dim(1) != c.dim(1))
+  // Rank 2: a matrix product; rank 3: one per leading (batch) index.
+  size_t r = a.rank();
+  if ((r != 2 && r != 3) || b.rank() != r || c.rank() != r) return "expects rank-2 or rank-3 tiles of one rank";
+  size_t m = r - 2;  // the first matrix dimension
+  if ((r == 3 && (a.dim(0) != b.dim(0) || a.dim(0) != c.dim(0))) || a.dim(m + 1) != b.dim(m) || a.dim(m) != c.dim(m) ||
+      b.dim(m + 1) != c.dim(m + 1))
     return "shapes do not chain: " + a.str() + " @ " + b.str() + " + " + c.str();
   if (!(a.elem() == b.elem())) return "a and b element types differ: " + a.str() + " vs " + b.str();
   ScalarKind in = a.elem().kind, acc = c.elem().kind;

@@ -1,0 +1,63 @@
+# Batched (3-D) and small dots in the style of Triton's test_dot3d, on fresh random inputs,
+# against float64 references: f16 -> f32, f16 -> f16, f32 (ieee), f64 and int8 -> int32, batch
+# sizes 1 to 8, and blocks smaller than 16. The GPU engine refuses them with a located error.
+import numpy as np
+
+import triton
+import triton.language as tl
+
+DEVICE = str(triton.runtime.driver.active.get_active_torch_device())
+
+
+@triton.jit
+def batched(q_ptr, k_ptr, o_ptr, stride_qb, stride_qm, stride_kb, stride_kk, stride_ob, stride_om,
+            BLOCK_B: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+            PRECISION: tl.constexpr, out_dtype: tl.constexpr):
+    offs_b = tl.arange(0, BLOCK_B)
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    q = tl.load(q_ptr + offs_b[:, None, None] * stride_qb + offs_m[None, :, None] * stride_qm + offs_k[None, None, :])
+    k = tl.load(k_ptr + offs_b[:, None, None] * stride_kb + offs_k[None, :, None] * stride_kk + offs_n[None, None, :])
+    qk = tl.dot(q, k, input_precision=PRECISION, out_dtype=out_dtype)
+    tl.store(o_ptr + offs_b[:, None, None] * stride_ob + offs_m[None, :, None] * stride_om + offs_n[None, None, :], qk)
+
+
+rng = np.random.default_rng()
+cases = [  # B, M, N, K, BLOCK_M, BLOCK_N, input, output, tolerance relative to the sum of |products|
+    (2, 64, 64, 64, 32, 32, "float16", "float32", 1e-6),
+    (4, 32, 32, 32, 32, 32, "float16", "float16", 2e-3),
+    (1, 32, 32, 32, 1, 32, "float32", "float32", 1e-6),
+    (8, 32, 32, 32, 32, 2, "float32", "float32", 1e-6),
+    (2, 32, 32, 32, 8, 8, "float64", "float64", 1e-15),
+    (4, 64, 64, 64, 32, 32, "int8", "int32", 0),
+]
+for B, M, N, K, BM, BN, dt, out_dt, tol in cases:
+    if dt == "int8":
+        x = rng.integers(-128, 128, (B, M, K)).astype(np.int8)
+        y = rng.integers(-128, 128, (B, K, N)).astype(np.int8)
+    else:
+        x = rng.standard_normal((B, M, K)).astype(dt)
+        y = rng.standard_normal((B, K, N)).astype(dt)
+    o = np.empty((B, M, N), dtype=out_dt)
+    tl_out = {"float32": tl.float32, "float16": tl.float16, "float64": tl.float64, "int32": tl.int32}[out_dt]
+    grid = (M // BM, N // BN)
+    args = (x, y, o, x.strides[0] // x.itemsize, x.strides[1] // x.itemsize, y.strides[0] // y.itemsize,
+            y.strides[1] // y.itemsize, o.strides[0] // o.itemsize, o.strides[1] // o.itemsize)
+    meta = dict(BLOCK_B=B, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=K, PRECISION="ieee", out_dtype=tl_out)
+    if DEVICE != "cpu":
+        try:
+            batched[grid](*args, **meta)
+        except Exception as e:  # the located refusal, never a wrong result
+            assert "is not lowered to the GPU yet" in str(e) or "at least 16 on the GPU" in str(e), e
+            continue
+        raise AssertionError("the GPU engine ran a dot it does not lower")
+    batched[grid](*args, **meta)
+    ref = np.matmul(x.astype(np.float64), y.astype(np.float64))
+    if dt == "int8":
+        assert np.array_equal(o.astype(np.int64), ref.astype(np.int64)), "int8 dot differs from the exact product"
+    else:
+        scale = np.matmul(np.abs(x.astype(np.float64)), np.abs(y.astype(np.float64)))
+        err = np.max(np.abs(o.astype(np.float64) - ref) / scale)
+        assert err <= tol + np.finfo(out_dt).eps, f"{dt}->{out_dt} B={B} blocks {BM}x{BN}: relative error {err}"
+print(f"dot3d: {len(cases)} batched dots agree with float64 on {DEVICE}")
