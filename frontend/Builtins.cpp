@@ -22,7 +22,8 @@ const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "b
 const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to", "sum",
                                       "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "interleave", "reduce",
                                       "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
-                                      "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel", "cast", "flip"};
+                                      "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel", "cast", "flip",
+                                      "sort", "topk", "xor_sum"};
 
 // Canonical spelling: "tl.NAME" for everything in triton.language (and its math / libdevice
 // submodules), "triton.NAME" for the triton package itself.
@@ -457,7 +458,7 @@ void registerDebug(BuiltinTable& t) {
     Args a(L, c, "to_tensor", {"x"});
     return a.tensor(0);
   };
-  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox"}) {
+  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox", "sort", "topk", "xor_sum"}) {
     std::string name = fn;
     t["tl." + name] = [name](Lowerer& L, CallArgs& c) { return L.inlinePrelude(name, c); };
   }

@@ -1,5 +1,5 @@
 // BuiltinsShape.cpp - the shape builtins of triton.language: broadcast, expand_dims, reshape,
-// permute and trans, flip, join, split, cat.
+// squeeze and unsqueeze, permute and trans, flip, join, split, cat.
 #include <algorithm>
 
 #include "frontend/BuiltinTable.h"
@@ -81,6 +81,29 @@ void registerShapeBuiltins(BuiltinTable& t) {
   };
   t["tl.reshape"] = reshape;
   t["tl.view"] = reshape;
+  // Triton's standard.squeeze / unsqueeze: drop a dimension of extent 1, or add one.
+  t["tl.squeeze"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "squeeze", {"x", "dim"});
+    CV x = a.tensor(0);
+    CV d = a.get(1);
+    int64_t rank = int64_t(x.type().rank());
+    if (d.kind != CV::K::Int || d.i < 0 || d.i >= rank)
+      L.fail(a.at(1), "squeeze() dim must be a constexpr integer from 0 to " + std::to_string(rank - 1) + ", got " + d.describe());
+    std::vector<int64_t> s = shapeOf(x);
+    if (s[size_t(d.i)] != 1)
+      L.fail(a.site(), "squeeze() of dim " + std::to_string(d.i) + " needs extent 1, got " + x.type().str());
+    s.erase(s.begin() + d.i);
+    return L.reshape(x, s, a.site());
+  };
+  t["tl.unsqueeze"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "unsqueeze", {"x", "dim"});
+    CV x = a.tensor(0);
+    CV d = a.get(1);
+    int64_t rank = int64_t(x.type().rank());
+    if (d.kind != CV::K::Int || d.i < 0 || d.i > rank)
+      L.fail(a.at(1), "unsqueeze() dim must be a constexpr integer from 0 to " + std::to_string(rank) + ", got " + d.describe());
+    return L.expandDims(x, d.i, a.site());
+  };
   t["tl.ravel"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "ravel", {"x"});
     CV x = a.tensor(0);

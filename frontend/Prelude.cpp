@@ -1,7 +1,8 @@
 // Prelude.cpp - the prelude's source: Philox-4x32 (Philox-4x64 for int64 offsets) with 10 rounds and the conversions to
 // uniform and normal floats, following the algorithm of Triton's language/random.py so that
 // tl.rand / tl.randn / tl.randint give the same numbers as Triton's for the same seed and
-// offsets (up to the last ulp of log/cos/sin/sqrt in randn).
+// offsets (up to the last ulp of log/cos/sin/sqrt in randn); sort and topk (a bitonic network)
+// and xor_sum, with the meaning of Triton's language/standard.py.
 #include "frontend/Prelude.h"
 
 #include <cstdlib>
@@ -120,13 +121,89 @@ def randn(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     r0, r1, r2, r3 = randint4x(seed, offset, n_rounds)
     n0, n1 = pair_uniform_to_normal(uint_to_uniform_float(r0), uint_to_uniform_float(r1))
     return n0
+
+
+# Sorting (triton.language.standard's sort and topk), along the last dimension, whose extent
+# must be a power of two: a bitonic network over the flattened tile. Step (k, j) compares each
+# element i with i ^ 2^j inside blocks of 2^k elements, ascending in even blocks and descending
+# in odd ones, the last stage in the order asked for. The pairs are split and joined, never
+# computed with, so every value (NaN, -0.0, inf) moves as its bits.
+@triton.jit
+def _bitonic_step(v, numel: tl.constexpr, j: tl.constexpr, k: tl.constexpr, last: tl.constexpr, descending: tl.constexpr):
+    s: tl.constexpr = 1 << j
+    R: tl.constexpr = numel // (2 * s)
+    left, right = tl.split(tl.permute(tl.reshape(v, (R, 2, s)), (0, 2, 1)))
+    block = tl.arange(0, R)[:, None] >> (k - 1 - j)
+    if last:
+        flip = (block & 0) != 0
+    else:
+        flip = (block & 1) != 0
+    if descending:
+        flip = flip == False
+    swap = (left > right) != flip
+    pair = tl.join(tl.where(swap, right, left), tl.where(swap, left, right))
+    return tl.reshape(tl.permute(pair, (0, 2, 1)), (numel,))
+
+
+@triton.jit
+def _sorted_rows(x, dim, descending: tl.constexpr):
+    rank: tl.constexpr = len(x.shape)
+    if dim is not None:
+        tl.static_assert(dim == rank - 1, "only the last dimension can be sorted")
+    n: tl.constexpr = x.shape[rank - 1]
+    tl.static_assert(n & (n - 1) == 0, "the sorted dimension's extent must be a power of two")
+    numel: tl.constexpr = x.numel
+    v = tl.reshape(x, (numel,))
+    for k in tl.static_range(1, 21):
+        if (1 << k) <= n:
+            for jj in tl.static_range(k):
+                v = _bitonic_step(v, numel, k - 1 - jj, k, (1 << k) == n, descending)
+    return v
+
+
+@triton.jit
+def sort(x, dim: tl.constexpr = None, descending: tl.constexpr = False):
+    return tl.reshape(_sorted_rows(x, dim, descending), x.shape)
+
+
+@triton.jit
+def topk(x, k: tl.constexpr, dim: tl.constexpr = None, descending: tl.constexpr = True):
+    # The k largest (descending) or smallest elements of each row, in that order: the sorted
+    # rows' first halves, halved until k remain.
+    rank: tl.constexpr = len(x.shape)
+    n: tl.constexpr = x.shape[rank - 1]
+    tl.static_assert(k & (k - 1) == 0, "topk: k must be a power of two")
+    tl.static_assert(k <= n, "topk: k must be at most the last dimension's extent")
+    rows: tl.constexpr = x.numel // n
+    v = tl.reshape(_sorted_rows(x, dim, descending), (rows, n))
+    for i in tl.static_range(20):
+        if (n >> i) > k:
+            half: tl.constexpr = (n >> i) // 2
+            v, rest = tl.split(tl.permute(tl.reshape(v, (rows, 2, half)), (0, 2, 1)))
+    if rank == 1:
+        return tl.reshape(v, (k,))
+    elif rank == 2:
+        return tl.reshape(v, (x.shape[0], k))
+    else:
+        return tl.reshape(v, (x.shape[0], x.shape[1], k))
+
+
+@triton.jit
+def _xor_combine(a, b):
+    return a ^ b
+
+
+@triton.jit
+def xor_sum(input, axis=None, keep_dims=False):
+    tl.static_assert(input.dtype.is_int(), "xor_sum only supported for integers")
+    return tl.reduce(input, axis, _xor_combine, keep_dims=keep_dims)
 )PY";
 
 }  // namespace
 
 const PyModule& prelude() {
   static const PyModule* module = [] {
-    auto m = parsePython(kPreludeSource, "<tilevm prelude: triton.language.random>");
+    auto m = parsePython(kPreludeSource, "<tilevm prelude: triton.language>");
     if (!m) {
       std::cerr << "tilevm: internal error: the prelude does not parse: " << m.error().message << "\n";
       std::abort();

@@ -1,6 +1,6 @@
 // Prelude.h - parts of triton.language that are written in the kernel language itself (the
-// Philox random number generator, as Triton's random.py defines it), parsed once and inlined
-// like any @triton.jit helper.
+// Philox random number generator, as Triton's random.py defines it; sort, topk, xor_sum),
+// parsed once and inlined like any @triton.jit helper.
 #pragma once
 
 #include "frontend/Ast.h"
