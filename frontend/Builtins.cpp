@@ -23,7 +23,7 @@ const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute
                                       "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "interleave", "reduce",
                                       "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
                                       "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel", "cast", "flip",
-                                      "sort", "topk", "xor_sum"};
+                                      "sort", "topk", "xor_sum", "gather", "histogram"};
 
 // Canonical spelling: "tl.NAME" for everything in triton.language (and its math / libdevice
 // submodules), "triton.NAME" for the triton package itself.
@@ -458,7 +458,7 @@ void registerDebug(BuiltinTable& t) {
     Args a(L, c, "to_tensor", {"x"});
     return a.tensor(0);
   };
-  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox", "sort", "topk", "xor_sum"}) {
+  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox", "sort", "topk", "xor_sum", "gather", "histogram"}) {
     std::string name = fn;
     t["tl." + name] = [name](Lowerer& L, CallArgs& c) { return L.inlinePrelude(name, c); };
   }

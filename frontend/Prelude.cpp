@@ -1,8 +1,8 @@
 // Prelude.cpp - the prelude's source: Philox-4x32 (Philox-4x64 for int64 offsets) with 10 rounds and the conversions to
 // uniform and normal floats, following the algorithm of Triton's language/random.py so that
 // tl.rand / tl.randn / tl.randint give the same numbers as Triton's for the same seed and
-// offsets (up to the last ulp of log/cos/sin/sqrt in randn); sort and topk (a bitonic network)
-// and xor_sum, with the meaning of Triton's language/standard.py.
+// offsets (up to the last ulp of log/cos/sin/sqrt in randn); sort and topk (a bitonic network),
+// xor_sum, gather and histogram, with the meaning of Triton's language.
 #include "frontend/Prelude.h"
 
 #include <cstdlib>
@@ -186,6 +186,64 @@ def topk(x, k: tl.constexpr, dim: tl.constexpr = None, descending: tl.constexpr 
         return tl.reshape(v, (x.shape[0], k))
     else:
         return tl.reshape(v, (x.shape[0], x.shape[1], k))
+
+
+@triton.jit
+def _as_bits(x):
+    # The same bits as a signed integer of the same width (bool as int8).
+    if x.dtype.primitive_bitwidth == 1:
+        return x.to(tl.int8)
+    elif x.dtype.primitive_bitwidth == 8:
+        return x.to(tl.int8, bitcast=True)
+    elif x.dtype.primitive_bitwidth == 16:
+        return x.to(tl.int16, bitcast=True)
+    elif x.dtype.primitive_bitwidth == 32:
+        return x.to(tl.int32, bitcast=True)
+    else:
+        return x.to(tl.int64, bitcast=True)
+
+
+@triton.jit
+def gather(src, index, axis: tl.constexpr):
+    # out[i][j] = src[index[i][j]][j] along axis 0 (src[i][index[i][j]] along 1): each src
+    # element along the axis selected as bits, one at a time, so values move exactly. An index
+    # outside the axis is a device_assert finding.
+    rank: tl.constexpr = len(src.shape)
+    tl.static_assert(index.dtype.is_int(), "gather: index must be an integer tensor")
+    tl.static_assert(len(index.shape) == rank, "gather: source and index tensors must have the same rank")
+    tl.static_assert(rank == 1 or rank == 2, "gather: tilevm takes 1-D and 2-D tensors")
+    tl.static_assert(axis >= -rank and axis < rank, "gather: axis must be less than the source's rank")
+    ax: tl.constexpr = axis + rank if axis < 0 else axis
+    if rank == 2:
+        tl.static_assert(index.shape[1 - ax] == src.shape[1 - ax], "gather: index dims other than axis must match the source's")
+    K: tl.constexpr = src.shape[ax]
+    tl.device_assert((index >= 0) & (index < K), "gather: index out of range")
+    bits = _as_bits(src)
+    out = tl.zeros(index.shape, bits.dtype)
+    for k in range(K):
+        if rank == 1:
+            row = tl.sum(tl.where(tl.arange(0, K) == k, bits, 0))
+        elif ax == 0:
+            row = tl.sum(tl.where(tl.arange(0, K)[:, None] == k, bits, 0), axis=0)[None, :]
+        else:
+            row = tl.sum(tl.where(tl.arange(0, K)[None, :] == k, bits, 0), axis=1)[:, None]
+        out = tl.where(index == k, row.to(bits.dtype), out)
+    if src.dtype.primitive_bitwidth == 1:
+        return out != 0
+    else:
+        return out.to(src.dtype, bitcast=True)
+
+
+@triton.jit
+def histogram(input, num_bins: tl.constexpr, mask=None):
+    # Counts of the values 0 .. num_bins - 1 in a 1-D integer tensor (int32); values outside
+    # are not counted, nor masked-off elements.
+    tl.static_assert(len(input.shape) == 1, "histogram: the input must be 1-D")
+    tl.static_assert(input.dtype.is_int(), "histogram: the input must be integers")
+    hit = input[:, None] == tl.arange(0, num_bins)[None, :]
+    if mask is not None:
+        hit = hit & mask[:, None]
+    return tl.sum(hit.to(tl.int32), axis=0)
 
 
 @triton.jit

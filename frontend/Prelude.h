@@ -1,5 +1,5 @@
 // Prelude.h - parts of triton.language that are written in the kernel language itself (the
-// Philox random number generator, as Triton's random.py defines it; sort, topk, xor_sum),
+// Philox random number generator, as Triton's random.py defines it; sort, topk, xor_sum, gather, histogram),
 // parsed once and inlined like any @triton.jit helper.
 #pragma once
 
