@@ -16,6 +16,9 @@ if on_gpu:
     assert target.arch == torch.cuda.get_device_capability()[0] * 10 + torch.cuda.get_device_capability()[1]
 device = driver.active.get_active_torch_device()
 assert device.type == ("cuda" if on_gpu else "cpu"), device
+if on_gpu:  # Triton's torch.device("cuda", index): tensors made on it are on it (tutorial 01's assert)
+    assert device.index == driver.active.get_current_device() == torch.cuda.current_device(), device
+    assert torch.empty(1, device=device).device == device
 props = driver.active.utils.get_device_properties(device.index or 0)
 for key in ("multiprocessor_count", "max_num_regs", "max_shared_mem", "warpSize"):
     assert isinstance(props[key], int) and props[key] > 0, (key, props)

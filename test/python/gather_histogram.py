@@ -52,11 +52,12 @@ for M, N in [[2048, 2], [1024, 8], [256, 512], [8, 2]]:
         z = np.empty(N, np.int32)
         histogram_kernel[(1,)](x, z, M, N, masked)
         assert np.array_equal(z, np.bincount(x[:M], minlength=N + 3)[:N]), (M, N, masked)
-bad = np.array([3, 40], dtype=np.int32)
-tilevm.options["warn"] = False
-try:
-    gather_1d[(1,)](np.zeros(32, np.float32), np.resize(bad, 64), np.empty(64, np.float32), 32, 64)
-    raise AssertionError("an index out of range was not reported")
-except tilevm.KernelError as e:
-    assert "gather: index out of range" in str(e), e
+if tilevm.options["device"] == "cpu":  # a finding of the interpreter's (on a GPU: a device assert)
+    bad = np.array([3, 40], dtype=np.int32)
+    tilevm.options["warn"] = False
+    try:
+        gather_1d[(1,)](np.zeros(32, np.float32), np.resize(bad, 64), np.empty(64, np.float32), 32, 64)
+        raise AssertionError("an index out of range was not reported")
+    except tilevm.KernelError as e:
+        assert "gather: index out of range" in str(e), e
 print("gather_histogram: gathers, histograms and the out-of-range index agree with NumPy")

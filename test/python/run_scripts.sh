@@ -41,7 +41,8 @@ if [ "${TILEVM_TEST_GPU:-0}" != 1 ]; then
     echo "ok   --device cuda without a GPU: $(echo "$out" | tail -n 1)"
   fi
 else
-  for script in vector_add.py fused_softmax.py matmul_autotune.py layer_norm.py attention_fwd.py torch_tensors.py; do
+  for script in vector_add.py fused_softmax.py matmul_autotune.py layer_norm.py attention_fwd.py torch_tensors.py \
+                driver_api.py dot3d.py sort_topk.py gather_histogram.py; do
     run --device cuda "$here/$script"
   done
   run --device cuda --autotune "$here/autotune_timed.py"

@@ -32,6 +32,12 @@ def _on_gpu():
     return str(tilevm.options.get("device", "cpu")).startswith("cuda")
 
 
+def _ordinal():
+    """The GPU `--device cuda[:N]` names (0 for plain `cuda`)."""
+    device = str(tilevm.options.get("device", "cpu"))
+    return int(device.split(":")[1]) if ":" in device else 0
+
+
 class _Utils:
     def get_device_properties(self, device=0):
         """The device's properties as Triton's driver gives them (a dict of CUDA attributes)."""
@@ -61,11 +67,12 @@ class _Active:
         try:
             import torch
         except ImportError:
-            return "cuda" if _on_gpu() else "cpu"
-        return torch.device("cuda" if _on_gpu() else "cpu")
+            return f"cuda:{_ordinal()}" if _on_gpu() else "cpu"
+        # Triton's: torch.device("cuda", index), which tensors made on it compare equal to.
+        return torch.device("cuda", _ordinal()) if _on_gpu() else torch.device("cpu")
 
     def get_current_device(self):
-        return 0
+        return _ordinal() if _on_gpu() else 0
 
     def get_current_stream(self, device=None):
         return 0
