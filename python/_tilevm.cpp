@@ -371,8 +371,12 @@ PYBIND11_MODULE(_tilevm, m) {
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
-         const py::dict& options, const py::object& unit, int64_t unitKey) {
+         const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream) {
         rt::RunOptions o = checkedOptions(options);
+        // On the GPU, as Triton launches: on the caller's stream, queued without waiting when
+        // every array is already on the GPU (CUDA tensors); CPU arrays are copied and waited for.
+        o.launch.gpu.asynchronous = o.launch.repeat == 1;
+        o.launch.gpu.stream = stream;
         // A live function's source unit when given (the Python door's way); else the file.
         auto c = unit.is_none() ? compile(path, kernel, signature, defines, includes) : compileUnit(unitKey, unit, signature, defines);
         std::vector<interp::Buffer> buffers;
@@ -419,7 +423,7 @@ PYBIND11_MODULE(_tilevm, m) {
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
-      py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0);
+      py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("stream") = 0);
   m.def(
       "check_options", [](const py::dict& options) { checkedOptions(options); }, py::arg("options"),
       "Checks launch options as a launch would: ValueError with tilevm's message for a bad one");

@@ -77,58 +77,64 @@ def _define_text(v):
     return name
 
 
-def _signature_stub(jit_fn):
-    """A plain function with the kernel's parameters (and defaults): calling it binds arguments as
-    CPython does, so a bad call raises CPython's own TypeError."""
-    stub = getattr(jit_fn, "_tilevm_stub", None)
-    if stub is None:
+class _Binder:
+    """What a launch needs of a kernel's signature, worked out once per kernel: its parameter
+    names in order, which are constexprs, and a plain function with the kernel's parameters and
+    defaults that returns them as a tuple, so CPython itself binds a call (and raises its own
+    TypeError for extra, repeated or missing arguments)."""
+
+    def __init__(self, jit_fn):
         fn = jit_fn.fn
         sig = inspect.signature(fn)
+        self.names = list(sig.parameters)
+        self.name_set = frozenset(self.names)
+        self.constexpr = [jit_fn.is_constexpr(p) for p in sig.parameters.values()]
         bare = sig.replace(parameters=[p.replace(annotation=inspect.Parameter.empty, default=inspect.Parameter.empty)
                                        for p in sig.parameters.values()], return_annotation=inspect.Signature.empty)
         namespace = {}
-        exec(f"def {fn.__name__}{bare}:\n    pass", namespace)
-        stub = namespace[fn.__name__]
-        stub.__defaults__, stub.__kwdefaults__, stub.__qualname__ = fn.__defaults__, fn.__kwdefaults__, fn.__qualname__
-        jit_fn._tilevm_stub = stub
-    return stub
+        exec(f"def {fn.__name__}{bare}:\n    return ({''.join(n + ', ' for n in self.names)})", namespace)
+        self.bind = namespace[fn.__name__]
+        self.bind.__defaults__, self.bind.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+        self.bind.__qualname__ = fn.__qualname__
+
+
+def _binder(jit_fn):
+    b = jit_fn.__dict__.get("_tilevm_binder")
+    if b is None:
+        b = jit_fn._tilevm_binder = _Binder(jit_fn)
+    return b
 
 
 def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
-    sig = inspect.signature(jit_fn.fn)
-    params = list(sig.parameters.values())
-    meta = dict(kwargs)
+    b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
-    # Python call would, raising CPython's TypeError for extra, repeated or missing arguments.
-    named = {k: v for k, v in meta.items() if k in sig.parameters}
-    _signature_stub(jit_fn)(*args, **named)
-    call = sig.bind(*args, **named)
-    call.apply_defaults()
-    bound = dict(call.arguments)
+    # Python call would.
+    named = {k: v for k, v in kwargs.items() if k in b.name_set}
+    values = b.bind(*args, **named)
     if callable(grid):
-        grid = grid({**bound, **meta})
-    grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
+        grid = grid({**dict(zip(b.names, values)), **kwargs})
+    grid = tuple(grid)
+    grid = grid + (1,) * (3 - len(grid))
     defines, signature, launch_args = {}, [], []
-    for p in params:
-        v = bound[p.name]
+    for name, v, constexpr in zip(b.names, values, b.constexpr):
         scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
-        if jit_fn.is_constexpr(p) or v is None or isinstance(v, str) or (not scalar and _array_info(v) is None):
-            defines[p.name] = _define_text(v)
+        info = None if (scalar or constexpr or v is None or isinstance(v, str)) else _array_info(v)
+        if constexpr or v is None or isinstance(v, str) or (not scalar and info is None):
+            defines[name] = _define_text(v)
             continue
-        info = None if scalar else _array_info(v)
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
             if dtype not in _DTYPES:
-                raise TypeError(f"argument '{p.name}': dtype {dtype} is not supported")
-            signature.append(f"{p.name}: *{_DTYPES[dtype]}")
+                raise TypeError(f"argument '{name}': dtype {dtype} is not supported")
+            signature.append(f"{name}: *{_DTYPES[dtype]}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
-            launch_args.append(("buffer", p.name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr,
+            launch_args.append(("buffer", name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr,
                                 bool(readonly), owner))
             continue
         t = _scalar_type(v)
-        signature.append(f"{p.name}: {t}")
+        signature.append(f"{name}: {t}")
         value = v.item() if _numpy_scalar(v) else v
-        launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", p.name, value, t))
+        launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", name, value, t))
     o = tilevm.options
     # Every launch option is checked by tilevm's one options checker (the CLI's messages).
     options = {name: o[name] for name in _tilevm.LAUNCH_OPTIONS if name in o}
@@ -138,7 +144,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     # constexprs.
     serial, unit = jit_fn._tilevm_unit()
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, [], launch_args, options,
-                            unit=unit, unit_key=serial)
+                            unit=unit, unit_key=serial, stream=_current_stream(o["device"]))
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:
         print(result["printed"], end="")
@@ -150,6 +156,16 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
         import warnings
         warnings.warn(f"tilevm: kernel {jit_fn.__name__}:\n{result['report']}")
     return result
+
+
+def _current_stream(device):
+    """torch's current CUDA stream on the GPU engine (Triton launches on it), else 0."""
+    if device == "cpu":
+        return 0
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_available():
+        return 0
+    return torch.cuda.current_stream(int(device.split(":")[1]) if ":" in device else 0).cuda_stream
 
 
 def _itemsize(dtype):
