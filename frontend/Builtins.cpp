@@ -18,7 +18,27 @@ namespace {
 
 std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.type().shape().end()}; }
 
-const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "bool", "len", "print", "abs"};
+const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "bool", "len", "print", "abs", "isinstance"};
+
+// isinstance(v, T) for the classes a kernel can test (Triton's `isinstance(d, tl.tensor_descriptor)`
+// picks a host-made descriptor over a pointer): a compile-time answer, as Triton's is.
+bool isInstance(Lowerer& L, const CV& v, const CV& cls, const Expr& at) {
+  if (cls.kind == CV::K::Tuple) {
+    for (const CV& c : cls.elts)
+      if (isInstance(L, v, c, at)) return true;
+    return false;
+  }
+  const std::string n = cls.kind == CV::K::Builtin ? cls.s : "";
+  if (n == "tl.tensor_descriptor") return v.kind == CV::K::BlockPtr && v.s == "tensor_descriptor";
+  if (n == "tl.tensor") return v.isTensor();
+  if (n == "tl.dtype") return v.kind == CV::K::DType;
+  if (n == "tl.constexpr") return !v.isTensor() && v.kind != CV::K::BlockPtr;
+  if (n == "int") return v.kind == CV::K::Int || v.kind == CV::K::Bool;  // bool is an int, as in Python
+  if (n == "float") return v.kind == CV::K::Float;
+  if (n == "bool") return v.kind == CV::K::Bool;
+  L.fail(at, "isinstance() can test tl.tensor, tl.tensor_descriptor, tl.dtype, tl.constexpr, int, float and bool (or a "
+             "tuple of them), got " + cls.describe());
+}
 const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to", "sum",
                                       "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "interleave", "reduce",
                                       "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
@@ -172,6 +192,16 @@ void registerPython(BuiltinTable& t) {
     L.fail(a.at(0), "len() needs a tuple or a tile, got " + v.describe());
   };
   t["abs"] = [](Lowerer& L, CallArgs& c) { return L.callBuiltin("tl.abs", c); };
+  t["isinstance"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "isinstance", {"obj", "class_or_tuple"});
+    return CV::boolean(isInstance(L, a.get(0), a.get(1), a.at(1)));
+  };
+  // Classes, for isinstance(); calling one is not how a kernel makes its values.
+  for (const char* cls : {"tl.tensor_descriptor", "tl.tensor", "tl.dtype"})
+    t[cls] = [cls](Lowerer& L, CallArgs& c) -> CV {
+      L.fail(*c.site, std::string(cls) + " is a class a kernel can test with isinstance(); make values with tl.make_tensor_descriptor, "
+                                         "tl.zeros, tl.full or a cast");
+    };
   t["print"] = [](Lowerer& L, CallArgs& c) { return L.callBuiltin("tl.device_print", c); };
   t["range"] = [](Lowerer& L, CallArgs& c) -> CV { L.fail(*c.site, "range() can only be used as the iterable of a for loop"); };
   t["tl.range"] = t["range"];

@@ -388,8 +388,9 @@ CV Lowerer::inlineFunction(const FunctionDef& fn, CallArgs& args) {
       }
       enterModule(caller);
     }
-    if (isConstexprParam(p) && env[p.name].isTensor())
-      fail(at, "argument '" + p.name + "' of " + fn.name + "() is tl.constexpr but got a runtime " + env[p.name].describe());
+    // A helper's tl.constexpr annotation does not make its argument one: Triton specializes a
+    // called function on the values it is given, so a tile passed there stays a tile (the
+    // attention tutorial passes offs_m, a tile, to `offs_m: tl.constexpr`).
   }
   const PyModule* caller = enterModule(fn.module);
   auto callerContinuation = std::move(continuation_);  // a return ends only this function

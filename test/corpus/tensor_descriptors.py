@@ -54,3 +54,33 @@ def experimental_desc_kernel(a_desc_ptr, c_desc_ptr, BLOCK_M: tl.constexpr, BLOC
 # ARGS: a=randn:f32:40x32 c=empty:f32:40x32 a_desc_ptr=desc:a:16x32 c_desc_ptr=desc:c:16x32
 # REF: c = a * a
 # EXPECT: c
+
+
+@triton.jit
+def _desc_or_make(desc_or_ptr, shape, strides, block_shape):
+    # The attention tutorial's helper: a host-made descriptor is used as it is; a pointer gets
+    # a descriptor made in the kernel (isinstance is decided at compile time).
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+
+@triton.jit
+def desc_or_ptr_kernel(x, y, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    dx = _desc_or_make(x, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    dy = _desc_or_make(y, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    om = tl.program_id(0) * BLOCK_M
+    on = tl.program_id(1) * BLOCK_N
+    # .T of a loaded block, stored transposed back: the block as loaded, edges zero-padded.
+    t = dx.load([om, on]).T
+    dy.store([om, on], tl.trans(t) * 3.0 + 1.0)
+
+# RUN: -k desc_or_ptr_kernel -D BLOCK_M=16 -D BLOCK_N=8 --grid 3,4
+# ARGS: x=randn:f32:37x29 y=empty:f32:37x29 M=37 N=29
+# REF: y = x * 3.0 + 1.0
+# EXPECT: y
+# RUN: -k desc_or_ptr_kernel -D BLOCK_M=16 -D BLOCK_N=8 --grid 3,4
+# ARGS: a=randn:f32:37x32 b=empty:f32:37x32 M=37 N=32 x=desc:a:16x8 y=desc:b:16x8
+# REF: b = a * 3.0 + 1.0
+# EXPECT: b
