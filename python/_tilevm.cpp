@@ -33,6 +33,7 @@
 #include "runtime/RunOptions.h"
 #include "UndefinedMemory.h"
 #ifdef TILEVM_HAVE_GPU
+#include "codegen/Codegen.h"
 #include "runtime/CudaDevice.h"
 #endif
 
@@ -371,12 +372,13 @@ PYBIND11_MODULE(_tilevm, m) {
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
-         const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream) {
+         const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream, bool warmup) {
         rt::RunOptions o = checkedOptions(options);
         // On the GPU, as Triton launches: on the caller's stream, queued without waiting when
         // every array is already on the GPU (CUDA tensors); CPU arrays are copied and waited for.
         o.launch.gpu.asynchronous = o.launch.repeat == 1;
         o.launch.gpu.stream = stream;
+        o.launch.gpu.compileOnly = warmup;
         // A live function's source unit when given (the Python door's way); else the file.
         auto c = unit.is_none() ? compile(path, kernel, signature, defines, includes) : compileUnit(unitKey, unit, signature, defines);
         std::vector<interp::Buffer> buffers;
@@ -388,7 +390,8 @@ PYBIND11_MODULE(_tilevm, m) {
         bound.buffers = std::move(buffers);
         bound.args = launchArgs;
         if (!o.device.gpu) {
-          result = runInterruptibly(*c, bound, o.launch);
+          // A warmup on the interpreter is the compile above (cached) and the arguments' checks.
+          if (!warmup) result = runInterruptibly(*c, bound, o.launch);
           py_ext::UndefinedMemory::get().carryOut(bound.buffers, owners);
         } else {
           py_ext::UndefinedMemory::get().forget(bound.buffers);
@@ -415,6 +418,16 @@ PYBIND11_MODULE(_tilevm, m) {
         out["seconds"] = rep.seconds;
         out["programs"] = rep.programs;
         out["copied_bytes"] = result.gpu ? result.gpu->copiedBytes : 0;
+        if (result.gpu) {  // what the driver's JIT made of the kernel (cuFuncGetAttribute)
+          py::dict g;
+          g["arch"] = result.gpu->arch;
+          g["threads"] = result.gpu->threads;
+          g["registers"] = result.gpu->registers;
+          g["static_shared"] = result.gpu->staticSharedBytes;
+          g["dynamic_shared"] = result.gpu->dynamicSharedBytes;
+          g["local_bytes"] = result.gpu->localBytes;
+          out["gpu"] = g;
+        }
         rt::CacheCounters counts = rt::cacheCounters();  // the process's, after this launch
         out["bytecode_encodes"] = counts.bytecodeEncodes;
         out["prepares"] = counts.prepares;
@@ -423,7 +436,45 @@ PYBIND11_MODULE(_tilevm, m) {
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
-      py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("stream") = 0);
+      py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("stream") = 0,
+      py::arg("warmup") = false);
+#ifdef TILEVM_HAVE_GPU
+  m.def(
+      "ptx",
+      [](const std::string& path, const std::string& kernel, const std::string& signature,
+         const std::map<std::string, std::string>& defines, const py::list& args, const std::string& arch, unsigned numWarps,
+         unsigned numStages, const py::object& unit, int64_t unitKey) {
+        // The PTX the GPU engine would build for `arch` with these arguments (specialized on
+        // them as a launch is), without a GPU: what `ptxas -v` can size.
+        auto c = unit.is_none() ? compile(path, kernel, signature, defines, {}) : compileUnit(unitKey, unit, signature, defines);
+        std::vector<interp::Buffer> buffers;
+        std::vector<interp::Arg> launchArgs;
+        std::vector<py::object> owners;
+        bindArgs(*c, args, true, buffers, launchArgs, owners);
+        codegen::Options copts;
+        copts.arch = arch;
+        copts.numWarps = numWarps;
+        copts.numStages = numStages;
+        const auto& params = c->loaded.kernel->params();
+        for (size_t i = 0; i < params.size() && i < launchArgs.size(); ++i) {
+          const ir::Type& t = params[i]->type;
+          const interp::Arg& a = launchArgs[i];
+          copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
+          copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
+        }
+        auto ptx = codegen::emitPtx(*c->loaded.module, *c->loaded.kernel, copts);
+        if (!ptx) throw py::value_error(ptx.error().message);
+        py::dict out;
+        out["ptx"] = ptx->ptx;
+        out["entry"] = ptx->launch.kernel;
+        out["arch"] = ptx->launch.arch;
+        out["threads"] = ptx->launch.threads;
+        out["dynamic_shared"] = ptx->launch.dynamicSharedBytes;
+        return out;
+      },
+      py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("args"), py::arg("arch"),
+      py::arg("num_warps"), py::arg("num_stages"), py::arg("unit") = py::none(), py::arg("unit_key") = 0);
+#endif
   m.def(
       "check_options", [](const py::dict& options) { checkedOptions(options); }, py::arg("options"),
       "Checks launch options as a launch would: ValueError with tilevm's message for a bad one");

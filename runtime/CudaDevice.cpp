@@ -136,6 +136,7 @@ class CudaDevice : public Device {
     stats.localBytes = lm.local;
     stats.ptxFromDisk = lm.ptxFromDisk;
     stats.cacheDir = lm.cacheDir;
+    if (o.gpu.compileOnly) return result;  // warmup: loaded, nothing copied or launched
 
     std::vector<CUdeviceptr> dev(bound.buffers.size(), 0);
     std::vector<bool> inPlace(bound.buffers.size(), false);  // memory already on this GPU (a CUDA tensor)

@@ -21,6 +21,9 @@ struct GpuOptions {
   /// The CUDA stream (a CUstream's bits) to launch on, as Triton launches on torch's current
   /// stream; 0: the default stream.
   uint64_t stream = 0;
+  /// Compile and load the kernel and report what the driver made of it (GpuStats), without
+  /// copying or launching anything: Triton's JITFunction.warmup.
+  bool compileOnly = false;
 };
 
 /// One launch's options.
