@@ -105,7 +105,35 @@ def _binder(jit_fn):
     return b
 
 
-def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
+def _descriptor(v):
+    """Whether v is a host-made tensor descriptor (triton.tools.tensor_descriptor)."""
+    return type(v).__name__ == "TensorDescriptor" and hasattr(v, "block_shape") and hasattr(v, "base")
+
+
+def _descriptor_args(name, d):
+    """The signature entry and launch arguments of a TensorDescriptor: its base (a buffer), then
+    each dimension's shape and stride as i64 (the frontend's NAME.base, NAME.shapeK, NAME.strideK)."""
+    info = _array_info(d.base)
+    if info is None:
+        raise TypeError(f"argument '{name}': a TensorDescriptor's base must be a torch tensor or NumPy array")
+    if d.padding != "zero":
+        raise ValueError(f"argument '{name}': a host-made descriptor pads with zero here; padding='{d.padding}' is for "
+                         f"tl.make_tensor_descriptor(..., padding_option='{d.padding}')")
+    addr, start, nbytes, dtype, numel, readonly, owner = info
+    if dtype not in _DTYPES:
+        raise TypeError(f"argument '{name}': dtype {dtype} is not supported")
+    block = "x".join(str(int(b)) for b in d.block_shape)
+    args = [("buffer", f"{name}.base", start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr, bool(readonly),
+             owner)]
+    for field, values in (("shape", d.shape), ("stride", d.strides)):
+        for k, v in enumerate(values):
+            args.append(("int", f"{name}.{field}{k}", int(v), "i64"))
+    return f"{name}: tensordesc<*{_DTYPES[dtype]}:{block}>", args
+
+
+def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None):
+    """Launches (or, with `warmup`, only compiles) jit_fn over the grid; `expect`: the (signature,
+    constexprs) a compiled kernel was made for, which this call must have (else nothing runs)."""
     b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
     # Python call would.
@@ -117,6 +145,11 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     grid = grid + (1,) * (3 - len(grid))
     defines, signature, launch_args = {}, [], []
     for name, v, constexpr in zip(b.names, values, b.constexpr):
+        if _descriptor(v) and not constexpr:
+            entry, more = _descriptor_args(name, v)
+            signature.append(entry)
+            launch_args.extend(more)
+            continue
         scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
         info = None if (scalar or constexpr or v is None or isinstance(v, str)) else _array_info(v)
         if constexpr or v is None or isinstance(v, str) or (not scalar and info is None):
@@ -135,6 +168,9 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
         signature.append(f"{name}: {t}")
         value = v.item() if _numpy_scalar(v) else v
         launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", name, value, t))
+    if expect is not None and (", ".join(signature), defines) != expect:
+        raise TypeError(f"{jit_fn.__name__}: compiled for ({expect[0]}) with constexprs {expect[1]}, launched with "
+                        f"({', '.join(signature)}) and {defines}: warm up a kernel for each")
     o = tilevm.options
     # Every launch option is checked by tilevm's one options checker (the CLI's messages).
     options = {name: o[name] for name in _tilevm.LAUNCH_OPTIONS if name in o}
@@ -144,7 +180,11 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1):
     # constexprs.
     serial, unit = jit_fn._tilevm_unit()
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, [], launch_args, options,
-                            unit=unit, unit_key=serial, stream=_current_stream(o["device"]))
+                            unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup)
+    result["signature"], result["defines"] = ", ".join(signature), defines
+    if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
+        result["launch_args"], result["grid"] = launch_args, grid
+        return result
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:
         print(result["printed"], end="")

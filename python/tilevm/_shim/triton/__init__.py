@@ -182,8 +182,24 @@ class JITFunction:
         return _launcher.launch(self, grid, args, meta, num_warps=option("num_warps", 4), num_stages=option("num_stages", 1),
                                 repeat=_repeat)
 
+    def warmup(self, *args, grid, **kwargs):
+        """Compiles for these arguments without running, as Triton's warmup: a CompiledKernel
+        (compiler.py) with its metadata, n_regs and n_spills, launched as kernel[grid](...)."""
+        from .compiler import warmup
+        return warmup(self, args, grid, kwargs)
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @triton.jit function: launch it as {self.__name__}[grid](...)")
+
+
+_allocator = None
+
+
+def set_allocator(allocator):
+    """Triton's: the allocator of global scratch memory (device-made tensor descriptors' workspace).
+    tilevm's descriptors need none, so it is kept and never called."""
+    global _allocator
+    _allocator = allocator
 
 
 def jit(fn=None, **options):

@@ -1,0 +1,196 @@
+"""triton.compiler for tilevm: the compiled kernel `JITFunction.warmup` returns (Triton's
+CompiledKernel): `metadata` (name, num_warps, num_stages, shared, target), `n_regs` and
+`n_spills` after `_init_handles()`, and `kernel[grid](*args)` launching exactly what was compiled.
+
+Where the numbers come from:
+- On the GPU engine (`--device cuda`) the warmup loads the kernel on the GPU without running it,
+  and they are what the driver reports of the loaded function (cuFuncGetAttribute): NUM_REGS,
+  LOCAL_SIZE_BYTES / 4 as Triton counts spills, and shared = static + dynamic shared bytes.
+- On the interpreter no GPU code exists, and a CPU has no such registers. The interpreter
+  presents the GPU tilevm targets by default (the H200 of `get_device_properties`, sm_90a), so the
+  numbers are those of the PTX tilevm's GPU engine emits for it, sized by `ptxas -v` of the CUDA
+  toolkit (`ptxas` on PATH, $CUDA_HOME/bin or /usr/local/cuda/bin): registers per thread, spills as
+  stack-frame bytes / 4, shared = ptxas's static bytes + the launch's dynamic bytes. Without
+  ptxas, or in a build without the code generator, reading them raises RuntimeError saying why:
+  never a made-up number.
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import tilevm
+from tilevm import _tilevm
+from .runtime import GPUTarget
+
+# The target the interpreter presents (triton.runtime: the H200's properties).
+MODELED_ARCH = "sm_90a"
+
+
+class OutOfResources(Exception):
+    """Triton's: the kernel needs more of a resource than the device has."""
+
+    def __init__(self, required, limit, name):
+        self.required, self.limit, self.name = required, limit, name
+        super().__init__(f"out of resource: {name}, Required: {required}, Hardware limit: {limit}. "
+                         "Reducing block sizes or `num_stages` may help.")
+
+
+def _find_ptxas():
+    found = shutil.which("ptxas")
+    if found:
+        return found
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
+            return os.path.join(root, "bin", "ptxas")
+    return None
+
+
+def ptxas_sizes(ptx, arch):
+    """(registers, stack-frame bytes, static shared bytes) that `ptxas -v` reports for the PTX's
+    entry, or (None, why) when ptxas is not there or fails."""
+    ptxas = _find_ptxas()
+    if ptxas is None:
+        return None, "ptxas (the CUDA toolkit) is not on PATH, $CUDA_HOME/bin or /usr/local/cuda/bin"
+    with tempfile.TemporaryDirectory(prefix="tilevm-ptxas-") as d:
+        src = os.path.join(d, "kernel.ptx")
+        with open(src, "w") as f:
+            f.write(ptx)
+        p = subprocess.run([ptxas, f"-arch={arch}", "-v", "-o", os.path.join(d, "kernel.cubin"), src],
+                           capture_output=True, text=True)
+    log = p.stdout + p.stderr
+    if p.returncode != 0:
+        return None, f"ptxas failed on the PTX tilevm emitted: {log.strip()[:400]}"
+    regs = re.search(r"Used (\d+) registers", log)
+    stack = re.search(r"(\d+) bytes stack frame", log)
+    smem = re.search(r"(\d+) bytes smem", log)
+    if regs is None:
+        return None, f"ptxas -v printed no register count: {log.strip()[:400]}"
+    return (int(regs.group(1)), int(stack.group(1)) if stack else 0, int(smem.group(1)) if smem else 0), None
+
+
+class KernelMetadata:
+    """Triton's CompiledKernel.metadata: what the compiler decided (`shared` on first reading)."""
+
+    def __init__(self, kernel, name, num_warps, num_stages, target):
+        self._kernel = kernel
+        self.name, self.num_warps, self.num_stages, self.target = name, num_warps, num_stages, target
+        self.num_ctas, self.cluster_dims = 1, (1, 1, 1)
+
+    @property
+    def shared(self):
+        """Shared memory per program in bytes (see the module's note for where it comes from)."""
+        return self._kernel._sizes()["shared"]
+
+    def __repr__(self):
+        return f"KernelMetadata(name={self.name!r}, num_warps={self.num_warps}, num_stages={self.num_stages}, target={self.target})"
+
+
+class CompiledKernel:
+    """A kernel compiled for one signature and one set of constexprs (Triton's CompiledKernel)."""
+
+    def __init__(self, jit_fn, warm, num_warps, num_stages):
+        self.fn = jit_fn
+        self.name = jit_fn.__name__
+        self.signature, self.defines = warm["signature"], dict(warm["defines"])
+        self._options = {"num_warps": num_warps, "num_stages": num_stages}
+        on_gpu = "gpu" in warm
+        self._gpu = warm.get("gpu")
+        target = GPUTarget("cuda", int(self._gpu["arch"][3:5]), 32) if on_gpu else GPUTarget("cpu", 0, 32)
+        self.metadata = KernelMetadata(self, self.name, num_warps, num_stages, target)
+        self._computed = None
+        self._why = None
+        if not on_gpu:
+            self._interpreter_sizes(warm, num_warps, num_stages)
+        self.n_regs = self.n_spills = self.n_max_threads = None
+        self._handles = False
+
+    def _interpreter_sizes(self, warm, num_warps, num_stages):
+        if not hasattr(_tilevm, "ptx"):
+            self._why = "this build has no GPU code generator (LLVM 19 was not found when it was built)"
+            return
+        serial, unit = self.fn._tilevm_unit()
+        try:
+            ptx = _tilevm.ptx(self.fn.source_path, self.name, self.signature, self.defines, warm["launch_args"], MODELED_ARCH,
+                              num_warps, num_stages, unit=unit, unit_key=serial)
+        except ValueError as e:  # the code generator cannot lower this kernel yet
+            self._why = f"tilevm's GPU code generator cannot compile this kernel: {e}"
+            return
+        sizes, why = ptxas_sizes(ptx["ptx"], MODELED_ARCH)
+        if sizes is None:
+            self._why = why
+            return
+        regs, stack, smem = sizes
+        self._computed = {"n_regs": regs, "n_spills": stack // 4, "shared": smem + ptx["dynamic_shared"],
+                          "n_max_threads": 1024, "source": f"ptxas -v, {MODELED_ARCH}"}
+
+    def _sizes(self):
+        if self._gpu is not None:
+            g = self._gpu
+            return {"n_regs": g["registers"], "n_spills": max(0, g["local_bytes"]) // 4,
+                    "shared": max(0, g["static_shared"]) + g["dynamic_shared"], "n_max_threads": 1024,
+                    "source": "the driver (cuFuncGetAttribute)"}
+        if self._computed is None:
+            raise RuntimeError(f"{self.name}: registers, spills and shared memory are numbers of GPU code; on the interpreter "
+                               f"they are those of the PTX tilevm would run on the modeled {MODELED_ARCH}, and here: {self._why}")
+        return self._computed
+
+    def _init_handles(self):
+        """Triton loads the kernel here; tilevm loaded it at warmup (GPU engine) or needs nothing
+        (interpreter). Sets n_regs, n_spills, n_max_threads; raises OutOfResources as Triton does."""
+        if self._handles:
+            return
+        s = self._sizes()
+        self.n_regs, self.n_spills, self.n_max_threads = s["n_regs"], s["n_spills"], s["n_max_threads"]
+        from .runtime import driver
+        limit = driver.active.utils.get_device_properties(0)["max_shared_mem"]
+        if s["shared"] > limit:
+            raise OutOfResources(s["shared"], limit, "shared memory")
+        self._handles = True
+
+    def __getitem__(self, grid):
+        def runner(*args, stream=None, **kwargs):
+            return self._launch(grid, args, kwargs)
+        return runner
+
+    def _launch(self, grid, args, kwargs):
+        # Every parameter comes positionally or by name, constexprs included (as Triton's
+        # launcher takes them); types and constexprs must be those compiled (else a TypeError and
+        # nothing runs).
+        from tilevm import launcher
+        return launcher.launch(self.fn, grid, args, kwargs, num_warps=self._options["num_warps"],
+                               num_stages=self._options["num_stages"], expect=(self.signature, self.defines))
+
+
+def _specialization(launch_args):
+    """What compiled code depends on beyond types: Triton's divisibility by 16 (pointers'
+    addresses, integers' values) and integers equal to 1."""
+    spec = []
+    for a in launch_args:
+        if a[0] == "buffer":
+            spec.append(a[6] % 16 == 0)
+        elif a[0] == "int":
+            spec.append((int(a[2]) % 16 == 0, int(a[2]) == 1))
+    return tuple(spec)
+
+
+def warmup(jit_fn, args, grid, kwargs):
+    """JITFunction.warmup(*args, grid=..., **constexprs_and_options): the kernel compiled for
+    these arguments (and, on the GPU engine, loaded), nothing run; cached per signature,
+    constexprs, options and specialization as Triton's cache is."""
+    from tilevm import launcher
+    from . import _LAUNCH_OPTIONS
+    meta = {k: v for k, v in kwargs.items() if k not in _LAUNCH_OPTIONS or k in jit_fn.arg_names}
+
+    # As Triton's parse_options: a launch option is read from the keywords even where it also
+    # binds a parameter of that name (tutorial 02's num_stages).
+    num_warps, num_stages = kwargs.get("num_warps") or 4, kwargs.get("num_stages") or 1
+    warm = launcher.launch(jit_fn, grid, args, meta, num_warps=num_warps, num_stages=num_stages, warmup=True)
+    serial, _ = jit_fn._tilevm_unit()
+    key = (serial, warm["signature"], tuple(sorted(warm["defines"].items())), num_warps, num_stages,
+           str(tilevm.options["device"]), _specialization(warm["launch_args"]))
+    cache = jit_fn.__dict__.setdefault("_tilevm_compiled", {})
+    if key not in cache:
+        cache[key] = CompiledKernel(jit_fn, warm, num_warps, num_stages)
+    return cache[key]

@@ -1,0 +1,1 @@
+"""triton.tools for tilevm: host-made tensor descriptors (tensor_descriptor.TensorDescriptor)."""
