@@ -196,6 +196,12 @@ void registerPython(BuiltinTable& t) {
     Args a(L, c, "isinstance", {"obj", "class_or_tuple"});
     return CV::boolean(isInstance(L, a.get(0), a.get(1), a.at(1)));
   };
+  // Triton's fp8 dtypes, which tilevm does not compute in: names a kernel can compare a dtype
+  // with (`if dtype == tl.float8e5:`, the attention tutorial's fp16 path), an error where used.
+  for (const char* fp8 : {"tl.float8e5", "tl.float8e4nv", "tl.float8e4b15", "tl.float8e5b16", "tl.float8e4b8"})
+    t[fp8] = [fp8](Lowerer& L, CallArgs& c) -> CV {
+      L.fail(*c.site, std::string(fp8) + " is an fp8 dtype, which tilevm does not compute in");
+    };
   // Classes, for isinstance(); calling one is not how a kernel makes its values.
   for (const char* cls : {"tl.tensor_descriptor", "tl.tensor", "tl.dtype"})
     t[cls] = [cls](Lowerer& L, CallArgs& c) -> CV {

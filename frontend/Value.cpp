@@ -75,7 +75,7 @@ std::string CV::describe() const {
       return value->type.isScalar() ? dtype.name() + " scalar" : value->type.str() + " (" + dtype.name() + ")";
     case K::Function: return "function " + fn->name;
     case K::Module: return "module " + s;
-    case K::Builtin: return "builtin " + s;
+    case K::Builtin: return s.rfind("tl.float8", 0) == 0 ? s + " (an fp8 dtype, which tilevm does not compute in)" : "builtin " + s;
     case K::Method: return "method " + s;
     case K::Slice: return "slice";
     case K::BlockPtr: return s == "block_ptr" ? "block pointer" : "tensor descriptor";

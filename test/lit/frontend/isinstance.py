@@ -53,3 +53,20 @@ def call_class(o):
     tl.store(o, tl.tensor_descriptor(o))
 
 # CALL: isinstance.py:[[@LINE-2]]:17: error: tl.tensor_descriptor is a class a kernel can test with isinstance()
+
+
+# RUN: %tilevm compile %s -k fp8_names -D FP8=False --signature 'o: *fp16, x: *fp32' --emit tile --no-locations | FileCheck %s --check-prefix=FP8NAME
+# RUN: not %tilevm compile %s -k fp8_names -D FP8=True --signature 'o: *fp16, x: *fp32' 2>&1 | FileCheck %s --check-prefix=FP8USE
+# Triton's fp8 dtypes are names a dtype can be compared with; computing in one is an error.
+@triton.jit
+def fp8_names(o, x, FP8: tl.constexpr):
+    dtype = tl.float8e5 if FP8 else tl.float16
+    if dtype == tl.float8e5:
+        v = tl.load(x).to(dtype)
+    else:
+        v = tl.load(x).to(dtype) * 2
+    tl.store(o, v)
+
+# FP8NAME-LABEL: kernel @fp8_names
+# FP8NAME: mulf
+# FP8USE: isinstance.py:[[@LINE-7]]:27: error: argument 'dtype' of to() must be a dtype, got tl.float8e5 (an fp8 dtype, which tilevm does not compute in)
