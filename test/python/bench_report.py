@@ -7,8 +7,6 @@ import csv
 import io
 import os
 import tempfile
-import time
-
 import numpy as np
 
 import triton
@@ -16,39 +14,76 @@ import triton.language as tl
 from triton.testing import do_bench, perf_report, Benchmark
 
 
-class Clock:
-    """A function that takes `ms` milliseconds per call, counting its calls."""
+class FakeTime:
+    """A clock that moves only when the benchmarked function says so: the counts below are exact
+    whatever else this machine runs."""
 
-    def __init__(self, ms):
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self):
+        return self.now
+
+
+fake = FakeTime()
+real_time = triton.testing.time
+triton.testing.time = fake
+MS = 1000 * 2.0**-8  # 3.90625 ms: exact in binary, so the arithmetic below is too
+
+
+class Clock:
+    """A function that takes `ms` milliseconds per call (on the fake clock), counting its calls."""
+
+    def __init__(self, ms=MS):
         self.ms, self.calls = ms, 0
 
     def __call__(self):
         self.calls += 1
-        end = time.perf_counter() + self.ms / 1e3
-        while time.perf_counter() < end:
-            pass
+        fake.now += self.ms / 1e3
 
 
-# 4 ms per call, warmup 12 ms, rep 40 ms: one first call, 3 estimate calls (they fill the
-# warmup), no more warmup, then rep / estimate = 10 timed calls (fewer when this shared machine
-# stretches a call).
-f = Clock(4.0)
-times = do_bench(f, warmup=12, rep=40, return_mode="all")
-assert 5 <= len(times) <= 10, len(times)
-assert 1 + 3 + len(times) <= f.calls <= 1 + 5 + 1 + len(times), f.calls
-assert all(3.9 <= t < 40.0 for t in times), times
-# A longer rep means more calls, not longer ones.
-g = Clock(4.0)
-assert len(times) < len(do_bench(g, warmup=4, rep=80, return_mode="all")) <= 20
-# The summaries.
-for mode, lo, hi in (("mean", 3.9, 40), ("median", 3.9, 40), ("min", 3.9, 40), ("max", 3.9, 80)):
-    v = do_bench(Clock(4.0), warmup=8, rep=20, return_mode=mode)
-    assert isinstance(v, float) and lo <= v <= hi, (mode, v)
-q = do_bench(Clock(4.0), warmup=8, rep=20, quantiles=[0.5, 0.2, 0.8])
-assert len(q) == 3 and q[1] <= q[0] <= q[2], q
-assert isinstance(do_bench(Clock(1.0), warmup=2, rep=4, quantiles=[0.5]), float)
+# warmup = 3 calls' time, rep = 10 calls': one first call, 3 estimate calls (they fill the
+# warmup), no more warmup, then rep / estimate = 10 timed calls.
+f = Clock()
+times = do_bench(f, warmup=3 * MS, rep=10 * MS, return_mode="all")
+assert times == [MS] * 10, times
+assert f.calls == 1 + 3 + 10, f.calls
+# A warmup longer than the 5 estimate calls is run out; a longer rep means more calls.
+g = Clock()
+assert len(do_bench(g, warmup=8 * MS, rep=20 * MS, return_mode="all")) == 20
+assert g.calls == 1 + 5 + 3 + 20, g.calls
+# A call longer than warmup and rep: one estimate call, one timed call.
+h = Clock(50 * MS)
+assert do_bench(h, warmup=MS, rep=MS, return_mode="all") == [50 * MS] and h.calls == 3
+
+
+class Varying:
+    """Calls of 1, 2, ..., 5 units, repeating."""
+
+    def __init__(self):
+        self.i = 0
+
+    def __call__(self):
+        self.i += 1
+        fake.now += (self.i % 5 + 1) * MS / 1e3
+
+
+# The summaries over the timed calls (one estimate call of 3 units fills the warmup; 40 / 3 -> 13
+# timed calls).
+for mode, want in (("min", MS), ("max", 5 * MS), ("all", None)):
+    v = do_bench(Varying(), warmup=1, rep=40 * MS, return_mode=mode)
+    assert (len(v) == 13 and sorted(set(v)) == [MS * k for k in range(1, 6)]) if want is None else v == want, (mode, v)
+v = do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="all")
+import statistics
+assert do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="mean") == statistics.mean(v)
+assert do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="median") == statistics.median(v)
+q = do_bench(Varying(), warmup=1, rep=40 * MS, quantiles=[0.5, 0.2, 0.8])
+s = sorted(v)
+lin = lambda p: (1 - (p * 12 - int(p * 12))) * s[int(p * 12)] + (p * 12 - int(p * 12)) * s[min(12, int(p * 12) + 1)]
+assert q == [lin(0.5), lin(0.2), lin(0.8)], (q, s)  # Triton's interpolation between ranks
+assert isinstance(do_bench(Clock(), warmup=1, rep=1, quantiles=[0.5]), float)
 try:
-    do_bench(Clock(0.1), return_mode="average")
+    do_bench(Clock(), return_mode="average")
 except AssertionError:
     pass
 else:
@@ -67,10 +102,12 @@ seen = []
 def step():
     seen.append(w.grad)
     w.grad = "accumulated"
+    fake.now += MS / 1e3
 
 
-do_bench(step, warmup=1, rep=1, grad_to_none=[w], return_mode="all")
-assert seen[-1] is None, seen
+do_bench(step, warmup=1, rep=3 * MS, grad_to_none=[w], return_mode="all")
+assert seen[-3:] == [None, None, None] and seen[0] == "accumulated", seen
+triton.testing.time = real_time
 
 
 # A kernel timed through perf_report, its table as Triton prints it.
@@ -118,7 +155,9 @@ with tempfile.TemporaryDirectory() as d:
 assert calls == [(1024, "tilevm", 2), (1024, "numpy", 2), (4096, "tilevm", 2), (4096, "numpy", 2)], calls
 lines = out.getvalue().splitlines()
 assert lines[0] == "scale-performance:", lines
-assert lines[1].startswith("# tilevm interpreter: wall clock"), lines[1]
+assert lines[1] == "# " + triton.testing.clock(), lines[1]  # the clock, labelled
+assert str(triton.testing.clock()).startswith("tilevm GPU engine" if triton.runtime.driver.active.get_current_target().backend ==
+                                              "cuda" else "tilevm interpreter: wall clock on this CPU")
 # pandas' layout: a left-aligned index, right-aligned columns two spaces apart, x as floats.
 header, row0, row1 = lines[2], lines[3], lines[4]
 assert header.split() == ["size", "tilevm", "(GB/s)", "NumPy", "(GB/s)"], header

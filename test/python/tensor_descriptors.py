@@ -90,6 +90,33 @@ axpy_kernel[grid](TensorDescriptor.from_tensor(a, [BM, BN]), TensorDescriptor.fr
                   TensorDescriptor.from_tensor(o, [BM, BN]), M, N, 2.0, BLOCK_M=BM, BLOCK_N=BN)
 np.testing.assert_allclose(o, 3.0 * a.astype(np.float64), rtol=1e-6)
 
+
+
+# The attention tutorial's pattern: autotune configurations whose pre-hook sets the host
+# descriptors' block shapes, pruned by an early_config_prune that reads the call's keywords
+# (Triton calls it as prune(configs, positional_args_by_name, **keyword_args)).
+def set_blocks(nargs):
+    for name in ("x", "y", "out"):
+        if isinstance(nargs[name], TensorDescriptor):
+            nargs[name].block_shape = [nargs["BLOCK_M"], nargs["BLOCK_N"]]
+
+
+def prune(configs, named_args, **kwargs):
+    assert set(named_args) == {"x", "y", "out"} and kwargs["M"] == M, (named_args.keys(), kwargs.keys())
+    return [c for c in configs if c.kwargs["BLOCK_M"] <= kwargs["M"]]
+
+
+tuned = triton.autotune(configs=[triton.Config({"BLOCK_M": 64, "BLOCK_N": 16}, pre_hook=set_blocks),
+                                 triton.Config({"BLOCK_M": 32, "BLOCK_N": 8}, pre_hook=set_blocks)], key=["M", "N"],
+                        prune_configs_by={"early_config_prune": prune})(axpy_kernel)
+out = torch.full((M, N), 99.0)
+dummy = [1, 1]
+tgrid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]), triton.cdiv(N, meta["BLOCK_N"]))
+tuned[tgrid](TensorDescriptor(x, [M, N], [N, 1], dummy), TensorDescriptor(y, [M, N], [N, 1], dummy),
+             TensorDescriptor(out, [M, N], [N, 1], dummy), M=M, N=N, alpha=1.5)
+assert tuned.best_config.kwargs == {"BLOCK_M": 32, "BLOCK_N": 8}, tuned.best_config  # 64 > M was pruned
+np.testing.assert_allclose(out.numpy(), ref, rtol=1e-6, atol=1e-6)
+
 # Triton's checks on the host.
 for bad, why in ((lambda: TensorDescriptor(x, [M, N], [N, 2], [BM, BN]), "contiguous"),
                  (lambda: TensorDescriptor(x[:, 1:], [M, N - 1], [N, 1], [BM, BN]), "aligned"),

@@ -254,8 +254,8 @@ class Autotuner(_Wrapper):
         configs = self.configs
         prune = self.prune_configs_by.get("early_config_prune")
         named = self.bound_args(args, kwargs)
-        if prune:
-            configs = prune(configs, named) or configs
+        if prune:  # Triton's call: the positional arguments by name, the keywords as keywords
+            configs = prune(configs, dict(zip(self.arg_names, args)), **kwargs) or configs
         if not tilevm.options["autotune"] or len(configs) == 1:
             self.best_config = configs[0]
             return self._launch(configs[0], args, grid, kwargs, named)
