@@ -56,6 +56,30 @@ if sized:
     occupancy = min(props["max_num_regs"] // (k.n_regs * props["warpSize"] * 8), props["max_shared_mem"] // k.metadata.shared)
     assert occupancy >= 1, occupancy
 
+# Where ptxas cannot be found, the interpreter's numbers are a RuntimeError saying so (a fresh
+# constexpr, so nothing comes from the cache).
+if not on_gpu:
+    import triton.compiler as tc
+    found = tc._find_ptxas
+    tc._find_ptxas = lambda: None
+    try:
+        k2 = softmax_rows.warmup(y, x, x.shape[1], y.shape[1], x.shape[0], x.shape[1], BLOCK=BLOCK, num_stages=3,
+                                 num_warps=8, grid=(1, ))
+        try:
+            k2._init_handles()
+        except RuntimeError as e:
+            assert "ptxas" in str(e) or "code generator" in str(e), e
+        else:
+            raise AssertionError(f"n_regs {k2.n_regs} without ptxas")
+        try:
+            k2.metadata.shared
+        except RuntimeError:
+            pass
+        else:
+            raise AssertionError("metadata.shared without ptxas")
+    finally:
+        tc._find_ptxas = found
+
 # Launched with every argument, constexprs included, as Triton's compiled kernels are.
 k[(13, 1, 1)](y, x, x.shape[1], y.shape[1], x.shape[0], x.shape[1], BLOCK, 2)
 x64 = x.astype(np.float64)
