@@ -4,7 +4,7 @@
 # dist/libtbb.so.12, dist/pkg_tilevm), beside real Triton in the same call. Logs under $OUT;
 # TUTORIALS=dir (Triton's tutorials, carried, never in the repository) adds them; ONLY="01 05"
 # picks some by number; TUT_TIMEOUT (s, default 240) bounds each run.
-#   1. tilevm_gpu_tests; 2. test/python scripts under --device cuda (run_scripts.sh, GPU mode);
+#   1. tilevm_gpu_tests (and with CORPUS=1 the corpus through tilevm diff); 2. test/python scripts under --device cuda (run_scripts.sh, GPU mode);
 #   3. launch overhead: bench/launch_overhead.py under Triton, tilevm --device cuda, tilevm cpu;
 #   4. each tutorial under real Triton and under tilevm --device cuda (exit code, time, table).
 set -uo pipefail
@@ -17,6 +17,9 @@ export TILEVM_SOURCE_DIR=$PWD TILEVM_CACHE_DIR=$OUT/cache
 PY=${PY:-python3}
 ROOT=$PWD
 echo "== gpu tests"; dist/tilevm_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?"; tail -3 "$OUT/gpu_tests.log"
+if [ "${CORPUS:-0}" = 1 ]; then
+  echo "== corpus diff"; python3 bench/gpu_corpus_diff.py dist/tilevm > "$OUT/corpus_diff.log" 2>&1; echo "corpus rc=$?"; tail -2 "$OUT/corpus_diff.log"
+fi
 echo "== python scripts under --device cuda"
 PYTHON=$PY TILEVM_TEST_GPU=1 bash test/python/run_scripts.sh "$PWD/dist/py" > "$OUT/python_scripts_gpu.log" 2>&1
 echo "scripts rc=$?"; grep -c '^ok' "$OUT/python_scripts_gpu.log"; grep -A12 '^FAIL' "$OUT/python_scripts_gpu.log" | head -60

@@ -14,100 +14,115 @@ import triton.language as tl
 from triton.testing import do_bench, perf_report, Benchmark
 
 
-class FakeTime:
-    """A clock that moves only when the benchmarked function says so: the counts below are exact
-    whatever else this machine runs."""
+def check_on_fake_clock():
+    """do_bench's counts and summaries on a clock only the benchmarked calls move (the
+    interpreter's wall-clock path; the GPU engine times with CUDA events, checked below)."""
+    global fake, MS
+    class FakeTime:
+        """A clock that moves only when the benchmarked function says so: the counts below are exact
+        whatever else this machine runs."""
 
-    def __init__(self):
-        self.now = 0.0
+        def __init__(self):
+            self.now = 0.0
 
-    def perf_counter(self):
-        return self.now
-
-
-fake = FakeTime()
-real_time = triton.testing.time
-triton.testing.time = fake
-MS = 1000 * 2.0**-8  # 3.90625 ms: exact in binary, so the arithmetic below is too
+        def perf_counter(self):
+            return self.now
 
 
-class Clock:
-    """A function that takes `ms` milliseconds per call (on the fake clock), counting its calls."""
-
-    def __init__(self, ms=MS):
-        self.ms, self.calls = ms, 0
-
-    def __call__(self):
-        self.calls += 1
-        fake.now += self.ms / 1e3
+    fake = FakeTime()
+    real_time = triton.testing.time
+    triton.testing.time = fake
+    MS = 1000 * 2.0**-8  # 3.90625 ms: exact in binary, so the arithmetic below is too
 
 
-# warmup = 3 calls' time, rep = 10 calls': one first call, 3 estimate calls (they fill the
-# warmup), no more warmup, then rep / estimate = 10 timed calls.
-f = Clock()
-times = do_bench(f, warmup=3 * MS, rep=10 * MS, return_mode="all")
-assert times == [MS] * 10, times
-assert f.calls == 1 + 3 + 10, f.calls
-# A warmup longer than the 5 estimate calls is run out; a longer rep means more calls.
-g = Clock()
-assert len(do_bench(g, warmup=8 * MS, rep=20 * MS, return_mode="all")) == 20
-assert g.calls == 1 + 5 + 3 + 20, g.calls
-# A call longer than warmup and rep: one estimate call, one timed call.
-h = Clock(50 * MS)
-assert do_bench(h, warmup=MS, rep=MS, return_mode="all") == [50 * MS] and h.calls == 3
+    class Clock:
+        """A function that takes `ms` milliseconds per call (on the fake clock), counting its calls."""
+
+        def __init__(self, ms=MS):
+            self.ms, self.calls = ms, 0
+
+        def __call__(self):
+            self.calls += 1
+            fake.now += self.ms / 1e3
 
 
-class Varying:
-    """Calls of 1, 2, ..., 5 units, repeating."""
-
-    def __init__(self):
-        self.i = 0
-
-    def __call__(self):
-        self.i += 1
-        fake.now += (self.i % 5 + 1) * MS / 1e3
-
-
-# The summaries over the timed calls (one estimate call of 3 units fills the warmup; 40 / 3 -> 13
-# timed calls).
-for mode, want in (("min", MS), ("max", 5 * MS), ("all", None)):
-    v = do_bench(Varying(), warmup=1, rep=40 * MS, return_mode=mode)
-    assert (len(v) == 13 and sorted(set(v)) == [MS * k for k in range(1, 6)]) if want is None else v == want, (mode, v)
-v = do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="all")
-import statistics
-assert do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="mean") == statistics.mean(v)
-assert do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="median") == statistics.median(v)
-q = do_bench(Varying(), warmup=1, rep=40 * MS, quantiles=[0.5, 0.2, 0.8])
-s = sorted(v)
-lin = lambda p: (1 - (p * 12 - int(p * 12))) * s[int(p * 12)] + (p * 12 - int(p * 12)) * s[min(12, int(p * 12) + 1)]
-assert q == [lin(0.5), lin(0.2), lin(0.8)], (q, s)  # Triton's interpolation between ranks
-assert isinstance(do_bench(Clock(), warmup=1, rep=1, quantiles=[0.5]), float)
-try:
-    do_bench(Clock(), return_mode="average")
-except AssertionError:
-    pass
-else:
-    raise AssertionError("return_mode='average' was accepted")
+    # warmup = 3 calls' time, rep = 10 calls': one first call, 3 estimate calls (they fill the
+    # warmup), no more warmup, then rep / estimate = 10 timed calls.
+    f = Clock()
+    times = do_bench(f, warmup=3 * MS, rep=10 * MS, return_mode="all")
+    assert times == [MS] * 10, times
+    assert f.calls == 1 + 3 + 10, f.calls
+    # A warmup longer than the 5 estimate calls is run out; a longer rep means more calls.
+    g = Clock()
+    assert len(do_bench(g, warmup=8 * MS, rep=20 * MS, return_mode="all")) == 20
+    assert g.calls == 1 + 5 + 3 + 20, g.calls
+    # A call longer than warmup and rep: one estimate call, one timed call.
+    h = Clock(50 * MS)
+    assert do_bench(h, warmup=MS, rep=MS, return_mode="all") == [50 * MS] and h.calls == 3
 
 
-class Grad:
-    grad = "accumulated"
+    class Varying:
+        """Calls of 1, 2, ..., 5 units, repeating."""
+
+        def __init__(self):
+            self.i = 0
+
+        def __call__(self):
+            self.i += 1
+            fake.now += (self.i % 5 + 1) * MS / 1e3
 
 
-# grad_to_none: each timed call starts with the gradient cleared.
-w = Grad()
-seen = []
+    # The summaries over the timed calls (one estimate call of 3 units fills the warmup; 40 / 3 -> 13
+    # timed calls).
+    for mode, want in (("min", MS), ("max", 5 * MS), ("all", None)):
+        v = do_bench(Varying(), warmup=1, rep=40 * MS, return_mode=mode)
+        assert (len(v) == 13 and sorted(set(v)) == [MS * k for k in range(1, 6)]) if want is None else v == want, (mode, v)
+    v = do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="all")
+    import statistics
+    assert do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="mean") == statistics.mean(v)
+    assert do_bench(Varying(), warmup=1, rep=40 * MS, return_mode="median") == statistics.median(v)
+    q = do_bench(Varying(), warmup=1, rep=40 * MS, quantiles=[0.5, 0.2, 0.8])
+    s = sorted(v)
+    lin = lambda p: (1 - (p * 12 - int(p * 12))) * s[int(p * 12)] + (p * 12 - int(p * 12)) * s[min(12, int(p * 12) + 1)]
+    assert q == [lin(0.5), lin(0.2), lin(0.8)], (q, s)  # Triton's interpolation between ranks
+    assert isinstance(do_bench(Clock(), warmup=1, rep=1, quantiles=[0.5]), float)
+    try:
+        do_bench(Clock(), return_mode="average")
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("return_mode='average' was accepted")
 
 
-def step():
-    seen.append(w.grad)
-    w.grad = "accumulated"
-    fake.now += MS / 1e3
+    class Grad:
+        grad = "accumulated"
 
 
-do_bench(step, warmup=1, rep=3 * MS, grad_to_none=[w], return_mode="all")
-assert seen[-3:] == [None, None, None] and seen[0] == "accumulated", seen
-triton.testing.time = real_time
+    # grad_to_none: each timed call starts with the gradient cleared.
+    w = Grad()
+    seen = []
+
+
+    def step():
+        seen.append(w.grad)
+        w.grad = "accumulated"
+        fake.now += MS / 1e3
+
+
+    do_bench(step, warmup=1, rep=3 * MS, grad_to_none=[w], return_mode="all")
+    assert seen[-3:] == [None, None, None] and seen[0] == "accumulated", seen
+    triton.testing.time = real_time
+
+
+import tilevm
+
+if tilevm.options["device"] == "cpu":
+    check_on_fake_clock()
+else:  # CUDA events: per-call times of a real kernel, positive and as many as asked to summarize
+    import torch
+    x = torch.arange(1 << 22, dtype=torch.float32, device=triton.runtime.driver.active.get_active_torch_device())
+    times = do_bench(lambda: x * 2, warmup=1, rep=5, return_mode="all")
+    assert times and all(t > 0 for t in times), times
 
 
 # A kernel timed through perf_report, its table as Triton prints it.
