@@ -13,7 +13,7 @@ mkdir -p "$OUT"
 tar xJf distpy.tar.xz
 mkdir -p dist/py && rm -rf dist/py/tilevm && mv dist/pkg_tilevm dist/py/tilevm
 export LD_LIBRARY_PATH=$PWD/dist:${LD_LIBRARY_PATH:-}
-export TILEVM_SOURCE_DIR=$PWD TILEVM_CACHE_DIR=$OUT/cache
+export TILEVM_SOURCE_DIR=$PWD TILEVM_CACHE_DIR=/tmp/tilevm-sweep-cache  # not under $OUT: hundreds of files
 PY=${PY:-python3}
 ROOT=$PWD
 echo "== gpu tests"; dist/tilevm_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?"; tail -3 "$OUT/gpu_tests.log"
