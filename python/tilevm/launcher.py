@@ -16,6 +16,8 @@ def _array_info(x):
     """(address, allocation start, allocation bytes, dtype name, numel, read-only, owner) of a NumPy
     array or torch tensor, or None. The owner is the array whose memory it is (the root of its views),
     for telling the same memory from a later array at the same address."""
+    if type(x).__name__ in ("Tensor", "Parameter") and hasattr(x, "data_ptr"):  # torch, without its slow isinstance
+        return _tensor_info(x)
     if hasattr(x, "__array_interface__") and hasattr(x, "dtype") and hasattr(x, "nbytes"):
         base = x
         while getattr(base, "base", None) is not None and hasattr(base.base, "__array_interface__"):
@@ -25,19 +27,30 @@ def _array_info(x):
         readonly = x.__array_interface__["data"][1] or (flags is not None and not flags.writeable)
         return x.__array_interface__["data"][0], start, base.nbytes, str(x.dtype), x.size, readonly, base
     if hasattr(x, "data_ptr") and hasattr(x, "element_size"):
-        if getattr(x, "is_cuda", False) and tilevm.options["device"] == "cpu":
-            raise ValueError("a CUDA tensor: the interpreter reads host memory; run with --device cuda (or move it .cpu())")
-        if hasattr(x, "untyped_storage"):  # torch 2
-            storage = x.untyped_storage()
-            start, nbytes = storage.data_ptr(), storage.nbytes()
-        else:  # torch 1.x (Debian 12's 1.13): a typed storage
-            storage = x.storage()
-            start, nbytes = storage.data_ptr(), storage.size() * storage.element_size()
-        root = x
-        while getattr(root, "_base", None) is not None:
-            root = root._base
-        return x.data_ptr(), start, nbytes, str(x.dtype).replace("torch.", ""), x.numel(), False, root
+        return _tensor_info(x)
     return None
+
+
+def _tensor_info(x):
+    """_array_info of a torch tensor (or an object with its data_ptr and storage methods)."""
+    if getattr(x, "is_cuda", False) and tilevm.options["device"] == "cpu":
+        raise ValueError("a CUDA tensor: the interpreter reads host memory; run with --device cuda (or move it .cpu())")
+    if hasattr(x, "untyped_storage"):  # torch 2
+        storage = x.untyped_storage()
+        start, nbytes = storage.data_ptr(), storage.nbytes()
+    else:  # torch 1.x (Debian 12's 1.13): a typed storage
+        storage = x.storage()
+        start, nbytes = storage.data_ptr(), storage.size() * storage.element_size()
+    root = x
+    while getattr(root, "_base", None) is not None:
+        root = root._base
+    dtype = _TORCH_DTYPES.get(x.dtype)
+    if dtype is None:
+        dtype = _TORCH_DTYPES[x.dtype] = str(x.dtype).replace("torch.", "")
+    return x.data_ptr(), start, nbytes, dtype, x.numel(), False, root
+
+
+_TORCH_DTYPES = {}  # torch.float32 -> "float32", as each is first seen
 
 
 def _numpy_scalar(v):
