@@ -37,6 +37,24 @@ struct Buffer {
   size_t byteSize() const { return external ? externalBytes : bytes.size(); }
 };
 
+/// Memory a kernel reaches only through an address (a pointer table's entry, int_to_ptr of an
+/// integer), outside the launch's buffers: the caller's other live arrays (the Python door's
+/// NumPy arrays and torch tensors). The interpreter asks it when no buffer of the launch holds
+/// an address, maps what it returns for the rest of the launch (a region of its own allocation,
+/// checked exactly as an argument's buffer), and hands the mapped buffers back at the end.
+class AddressResolver {
+ public:
+  virtual ~AddressResolver() = default;
+  /// The whole allocation holding byte address `addr`, as a Buffer over external memory (name,
+  /// elem, shape, external, externalBytes; `undefined` as an earlier launch left it), or
+  /// nullopt with `why` saying what was searched (or why the memory holding it cannot be used:
+  /// `mayStore`, the kernel may store through pointers of unknown origin, refuses read-only
+  /// memory). Called from worker threads, one call at a time.
+  virtual std::optional<Buffer> resolve(uint64_t addr, bool mayStore, std::string& why) = 0;
+  /// After the launch: the buffers it mapped, their `undefined` set to what the launch left.
+  virtual void finished(std::vector<Buffer>& mapped) { (void)mapped; }
+};
+
 /// One kernel argument: a buffer (for a pointer parameter) or a scalar.
 struct Arg {
   bool isBuffer = false;
@@ -92,6 +110,9 @@ struct LaunchOptions {
   /// dead operands. Results are identical either way; off runs every op densely into fresh
   /// memory: the plain reference path (for tests).
   bool symbolic = true;
+  /// Resolves addresses no buffer of the launch holds (AddressResolver), or null: such an
+  /// address is then outside every buffer.
+  AddressResolver* resolver = nullptr;
   /// Per-op counters to fill (tilevm viz --run; Profile.h), or null.
   OpProfile* profile = nullptr;
   /// One buffer's per-element readers and writers to record (tilevm viz --access), or null.

@@ -167,8 +167,8 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
         readOnly[args[i].buffer] = false;
   }
   std::vector<unsigned> accessBytes(buffers.size(), 0);
+  unsigned smallest = 0;  // the smallest access of the kernel
   {
-    unsigned smallest = 0;
     for (unsigned b : code.accessBytes)
       if (b) smallest = smallest ? std::min(smallest, b) : b;
     std::vector<bool> named(buffers.size(), false);
@@ -183,6 +183,9 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
       if (!named[k]) accessBytes[k] = smallest;
   }
   AddressSpace memory(buffers, opts.checks, readOnly, accessBytes);
+  // Memory reached only through addresses: any access may reach it, and it is written only
+  // where a store may go through a pointer of unknown origin.
+  if (opts.resolver) memory.setResolver(opts.resolver, !code.writtenParams.has_value(), smallest);
   if (opts.access) {
     bool found = false;
     for (Buffer& b : buffers)
@@ -328,6 +331,7 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
     report.findings.push_back(std::move(f));
   }
   memory.collectUndefined();
+  memory.finishMapped();
   report.droppedFindings = droppedFindings;
   report.arenaBytes = peakArena.load();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

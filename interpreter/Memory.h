@@ -3,7 +3,10 @@
 // the checks, kept per allocation in granules of its bytes.
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <map>
+#include <string>
 #include <cstdlib>
 #include <deque>
 #include <memory>
@@ -112,9 +115,22 @@ class AddressSpace {
   ~AddressSpace();
   AddressSpace(const AddressSpace&) = delete;
   AddressSpace& operator=(const AddressSpace&) = delete;
-  /// A region holding [lo, hi), or null.
+  /// A region of the launch's buffers holding [lo, hi), or null.
   MemRegion* find(uint64_t lo, uint64_t hi);
-  /// The region nearest to an address (for reporting how far out an access is).
+  /// Memory reached through addresses (AddressResolver): set before the launch runs.
+  /// `mayStore`: some store or atomic may write through a pointer of unknown origin (mapped
+  /// allocations then get a race shadow); `granule`: the smallest access of the kernel (0: none).
+  void setResolver(AddressResolver* r, bool mayStore, unsigned granule);
+  /// A region holding [lo, hi) for a pointer of unknown provenance: find(), then the
+  /// allocations mapped so far, then the resolver (the allocation it returns is mapped for the
+  /// rest of the launch; thread-safe). Null when none holds it.
+  MemRegion* lookup(uint64_t lo, uint64_t hi);
+  /// What lookup() found about an address no region holds (what the resolver searched, or why
+  /// the memory holding it cannot be used), for the out-of-bounds message; "" without a resolver.
+  std::string unmappedReason(uint64_t addr);
+  /// Hands the mapped buffers to the resolver (AddressResolver::finished), after collectUndefined().
+  void finishMapped();
+  /// The region nearest to an address (for reporting how far out an access is), mapped ones included.
   const MemRegion* nearest(uint64_t addr) const;
   /// The region of buffers[i].
   const MemRegion* regionOf(const Buffer& b) const;
@@ -123,10 +139,27 @@ class AddressSpace {
   /// (after the launch; at most kMaxUndefinedRanges ranges per buffer, or none: see there).
   void collectUndefined();
   std::deque<Allocation>& allocations() { return allocs_; }
+  /// The most allocations a launch maps through the resolver; past it, addresses stay unmapped.
+  static constexpr size_t kMaxMapped = 4096;
 
  private:
+  // Shadows of allocation `a` made of regions [first, last) (granule set).
+  void makeShadows(Allocation& a, MemRegion* first, MemRegion* last, const Checks& checks);
+  // A mapped region holding [lo, hi), or null (lock-free: published with mappedCount_).
+  MemRegion* findMapped(uint64_t lo, uint64_t hi) const;
   std::vector<MemRegion> regions_;
   std::deque<Allocation> allocs_;
+  Checks checks_;
+  AddressResolver* resolver_ = nullptr;
+  bool mayStore_ = false;
+  unsigned granule_ = 0;
+  std::mutex mapMutex_;                 // guards what follows, and calls to the resolver
+  std::deque<Buffer> mappedBuffers_;    // the resolver's buffers (stable addresses)
+  std::deque<MemRegion> mappedRegions_;
+  std::deque<Allocation> mappedAllocs_;
+  std::array<std::atomic<MemRegion*>, kMaxMapped> mapped_{};
+  std::atomic<size_t> mappedCount_{0};
+  std::map<uint64_t, std::string> refused_;  // address -> why the resolver found nothing (capped)
 };
 
 }  // namespace tilevm::interp

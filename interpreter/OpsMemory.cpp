@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "interpreter/Affine.h"
@@ -80,10 +81,18 @@ void setRowAddrs(Program& p, Lanes& l, int64_t n) {
 }
 
 // The region holding bytes [lo, end): the pointers' own buffer when their provenance is known
-// (an overrun of x that lands inside y is still an overrun), else whichever buffer holds them.
+// (an overrun of x that lands inside y is still an overrun), else whichever buffer holds them,
+// or memory the launch's resolver maps (AddressResolver: a pointer table's target).
 MemRegion* regionFor(Program& p, MemRegion* home, uint64_t lo, uint64_t end) {
   if (home) return lo >= home->base && end <= home->end ? home : nullptr;
-  return p.launch.memory.find(lo, end);
+  return p.launch.memory.lookup(lo, end);
+}
+
+// Hexadecimal text of an address.
+std::string hexAddress(uint64_t a) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(a));
+  return text;
 }
 
 Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb);
@@ -290,8 +299,18 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
     const uint64_t addr = a[firstOob];
     const __int128 at = trueAddress(p.wild, addr);
     const bool unknown = isWild(addr) && at == __int128(addr);  // a wild lane whose address was not kept
-    const MemRegion* near = unknown ? nullptr : home ? home
-                          : p.launch.memory.nearest(at < 0 ? 0 : at >= (__int128(1) << 64) ? ~uint64_t(0) : uint64_t(at));
+    const uint64_t clamped = at < 0 ? 0 : at >= (__int128(1) << 64) ? ~uint64_t(0) : uint64_t(at);
+    const MemRegion* near = unknown ? nullptr : home ? home : p.launch.memory.nearest(clamped);
+    // A pointer of unknown provenance (int_to_ptr, loaded from memory) far from every buffer
+    // (farther than the nearest one's size) is named by its address, not as an index of a
+    // buffer it has nothing to do with.
+    const std::string why = unknown || home ? std::string() : p.launch.memory.unmappedReason(clamped);
+    if (near && !home && !why.empty()) near = nullptr;  // the resolver said why (a refusal, or no memory holds it)
+    if (near && !home) {
+      const uint64_t size = near->end - near->base;
+      const uint64_t dist = clamped < near->base ? near->base - clamped : clamped >= near->end ? clamped - near->end + 1 : 0;
+      if (dist > size) near = nullptr;
+    }
     Finding f;
     f.kind = Finding::Kind::OutOfBounds;
     f.loc = p.loc(ins);
@@ -311,6 +330,10 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
                  (past == 1 ? " element " : " elements ") + (elem >= numel ? "past the end" : "before the start") + " of " +
                  f.buffer + " (" + size + "); lane " + std::to_string(firstOob) + ", " + std::to_string(oob) +
                  (oob == 1 ? " lane" : " lanes") + " out of bounds";
+    } else if (!unknown && !home) {
+      f.detail = std::string(opName(*ins.op)) + " at address " + hexAddress(clamped) +
+                 ", which no buffer of the launch holds" + (why.empty() ? "" : ": " + why) + "; lane " +
+                 std::to_string(firstOob) + ", " + std::to_string(oob) + (oob == 1 ? " lane" : " lanes") + " out of bounds";
     } else {
       f.detail = std::string(opName(*ins.op)) + " at an address outside every buffer";
     }

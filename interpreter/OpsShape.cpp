@@ -129,6 +129,25 @@ void floatToInt(const Tile& in, Tile& out) {
   for (int64_t i = 0, n = out.size(); i < n; ++i) o[i] = saturatingCast<I>(elementAsDouble(in, i));
 }
 
+// The provenance of pointers made from integers: the region holding every lane's address (a
+// buffer of the launch, or an allocation the resolver maps: AddressResolver), so arithmetic
+// from there is bounds-checked against it as for an argument's pointer. Null when lanes lie in
+// different regions, outside every one, or in an allocation of several overlapping buffers
+// (any of which may hold a later access); such pointers find their region per access.
+const MemRegion* addressProvenance(Program& p, const uint64_t* a, int64_t n) {
+  MemRegion* home = nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    if (home && a[i] >= home->base && a[i] < home->end) continue;
+    MemRegion* r = p.launch.memory.lookup(a[i], a[i] + 1);
+    if (!r || (home && r != home)) return nullptr;
+    home = r;
+  }
+  if (!home) return nullptr;
+  for (const MemRegion& r : p.launch.memory.regions())
+    if (&r != home && r.alloc == home->alloc) return nullptr;
+  return home;
+}
+
 }  // namespace
 
 void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out) {
@@ -142,6 +161,7 @@ void execCast(Program& p, const Instr& ins, const Tile& in, Tile& out) {
     case Opcode::Bitcast:
       if (op.code == Opcode::Bitcast) out.provenance = in.provenance;
       std::memcpy(out.data, in.data, size_t(n) * storageBytes(to));
+      if (op.code == Opcode::IntToPtr) out.provenance = addressProvenance(p, out.as<uint64_t>(), n);
       break;
     case Opcode::ExtSI:
       for (int64_t i = 0; i < n; ++i) storeInt(out, i, from == ScalarKind::I1 ? -elementAsInt(in, i) : elementAsInt(in, i));
