@@ -31,6 +31,7 @@
 #include "runtime/Launch.h"
 #include "runtime/LaunchCache.h"
 #include "runtime/RunOptions.h"
+#include "LiveArrays.h"
 #include "UndefinedMemory.h"
 #ifdef TILEVM_HAVE_GPU
 #include "codegen/Codegen.h"
@@ -391,9 +392,14 @@ PYBIND11_MODULE(_tilevm, m) {
         bound.args = launchArgs;
         if (!o.device.gpu) {
           // A warmup on the interpreter is the compile above (cached) and the arguments' checks.
+          // Addresses no argument's array holds (pointer tables) resolve to live arrays.
+          py_ext::LiveArrays live;
+          o.launch.interpreter.resolver = &live;
           if (!warmup) result = runInterruptibly(*c, bound, o.launch);
           py_ext::UndefinedMemory::get().carryOut(bound.buffers, owners);
+          live.carryOut();
         } else {
+          py_ext::rejectHostAddressTables(*c->loaded.kernel, bound.buffers, owners);
           py_ext::UndefinedMemory::get().forget(bound.buffers);
           rt::Device& d = gpu(o.device.ordinal);
           rt::Outcome<rt::LaunchResult> r = [&] {
