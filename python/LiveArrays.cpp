@@ -2,6 +2,7 @@
 // (LiveArrays.h).
 #include "LiveArrays.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -127,13 +128,16 @@ void rejectHostAddressTables(const ir::Kernel& kernel, const std::vector<interp:
         const uint64_t s = reinterpret_cast<uint64_t>(o.data());
         host.emplace_back(s, s + o.byteSize());
       }
+      std::sort(host.begin(), host.end());
+      for (size_t r = 1; r < host.size(); ++r) host[r].second = std::max(host[r].second, host[r - 1].second);  // running max
     }
     const size_t n = b.byteSize() / 8;
     for (size_t k = 0; k < n; ++k) {
       uint64_t v;
       std::memcpy(&v, b.data() + k * 8, 8);
-      for (const auto& [s, e] : host)
-        if (v >= s && v < e)
+      // Some range holds v iff the largest end among the ranges starting at or below v passes it.
+      auto it = std::upper_bound(host.begin(), host.end(), v, [](uint64_t x, const auto& r) { return x < r.first; });
+      if (it != host.begin() && v < std::prev(it)->second)
           throw py::value_error("argument '" + b.name + "': element " + std::to_string(k) + " is " + hexAddress(v) +
                                 ", the address of host memory (a NumPy array or torch CPU tensor), and the kernel makes "
                                 "pointers from integers: the GPU engine copies host arrays to the GPU, so such a pointer "
