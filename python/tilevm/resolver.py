@@ -3,6 +3,7 @@
 launch meets an address no argument's array holds, and maps the one holding it for that launch."""
 import gc
 import sys
+import warnings
 
 from . import launcher
 
@@ -30,9 +31,10 @@ def live_arrays():
     if not types:
         return []
     seen, out = set(), []
-    for x in _candidates():
-        if not isinstance(x, types):
-            continue
+    with warnings.catch_warnings():  # isinstance on a deprecated module attribute warns (torch.distributed)
+        warnings.simplefilter("ignore")
+        arrays = [x for x in _candidates() if isinstance(x, types)]
+    for x in arrays:
         if torch is not None and isinstance(x, torch.Tensor) and x.device.type != "cpu":
             continue
         try:

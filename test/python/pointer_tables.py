@@ -51,6 +51,19 @@ def expect_kernel_error(run, *needles):
 
 rng = np.random.default_rng()
 sizes = [50, 100, 7]
+if tilevm.options["device"] != "cpu":
+    # On the GPU engine tables hold CUDA tensors' device addresses (tutorial 08 under --device
+    # cuda): used in place, results against torch.
+    dev = triton.runtime.driver.active.get_active_torch_device()
+    src = [torch.randn(n, device=dev) for n in sizes]
+    dst = [torch.zeros(n, device=dev) for n in sizes]
+    grouped_axpy[(3, )](torch.tensor([s.data_ptr() for s in src], device=dev),
+                        torch.tensor([d.data_ptr() for d in dst], device=dev), torch.tensor(sizes, dtype=torch.int32, device=dev),
+                        0.5, BLOCK=32)
+    for g in range(3):
+        torch.testing.assert_close(dst[g], 0.5 * src[g] + g)
+    print("pointer_tables: ok (device addresses of CUDA tensors, in place)")
+    raise SystemExit(0)
 # Sources: a torch tensor, a NumPy array and a NumPy view inside a bigger array; destinations:
 # torch tensors. None of them is a kernel argument.
 src = [torch.from_numpy(rng.standard_normal(sizes[0]).astype(np.float32)),
