@@ -3,6 +3,9 @@
 `python3 -m tilevm script.py` runs an unmodified Triton script with tilevm's `triton` module
 first on the path; `import tilevm` gives the same launcher to programs that want it directly.
 """
+import json as _json
+import os as _os
+
 from ._tilevm import version as _version
 
 __version__ = _version()
@@ -29,6 +32,27 @@ class KernelError(RuntimeError):
 # (else the first one runs).
 options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "fuel": 2**24, "strict": False, "warn": False,
            "device": "cpu", "autotune": False}
+
+# `python3 -m tilevm` passes its options to the Python programs it starts (with PYTHONPATH leading
+# to tilevm's `triton`) as JSON in this variable; each launch checks them as it checks any.
+OPTIONS_VARIABLE = "TILEVM_OPTIONS"
+INHERITED_OPTIONS = tuple(options)
+
+
+def _inherited():
+    text = _os.environ.get(OPTIONS_VARIABLE)
+    if not text:
+        return {}
+    try:
+        given = _json.loads(text)
+    except ValueError as e:
+        raise ValueError(f"{OPTIONS_VARIABLE}={text!r}: not JSON ({e})") from None
+    if not isinstance(given, dict) or not set(given) <= set(options):
+        raise ValueError(f"{OPTIONS_VARIABLE}={text!r}: expected an object of {', '.join(options)}")
+    return given
+
+
+options.update(_inherited())
 
 # What the last kernel launch returned: programs, seconds, findings, copied_bytes (bytes the
 # GPU engine copied between host and GPU: 0 when every tensor was a CUDA tensor, used in place),

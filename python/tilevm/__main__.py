@@ -1,18 +1,46 @@
 """python3 -m tilevm [--check all|none|LIST] [--check-warn] [--threads N] [--schedule S]
-                  [--timeout SECONDS] [--fuel N] [--strict] [--device cpu|cuda[:N]] [--autotune] script.py [args...]
+                  [--timeout SECONDS] [--fuel N] [--strict] [--device cpu|cuda[:N]] [--autotune]
+                  (script.py | -m MODULE) [args...]
 
-Runs script.py as `python3 script.py` would, with tilevm's `triton` module first on the path:
-its kernels run on tilevm's checking interpreter (or, with --device cuda, on tilevm's GPU engine)."""
+Runs script.py as `python3 script.py` would (or MODULE as `python3 -m MODULE` would), with tilevm's
+`triton` module first on the path: its kernels run on tilevm's checking interpreter (or, with
+--device cuda, on tilevm's GPU engine). Python programs it starts with sys.executable get tilevm's
+`triton` and these options too (PYTHONPATH and TILEVM_OPTIONS)."""
 import argparse
+import json
 import os
 import runpy
 import sys
 
 import tilevm
 
+# tilevm's options that take no value; every other one takes one (`--opt V` or `--opt=V`).
+_FLAGS = ("--check-warn", "--strict", "--autotune", "-h", "--help")
 
-def main(argv=None):
-    p = argparse.ArgumentParser(prog="python3 -m tilevm", description=__doc__.split("\n\n")[1])
+
+def _split(argv):
+    """(tilevm's options, what runs, its arguments): what runs is ("module", NAME) or
+    ("script", PATH), found as Python finds it: the first `-m` or non-option argument."""
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "-m":
+            if i + 1 == len(argv):
+                return argv[:i], ("module", None), []
+            return argv[:i], ("module", argv[i + 1]), argv[i + 2:]
+        if a.startswith("-m") and not a.startswith("--"):  # `-mpytest`, as Python accepts it
+            return argv[:i], ("module", a[2:]), argv[i + 1:]
+        if a == "--":
+            return argv[:i], ("script", argv[i + 1] if i + 1 < len(argv) else None), argv[i + 2:]
+        if not a.startswith("-") or a == "-":
+            return argv[:i], ("script", a), argv[i + 1:]
+        i += 1 if (a in _FLAGS or "=" in a) else 2
+    return argv, (None, None), []
+
+
+def _parser():
+    p = argparse.ArgumentParser(prog="python3 -m tilevm", description=__doc__.split("\n\n")[1], allow_abbrev=False,
+                                usage="python3 -m tilevm [options] (script.py | -m MODULE) [args...]")
     p.add_argument("--check", default="all", help="all, none, or a list of bounds,races,uninit (default: all)")
     p.add_argument("--check-warn", action="store_true", help="report findings as warnings instead of raising KernelError")
     p.add_argument("--threads", default="0", help="interpreter threads, 0 (all) to 1024")
@@ -22,9 +50,31 @@ def main(argv=None):
     p.add_argument("--strict", action="store_true", help="benign races (identical values written by unordered programs) are errors")
     p.add_argument("--device", default="cpu", help="cpu (the checking interpreter) or cuda[:N] (the GPU engine)")
     p.add_argument("--autotune", action="store_true", help="time every @triton.autotune configuration (default: the first runs)")
-    p.add_argument("script")
-    p.add_argument("args", nargs=argparse.REMAINDER)
-    a = p.parse_args(argv)
+    return p
+
+
+def _inherit(shim):
+    """Python programs started from here with sys.executable import tilevm's `triton` (the shim and
+    tilevm's package lead PYTHONPATH) under the same options (TILEVM_OPTIONS, read by
+    tilevm/__init__.py)."""
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(tilevm.__file__)))
+    entries = [shim, package_root] + [e for e in os.environ.get("PYTHONPATH", "").split(os.pathsep) if e]
+    seen = []
+    for e in entries:
+        if e not in seen:
+            seen.append(e)
+    os.environ["PYTHONPATH"] = os.pathsep.join(seen)
+    os.environ[tilevm.OPTIONS_VARIABLE] = json.dumps({k: tilevm.options[k] for k in tilevm.INHERITED_OPTIONS})
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    ours, (kind, target), rest = _split(argv)
+    p = _parser()
+    a = p.parse_args(ours)
+    if target is None:
+        p.error("expected script.py or -m MODULE" if kind is None else
+                ("-m needs a module name" if kind == "module" else "expected script.py after --"))
     launch = dict(check=a.check, threads=a.threads, schedule=a.schedule, timeout=a.timeout, fuel=a.fuel, strict=a.strict, device=a.device)
     try:
         tilevm._tilevm.check_options(launch)  # the checker `tilevm run` uses, with its messages
@@ -41,12 +91,23 @@ def main(argv=None):
             sys.exit(2)
     tilevm.options.update(launch, warn=a.check_warn, autotune=a.autotune)
     shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_shim")
-    sys.path.insert(0, shim)
     for name in [m for m in sys.modules if m == "triton" or m.startswith("triton.")]:
         del sys.modules[name]
-    script = os.path.abspath(a.script)
-    sys.argv = [script] + a.args
-    sys.path.insert(0, os.path.dirname(script))
+    _inherit(shim)
+    # Python put the current directory first for `-m tilevm` (unless -P): `-m MODULE` keeps it
+    # there, a script's directory replaces it, as `python3 -m MODULE` and `python3 script.py` do;
+    # tilevm's `triton` comes right after, before PYTHONPATH and site-packages.
+    cwd_first = not getattr(sys.flags, "safe_path", False)
+    if kind == "module":
+        sys.path.insert(1 if cwd_first else 0, shim)
+        sys.argv = ["-m"] + rest  # sys.argv[0] becomes the module's file while it runs
+        runpy.run_module(target, run_name="__main__", alter_sys=True)
+        return
+    script = os.path.abspath(target)
+    sys.argv = [target] + rest
+    if cwd_first:
+        del sys.path[0]
+    sys.path[0:0] = [os.path.dirname(script), shim]
     runpy.run_path(script, run_name="__main__")
 
 
