@@ -230,7 +230,7 @@ void registerCreation(BuiltinTable& t) {
     return [code, fn](Lowerer& L, CallArgs& c) {
       Args a(L, c, fn, {"axis"});
       int64_t axis = a.intArg(0);
-      if (axis < 0 || axis > 2) L.fail(a.at(0), std::string(fn) + " axis must be 0, 1 or 2, got " + std::to_string(axis));
+      if (axis < 0 || axis > 2) L.fail(a.at(0), std::string(fn) + " axis must be 0, 1, or 2 but got " + std::to_string(axis));
       L.setLoc(a.site());
       return CV::tensor(L.b.create(code, {}, {ir::Type::scalar(ScalarKind::I32)}, {{"axis", axis}})->result(),
                         DType::of(ScalarKind::I32));

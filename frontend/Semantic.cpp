@@ -273,7 +273,9 @@ DType Lowerer::promotedType(const CV& a, const CV& b, bool divOrMod, const Expr&
   }
   if (!ta.isInt() || !tb.isInt()) fail(at, "unexpected operand types " + ta.name() + " and " + tb.name());
   if (divOrMod && ta.isUnsigned != tb.isUnsigned)
-    fail(at, "cannot use /, // or % with " + ta.name() + " and " + tb.name() + " because they have different signedness");
+    fail(at, "Cannot use /, //, or % with " + ta.name() + " and " + tb.name() +
+                 " because they have different signedness; this is unlikely to result in a useful answer. Cast them to the "
+                 "same signedness.");
   return integerPromote(ta, tb);
 }
 
@@ -380,8 +382,10 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
   setLoc(at);
   auto make = [&](Opcode code) { return CV::tensor(b.binary(code, x.value, y.value), ct); };
   bool f = ct.isFloat(), u = ct.isUnsigned;
-  auto needInt = [&] {
-    if (f) fail(at, "operator '" + op + "' needs integer operands, got " + ct.name());
+  auto needInt = [&] {  // Triton's words for a bitwise operator on floats (its IncompatibleTypeError)
+    if (f && op == "//") fail(at, "operator '//' needs integer operands, got " + ct.name());
+    if (f) fail(at, "invalid operands of type " + a.dtype.name() + " and " + b_.dtype.name() + ": operator '" + op +
+                        "' needs integers");
   };
   if (op == "+") return make(f ? Opcode::AddF : Opcode::AddI);
   if (op == "-") return make(f ? Opcode::SubF : Opcode::SubI);

@@ -78,8 +78,13 @@ std::map<CacheKey, std::shared_ptr<Compiled>>& cache() {
   return c;
 }
 
+// A kernel that does not compile: Triton's CompilationError (tilevm/errors.py), its text the
+// located diagnostic, its parts (file, line, column, message) as attributes.
 [[noreturn]] void compileError(const Diagnostic& d, const SourceManager& sources) {
-  throw py::value_error(render(d, &sources));
+  py::object cls = py::module_::import("tilevm.errors").attr("CompilationError");
+  py::object e = cls.attr("from_diagnostic")(render(d, &sources), d.file, d.line, d.col, d.message);
+  PyErr_SetObject(cls.ptr(), e.ptr());
+  throw py::error_already_set();
 }
 
 std::shared_ptr<Compiled> compile(const std::string& path, const std::string& kernel, const std::string& signature,

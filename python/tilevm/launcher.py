@@ -12,12 +12,29 @@ _DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": 
            "uint64": "u64", "bool": "i1"}
 
 
+# Triton's dtype names (a TensorWrapper's dtype: triton.reinterpret) as tilevm's.
+_TRITON_DTYPES = {"int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16",
+                  "uint32": "u32", "uint64": "u64", "fp16": "fp16", "bf16": "bf16", "fp32": "fp32", "fp64": "fp64"}
+
+
+def _is_tensor_wrapper(x):
+    t = type(x)
+    return t.__name__ == "TensorWrapper" and t.__module__.startswith("triton")
+
+
 def _array_info(x):
     """(address, allocation start, allocation bytes, dtype name, numel, read-only, owner) of a NumPy
     array or torch tensor, or None. The owner is the array whose memory it is (the root of its views),
-    for telling the same memory from a later array at the same address."""
+    for telling the same memory from a later array at the same address. A TensorWrapper is its
+    base's memory with the wrapper's dtype (a Triton name: "uint32", "fp16")."""
     if type(x).__name__ in ("Tensor", "Parameter") and hasattr(x, "data_ptr"):  # torch, without its slow isinstance
         return _tensor_info(x)
+    if _is_tensor_wrapper(x):
+        info = _array_info(x.base)
+        if info is None:
+            return None
+        addr, start, nbytes, _, numel, readonly, owner = info
+        return addr, start, nbytes, "triton:" + str(x.dtype.name), numel, readonly, owner
     if hasattr(x, "__array_interface__") and hasattr(x, "dtype") and hasattr(x, "nbytes"):
         base = x
         while getattr(base, "base", None) is not None and hasattr(base.base, "__array_interface__"):
@@ -136,7 +153,7 @@ def _descriptor_args(name, d):
     if dtype not in _DTYPES:
         raise TypeError(f"argument '{name}': dtype {dtype} is not supported")
     block = "x".join(str(int(b)) for b in d.block_shape)
-    args = [("buffer", f"{name}.base", start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr, bool(readonly),
+    args = [("buffer", f"{name}.base", start, nbytes, _DTYPES[dtype], nbytes // _itemsize(_DTYPES[dtype]), addr, bool(readonly),
              owner)]
     for field, values in (("shape", d.shape), ("stride", d.strides)):
         for k, v in enumerate(values):
@@ -170,12 +187,12 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             continue
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
-            if dtype not in _DTYPES:
-                raise TypeError(f"argument '{name}': dtype {dtype} is not supported")
-            signature.append(f"{name}: *{_DTYPES[dtype]}")
+            ty = _TRITON_DTYPES.get(dtype[len("triton:"):]) if dtype.startswith("triton:") else _DTYPES.get(dtype)
+            if ty is None:
+                raise TypeError(f"argument '{name}': dtype {dtype.replace('triton:', '')} is not supported")
+            signature.append(f"{name}: *{ty}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
-            launch_args.append(("buffer", name, start, nbytes, _DTYPES[dtype], nbytes // max(1, _itemsize(dtype)), addr,
-                                bool(readonly), owner))
+            launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))
             continue
         t = _scalar_type(v)
         signature.append(f"{name}: {t}")
@@ -221,6 +238,7 @@ def _current_stream(device):
     return torch.cuda.current_stream(int(device.split(":")[1]) if ":" in device else 0).cuda_stream
 
 
-def _itemsize(dtype):
-    return {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "uint8": 1, "int16": 2, "uint16": 2,
-            "int32": 4, "uint32": 4, "int64": 8, "uint64": 8, "bool": 1}[dtype]
+def _itemsize(ty):
+    """Bytes per element of a tilevm dtype name (fp16, u32, i1, ...)."""
+    return {"fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4, "u32": 4, "i64": 8,
+            "u64": 8, "i1": 1}[ty]

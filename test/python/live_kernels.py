@@ -179,7 +179,7 @@ for fn, text, what in ((bad_global, "TABLE)", "'TABLE' is a numpy.ndarray"),
                        (bad_call, "not_jit(o)", "'not_jit' is a Python function (not_jit), not a @triton.jit function")):
     try:
         run(fn)
-    except ValueError as e:
+    except triton.CompilationError as e:  # Triton's class for a kernel that does not compile
         where = f"{os.path.abspath(__file__)}:{line_of(fn, text)}:"
         assert str(e).startswith(where) and what in str(e), (where, what, str(e))
     else:

@@ -23,6 +23,13 @@ TILEVM_TEST_SWITCH=1 run "$here/env_switch.py"
 # Every configuration timed, state reset and restored between trials.
 run --autotune "$here/autotune_timed.py"
 run --autotune "$here/matmul_autotune.py"
+# `-m MODULE` runs as `python3 -m MODULE` would (here from test/python), tilevm's options before
+# it; the programs it starts with sys.executable get tilevm's triton and options. pytest itself
+# runs so, as Triton's unit tests do (docs/python.md).
+cd "$here"
+run --schedule reverse -m modules.run_as_module first -m --second
+run -m pytest -q -p no:cacheprovider modules/test_host_pieces.py
+cd - > /dev/null
 # A bad launch option: the message `tilevm run` gives for it, exit 1, no traceback.
 rc=0; out=$("$PYTHON" -m tilevm --schedule random:abc "$here/vector_add.py" 2>&1) || rc=$?
 expected="python3 -m tilevm: error: --schedule random:abc: expected parallel, serial, reverse or random:SEED (SEED an integer from 0 to 18446744073709551615)"

@@ -13,6 +13,10 @@ from tilevm import source_unit as _source_unit
 from . import language  # noqa: F401
 from . import testing  # noqa: F401
 from . import runtime  # noqa: F401
+from . import tools  # noqa: F401
+from .errors import TritonError  # noqa: F401
+from .compiler import CompilationError  # noqa: F401
+from .runtime import InterpreterError, OutOfResources, TensorWrapper, constexpr_function, reinterpret  # noqa: F401
 
 __version__ = "3.6.0+tilevm"
 

@@ -83,3 +83,7 @@ class _Driver:
 
 
 driver = _Driver()
+
+
+from .errors import AutotunerError, InterpreterError, OutOfResources, PTXASError  # noqa: E402,F401
+from .jit import TensorWrapper, constexpr_function, reinterpret  # noqa: E402,F401

@@ -1,0 +1,53 @@
+"""triton.runtime.errors: the runtime's error classes, as Triton defines them (all TritonErrors).
+tilevm raises CompilationError for kernels that do not compile (its frontend compiles before
+running, even on the interpreter) and tilevm.KernelError for launches whose checks fail;
+these classes are here for programs that name them."""
+from tilevm.errors import TritonError
+
+
+class InterpreterError(TritonError):
+    """An error Triton's interpreter (TRITON_INTERPRET=1) raised while running a kernel."""
+
+    def __init__(self, error_message=None):
+        super().__init__(error_message)
+        self.error_message = error_message
+
+    def __str__(self):
+        return self.error_message or ""
+
+
+class OutOfResources(TritonError):
+    """A kernel needing more of a resource (shared memory, registers) than the GPU has."""
+
+    def __init__(self, required, limit, name):
+        super().__init__(required, limit, name)
+        self.required, self.limit, self.name = required, limit, name
+
+    def __str__(self):
+        return (f"out of resource: {self.name}, Required: {self.required}, Hardware limit: {self.limit}. "
+                "Reducing block sizes or `num_stages` may help.")
+
+    def __reduce__(self):
+        return type(self), (self.required, self.limit, self.name)
+
+
+class PTXASError(TritonError):
+    """ptxas refused the generated PTX."""
+
+    def __init__(self, error_message=None):
+        super().__init__(error_message)
+        self.error_message = error_message
+
+    def __str__(self):
+        return f"PTXAS error: {self.error_message or ''}"
+
+
+class AutotunerError(TritonError):
+    """The autotuner could not run any configuration."""
+
+    def __init__(self, error_message=None):
+        super().__init__(error_message)
+        self.error_message = error_message
+
+    def __str__(self):
+        return f"Autotuner error: {self.error_message or ''}"

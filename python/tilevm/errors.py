@@ -1,0 +1,76 @@
+"""The exceptions Triton's programs catch, as tilevm raises them: TritonError (the base of every
+error Triton raises) and CompilationError (a kernel that does not compile). The `triton`
+stand-in exports them where Triton does (triton.TritonError, triton.CompilationError,
+triton.compiler.errors)."""
+
+
+class TritonError(Exception):
+    """Base class for all errors raised by Triton (and by tilevm where Triton would)."""
+
+
+class _Where:
+    """The place of an error in a kernel's source, as Triton's `node` gives it (1-based line,
+    0-based column)."""
+
+    def __init__(self, lineno, col_offset):
+        self.lineno, self.col_offset = lineno, col_offset
+
+
+class CompilationError(TritonError):
+    """A kernel that does not compile. Raised by tilevm's frontend: str() is its located
+    diagnostic (`file:line:col: error: MESSAGE`, the source line and a caret); `error_message`
+    is MESSAGE alone, `file`, `lineno` and `col_offset` (0-based) say where. `__cause__` is a
+    ValueError holding MESSAGE, as Triton's cause is the semantic error its code generator
+    caught. Constructed by a program as Triton's is: CompilationError(src, node, message)."""
+
+    source_line_count_max_in_message = 12
+
+    def __init__(self, src, node, error_message=None):
+        self.src, self.node, self.error_message = src, node, error_message
+        self.file = getattr(node, "file", None)
+        self.lineno = getattr(node, "lineno", None)
+        self.col_offset = getattr(node, "col_offset", None)
+        self.message = self._format_message()
+        super().__init__(self.message)
+
+    def _format_message(self):
+        """Triton's text: `at LINE:COL:`, the source up to that line and a caret, the message."""
+        node = self.node
+        if self.src is None:
+            excerpt = " <source unavailable>"
+        elif hasattr(node, "lineno"):
+            lines = self.src.split("\n")[:node.lineno][-self.source_line_count_max_in_message:]
+            excerpt = "\n".join(lines + [" " * node.col_offset + "^"]) if lines else " <source empty>"
+        else:
+            excerpt = self.src
+        message = f"at {node.lineno}:{node.col_offset}:\n{excerpt}" if hasattr(node, "lineno") else excerpt
+        if self.error_message:
+            message += "\n" + self.error_message
+        return message
+
+    @classmethod
+    def from_diagnostic(cls, rendered, file, line, col, message):
+        """The error for a frontend diagnostic: `rendered` is its text, line and col 1-based
+        (0 when unknown)."""
+        e = cls.__new__(cls)
+        node = _Where(line, max(col - 1, 0))
+        node.file = file
+        e.src, e.node, e.error_message = None, node, message
+        e.file, e.lineno, e.col_offset = file, line, node.col_offset
+        e.message = rendered.rstrip("\n")
+        Exception.__init__(e, e.message)
+        e.__cause__ = ValueError(message)
+        return e
+
+    def __str__(self):
+        return self.message
+
+    def __reduce__(self):
+        if self.src is None:
+            return _rebuild_diagnostic, (type(self), self.message, self.file, self.lineno, self.col_offset + 1,
+                                         self.error_message)
+        return type(self), (self.src, self.node, self.error_message)
+
+
+def _rebuild_diagnostic(cls, rendered, file, line, col, message):
+    return cls.from_diagnostic(rendered, file, line, col, message)
