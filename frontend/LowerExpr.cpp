@@ -313,7 +313,7 @@ CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& a
       if (dim >= int64_t(t.type().rank())) fail(*item, "too many indices for " + t.type().str());
       ++dim;
     } else {
-      fail(*item, "tensors can only be indexed with None and ':' (to add or keep dimensions)");
+      fail(*item, "unsupported tensor index: tensors can only be indexed with None and ':' (to add or keep dimensions)");
     }
   }
   return t;

@@ -7,6 +7,7 @@ Runs script.py as `python3 script.py` would (or MODULE as `python3 -m MODULE` wo
 --device cuda, on tilevm's GPU engine). Python programs it starts with sys.executable get tilevm's
 `triton` and these options too (PYTHONPATH and TILEVM_OPTIONS)."""
 import argparse
+import importlib.util
 import json
 import os
 import runpy
@@ -100,6 +101,15 @@ def main(argv=None):
     cwd_first = not getattr(sys.flags, "safe_path", False)
     if kind == "module":
         sys.path.insert(1 if cwd_first else 0, shim)
+        try:
+            found = importlib.util.find_spec(target)
+        except (ImportError, ValueError) as e:  # a parent package that is missing or fails
+            found, why = None, str(e)
+        else:
+            why = f"No module named {target}"
+        if found is None:
+            print(f"{sys.executable}: {why}", file=sys.stderr)  # Python's own words and exit status
+            sys.exit(1)
         sys.argv = ["-m"] + rest  # sys.argv[0] becomes the module's file while it runs
         runpy.run_module(target, run_name="__main__", alter_sys=True)
         return

@@ -96,15 +96,23 @@ def _scalar_type(v):
     return None
 
 
-def _define_text(v):
+def _define_text(name, v):
+    """The constexpr text of argument `name`'s value (the frontend parses and checks it). A value
+    no text can stand for (a tuple, a list, a function, a tensor given for a constexpr) is a
+    TypeError here, not its repr handed on."""
+    if type(v).__name__ == "constexpr" and type(v).__module__.startswith("triton"):
+        v = v.value
+    if isinstance(v, (tuple, list, dict, set)) or callable(v) or _array_info(v) is not None:
+        what = type(v).__qualname__ if type(v).__module__ == "builtins" else f"{type(v).__module__}.{type(v).__qualname__}"
+        raise TypeError(f"argument '{name}': a {what}: tilevm passes arrays, tensors, numbers, strings, None, dtypes and "
+                        "tl.constexpr values to kernels (tuples and functions as arguments are not supported yet)")
     if isinstance(v, bool) or v is None:
         return str(v)
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, str):  # quoted: a string stays a string ("nan", "", a uuid), never a number
         return '"' + v + '"'
-    name = getattr(v, "name", None) or str(v)  # a dtype
-    return name
+    return getattr(v, "name", None) or str(v)  # a dtype
 
 
 class _Binder:
@@ -183,7 +191,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
         info = None if (scalar or constexpr or v is None or isinstance(v, str)) else _array_info(v)
         if constexpr or v is None or isinstance(v, str) or (not scalar and info is None):
-            defines[name] = _define_text(v)
+            defines[name] = _define_text(name, v)
             continue
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info

@@ -30,6 +30,13 @@ cd "$here"
 run --schedule reverse -m modules.run_as_module first -m --second
 run -m pytest -q -p no:cacheprovider modules/test_host_pieces.py
 cd - > /dev/null
+# A module that does not exist: Python's own words and exit status, no traceback.
+rc=0; out=$("$PYTHON" -m tilevm -m tilevm_no_such_module 2>&1) || rc=$?
+if [ $rc -ne 1 ] || [ "$out" != "$PYTHON: No module named tilevm_no_such_module" ]; then
+  echo "FAIL -m tilevm_no_such_module (exit $rc):"; echo "$out" | tail -5; failed=1
+else
+  echo "ok   -m tilevm_no_such_module: exit 1, Python's message"
+fi
 # A bad launch option: the message `tilevm run` gives for it, exit 1, no traceback.
 rc=0; out=$("$PYTHON" -m tilevm --schedule random:abc "$here/vector_add.py" 2>&1) || rc=$?
 expected="python3 -m tilevm: error: --schedule random:abc: expected parallel, serial, reverse or random:SEED (SEED an integer from 0 to 18446744073709551615)"

@@ -2,7 +2,8 @@
 # triton.CompilationError (a triton.TritonError), whose text is the frontend's located diagnostic
 # in Triton's words (what Triton's tests `match`), with the message alone, the place and a
 # ValueError cause holding the message (Triton's tests read `__cause__`); it pickles. Errors that
-# are no compile error stay what they were (a read-only array: ValueError).
+# are no compile error stay what they were (a read-only array: ValueError; a tuple where a
+# constexpr goes: TypeError).
 import os
 import pickle
 
@@ -34,6 +35,11 @@ def mixed_signedness(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
 @triton.jit
 def bad_axis():
     pid = tl.program_id(20)
+
+
+@triton.jit
+def bad_index(dst):
+    dst[10:]
 
 
 @triton.jit
@@ -72,6 +78,8 @@ e = compile_error(lambda: mixed_signedness[(1, )](u, i, i, BLOCK=16))
 assert "Cannot use /, //, or % with uint32 and int32 because they have different signedness" in str(e), str(e)
 e = compile_error(lambda: bad_axis[(1, )]())
 assert "program_id axis must be 0, 1, or 2 but got 20" in str(e.__cause__), str(e)
+e = compile_error(lambda: bad_index[(1, )](torch.empty(4)))
+assert "unsupported tensor index" in str(e), str(e)
 e = compile_error(lambda: overflow[(1, )]())
 assert "Scalar 72057594037927935 is out of range for type int32" in str(e), str(e)
 
@@ -99,4 +107,10 @@ try:
     raise AssertionError("a read-only output was accepted")
 except ValueError as v:
     assert not isinstance(v, triton.TritonError) and "read-only" in str(v), v
+# A value no constexpr text can stand for: a TypeError naming the argument, not its repr compiled.
+try:
+    copy[(1, )](frozen, np.ones(16, dtype=np.float32), BLOCK=(16, ))
+    raise AssertionError("a tuple BLOCK was accepted")
+except TypeError as t:
+    assert str(t).startswith("argument 'BLOCK': a tuple: tilevm passes arrays"), t
 print("compile errors are triton.CompilationError, located, in Triton's words")

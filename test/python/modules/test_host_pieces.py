@@ -41,3 +41,20 @@ def test_interpreter_and_child():
 def test_torch_float():
     x = torch.ones(4)
     assert x.sum() == 4
+
+
+@pytest.fixture
+def with_allocator():  # as Triton's conftest has it
+    from triton.runtime._allocation import NullAllocator
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8))
+    try:
+        yield
+    finally:
+        triton.set_allocator(NullAllocator())
+
+
+def test_allocator_kept(with_allocator):
+    from triton.runtime import _allocation
+    assert _allocation._allocator.get()(16, 16, None).numel() == 16
+    with pytest.raises(RuntimeError, match="no allocator was set"):
+        _allocation.NullAllocator()(16, 16, None)
