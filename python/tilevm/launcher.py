@@ -102,17 +102,18 @@ def _define_text(name, v):
     TypeError here, not its repr handed on."""
     if type(v).__name__ == "constexpr" and type(v).__module__.startswith("triton"):
         v = v.value
-    if isinstance(v, (tuple, list, dict, set)) or callable(v) or _array_info(v) is not None:
-        what = type(v).__qualname__ if type(v).__module__ == "builtins" else f"{type(v).__module__}.{type(v).__qualname__}"
-        raise TypeError(f"argument '{name}': a {what}: tilevm passes arrays, tensors, numbers, strings, None, dtypes and "
-                        "tl.constexpr values to kernels (tuples and functions as arguments are not supported yet)")
     if isinstance(v, bool) or v is None:
         return str(v)
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, str):  # quoted: a string stays a string ("nan", "", a uuid), never a number
         return '"' + v + '"'
-    return getattr(v, "name", None) or str(v)  # a dtype
+    if isinstance(getattr(v, "name", None), str) and not callable(v):  # a dtype (Triton's or NumPy's)
+        return v.name
+    what = type(v).__qualname__ if type(v).__module__ == "builtins" else f"{type(v).__module__}.{type(v).__qualname__}"
+    raise TypeError(f"argument '{name}': a {what}: tilevm passes arrays, tensors, numbers, strings, None, dtypes and "
+                    "tl.constexpr values to kernels (tuples, functions and other objects as arguments are not "
+                    "supported yet)")
 
 
 class _Binder:

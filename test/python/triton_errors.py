@@ -3,7 +3,7 @@
 # in Triton's words (what Triton's tests `match`), with the message alone, the place and a
 # ValueError cause holding the message (Triton's tests read `__cause__`); it pickles. Errors that
 # are no compile error stay what they were (a read-only array: ValueError; a tuple where a
-# constexpr goes: TypeError).
+# constexpr goes, or any object no constexpr text stands for: TypeError).
 import os
 import pickle
 
@@ -113,4 +113,10 @@ try:
     raise AssertionError("a tuple BLOCK was accepted")
 except TypeError as t:
     assert str(t).startswith("argument 'BLOCK': a tuple: tilevm passes arrays"), t
+import uuid
+try:
+    copy[(1, )](frozen, np.ones(16, dtype=np.float32), BLOCK=uuid.uuid4())
+    raise AssertionError("a UUID BLOCK was accepted")
+except TypeError as t:
+    assert str(t).startswith("argument 'BLOCK': a uuid.UUID: tilevm passes arrays"), t
 print("compile errors are triton.CompilationError, located, in Triton's words")
