@@ -1,7 +1,7 @@
 """The exceptions Triton's programs catch, as tilevm raises them: TritonError (the base of every
 error Triton raises) and CompilationError (a kernel that does not compile). The `triton`
-stand-in exports them where Triton does (triton.TritonError, triton.CompilationError,
-triton.compiler.errors)."""
+stand-in exports them where Triton does (triton.TritonError, triton.CompilationError and
+triton.compiler.CompilationError)."""
 
 
 class TritonError(Exception):

@@ -12,7 +12,7 @@ import torch
 
 import triton
 import triton.language as tl
-from triton.compiler.errors import CompilationError
+from triton.compiler import CompilationError
 from triton.runtime.errors import InterpreterError, OutOfResources
 
 HERE = os.path.abspath(__file__)

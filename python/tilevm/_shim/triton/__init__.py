@@ -15,9 +15,8 @@ from . import testing  # noqa: F401
 from . import runtime  # noqa: F401
 from . import tools  # noqa: F401
 from .errors import TritonError  # noqa: F401
-from .compiler import CompilationError  # noqa: F401
+from tilevm.errors import CompilationError  # noqa: F401
 from .runtime import InterpreterError, OutOfResources, TensorWrapper, constexpr_function, reinterpret  # noqa: F401
-from .runtime._allocation import set_allocator  # noqa: F401
 
 __version__ = "3.6.0+tilevm"
 

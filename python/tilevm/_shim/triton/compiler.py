@@ -22,6 +22,7 @@ import tempfile
 
 import tilevm
 from tilevm import _tilevm
+from tilevm.errors import CompilationError  # noqa: F401 (triton.compiler.CompilationError)
 from .runtime import GPUTarget
 
 # The target the interpreter presents (triton.runtime: the H200's properties).
