@@ -144,6 +144,15 @@ def _binder(jit_fn):
     return b
 
 
+def _element_type(name, dtype):
+    """tilevm's name of an array's dtype (NumPy's or torch's name, or a TensorWrapper's Triton name
+    as "triton:NAME"), or the TypeError naming argument `name`."""
+    ty = _TRITON_DTYPES.get(dtype[len("triton:"):]) if dtype.startswith("triton:") else _DTYPES.get(dtype)
+    if ty is None:
+        raise TypeError(f"argument '{name}': dtype {dtype.replace('triton:', '')} is not supported")
+    return ty
+
+
 def _descriptor(v):
     """Whether v is a host-made tensor descriptor (triton.tools.tensor_descriptor)."""
     return type(v).__name__ == "TensorDescriptor" and hasattr(v, "block_shape") and hasattr(v, "base")
@@ -159,15 +168,13 @@ def _descriptor_args(name, d):
         raise ValueError(f"argument '{name}': a host-made descriptor pads with zero here; padding='{d.padding}' is for "
                          f"tl.make_tensor_descriptor(..., padding_option='{d.padding}')")
     addr, start, nbytes, dtype, numel, readonly, owner = info
-    if dtype not in _DTYPES:
-        raise TypeError(f"argument '{name}': dtype {dtype} is not supported")
+    ty = _element_type(name, dtype)
     block = "x".join(str(int(b)) for b in d.block_shape)
-    args = [("buffer", f"{name}.base", start, nbytes, _DTYPES[dtype], nbytes // _itemsize(_DTYPES[dtype]), addr, bool(readonly),
-             owner)]
+    args = [("buffer", f"{name}.base", start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner)]
     for field, values in (("shape", d.shape), ("stride", d.strides)):
         for k, v in enumerate(values):
             args.append(("int", f"{name}.{field}{k}", int(v), "i64"))
-    return f"{name}: tensordesc<*{_DTYPES[dtype]}:{block}>", args
+    return f"{name}: tensordesc<*{ty}:{block}>", args
 
 
 def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None):
@@ -196,9 +203,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             continue
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
-            ty = _TRITON_DTYPES.get(dtype[len("triton:"):]) if dtype.startswith("triton:") else _DTYPES.get(dtype)
-            if ty is None:
-                raise TypeError(f"argument '{name}': dtype {dtype.replace('triton:', '')} is not supported")
+            ty = _element_type(name, dtype)
             signature.append(f"{name}: *{ty}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))

@@ -45,6 +45,20 @@ for name in uint_dtypes:
     z = to_triton(np.zeros(64, dtype=name), device="cpu")
     halve_and_compare[(1, )](t, z, torch.zeros(64, dtype=torch.int8), BLOCK=64)
     assert to_numpy(z).dtype == np.dtype(name) and (to_numpy(z) == x >> 1).all(), name
+# A host-made descriptor over a reinterpreted tensor reads its elements as the wrapper's dtype.
+from triton.tools.tensor_descriptor import TensorDescriptor
+
+
+@triton.jit
+def halve_block(desc, out_ptr, BLOCK: tl.constexpr):
+    x = desc.load([0])
+    tl.store(out_ptr + tl.arange(0, BLOCK), x >> 1)
+
+
+desc = TensorDescriptor.from_tensor(triton.reinterpret(torch.tensor([-2, 6, -8, 2], dtype=torch.int32), tl.uint32), [4])
+out = triton.reinterpret(torch.zeros(4, dtype=torch.int32), tl.uint32)
+halve_block[(1, )](desc, out, BLOCK=4)
+assert to_numpy(out).tolist() == [0x7FFFFFFF, 3, 0x7FFFFFFC, 1], to_numpy(out)
 assert is_interpreter() and not is_cuda() and not is_hip()
 # Triton's dtype names and groups.
 assert tl.float16.name == "fp16" and tl.bfloat16.name == "bf16" and tl.int1.name == "int1"
