@@ -32,7 +32,8 @@ run -m pytest -q -p no:cacheprovider modules/test_host_pieces.py
 cd - > /dev/null
 # A module that does not exist: Python's own words and exit status, no traceback.
 rc=0; out=$("$PYTHON" -m tilevm -m tilevm_no_such_module 2>&1) || rc=$?
-if [ $rc -ne 1 ] || [ "$out" != "$PYTHON: No module named tilevm_no_such_module" ]; then
+exe=$("$PYTHON" -c 'import sys; print(sys.executable)')  # Python names itself so (a venv's full path)
+if [ $rc -ne 1 ] || [ "$out" != "$exe: No module named tilevm_no_such_module" ]; then
   echo "FAIL -m tilevm_no_such_module (exit $rc):"; echo "$out" | tail -5; failed=1
 else
   echo "ok   -m tilevm_no_such_module: exit 1, Python's message"
