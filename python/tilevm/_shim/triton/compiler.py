@@ -24,18 +24,10 @@ import tilevm
 from tilevm import _tilevm
 from tilevm.errors import CompilationError  # noqa: F401 (triton.compiler.CompilationError)
 from .runtime import GPUTarget
+from .runtime.errors import OutOfResources
 
 # The target the interpreter presents (triton.runtime: the H200's properties).
 MODELED_ARCH = "sm_90a"
-
-
-class OutOfResources(Exception):
-    """Triton's: the kernel needs more of a resource than the device has."""
-
-    def __init__(self, required, limit, name):
-        self.required, self.limit, self.name = required, limit, name
-        super().__init__(f"out of resource: {name}, Required: {required}, Hardware limit: {limit}. "
-                         "Reducing block sizes or `num_stages` may help.")
 
 
 def _find_ptxas():

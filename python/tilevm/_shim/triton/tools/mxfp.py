@@ -8,9 +8,9 @@ import torch
 _E2M1 = (0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)
 
 
-class MXFP4Tensor:
-    """E2M1 data: from float32 values (`data`, rounded to nearest, ties to even; beyond the
-    range, NaN and inf clamp to +-6 keeping the sign) or, given `size`, filled by random()."""
+class _MXTensor:
+    """Codes in a torch uint8 tensor, made from float32 `data` (by the subclass's _from_float) or,
+    given `size`, left for random() to fill."""
 
     def __init__(self, data=None, size=None, device=None):
         self.device = device
@@ -23,6 +23,11 @@ class MXFP4Tensor:
             self.size = size if isinstance(size, tuple) else (size, )
         else:
             raise ValueError("Either parameter data or size must be provided")
+
+
+class MXFP4Tensor(_MXTensor):
+    """E2M1 data: from float32 values (`data`, rounded to nearest, ties to even; beyond the
+    range, NaN and inf clamp to +-6 keeping the sign) or, given `size`, filled by random()."""
 
     def random(self):
         """Uniformly random codes (every sign, exponent and mantissa)."""
@@ -79,21 +84,9 @@ class MXFP4Tensor:
         return data.to(torch.uint8)
 
 
-class MXScaleTensor:
+class MXScaleTensor(_MXTensor):
     """E8M0 scales: from float32 values (`data`: 2**floor(log2(v)), clamped to codes 0..254;
     v <= 0, NaN and inf become the NaN code 255) or, given `size`, filled by random()."""
-
-    def __init__(self, data=None, size=None, device=None):
-        self.device = device
-        if data is not None:
-            if not isinstance(data, torch.Tensor):
-                raise TypeError("Parameter data must be a torch tensor")
-            self.device = data.device
-            self.data = self._from_float(data)
-        elif size is not None:
-            self.size = size if isinstance(size, tuple) else (size, )
-        else:
-            raise ValueError("Either parameter data or size must be provided")
 
     def random(self, low=None, high=None):
         """Random codes for scales in [low, high] (powers of two; never the NaN code)."""
