@@ -189,11 +189,11 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         grid = grid({**dict(zip(b.names, values)), **kwargs})
     grid = tuple(grid)
     grid = grid + (1,) * (3 - len(grid))
-    defines, signature, launch_args = {}, [], []
+    defines, entries, launch_args = {}, [], []
     for name, v, constexpr in zip(b.names, values, b.constexpr):
         if _descriptor(v) and not constexpr:
             entry, more = _descriptor_args(name, v)
-            signature.append(entry)
+            entries.append(entry)
             launch_args.extend(more)
             continue
         scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
@@ -204,17 +204,18 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
             ty = _element_type(name, dtype)
-            signature.append(f"{name}: *{ty}")
+            entries.append(f"{name}: *{ty}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))
             continue
         t = _scalar_type(v)
-        signature.append(f"{name}: {t}")
+        entries.append(f"{name}: {t}")
         value = v.item() if _numpy_scalar(v) else v
         launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", name, value, t))
-    if expect is not None and (", ".join(signature), defines) != expect:
+    signature = ", ".join(entries)
+    if expect is not None and (signature, defines) != expect:
         raise TypeError(f"{jit_fn.__name__}: compiled for ({expect[0]}) with constexprs {expect[1]}, launched with "
-                        f"({', '.join(signature)}) and {defines}: warm up a kernel for each")
+                        f"({signature}) and {defines}: warm up a kernel for each")
     o = tilevm.options
     # Every launch option is checked by tilevm's one options checker (the CLI's messages).
     options = {name: o[name] for name in _tilevm.LAUNCH_OPTIONS if name in o}
@@ -223,9 +224,9 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     # resolved once per source; the extension caches the compiled kernel per unit, signature and
     # constexprs.
     serial, unit = jit_fn._tilevm_unit()
-    result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, ", ".join(signature), defines, [], launch_args, options,
+    result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
                             unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup)
-    result["signature"], result["defines"] = ", ".join(signature), defines
+    result["signature"], result["defines"] = signature, defines
     if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
         result["launch_args"], result["grid"] = launch_args, grid
         return result
