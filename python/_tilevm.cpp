@@ -466,13 +466,7 @@ PYBIND11_MODULE(_tilevm, m) {
         copts.arch = arch;
         copts.numWarps = numWarps;
         copts.numStages = numStages;
-        const auto& params = c->loaded.kernel->params();
-        for (size_t i = 0; i < params.size() && i < launchArgs.size(); ++i) {
-          const ir::Type& t = params[i]->type;
-          const interp::Arg& a = launchArgs[i];
-          copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
-          copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
-        }
+        rt::specialize(*c->loaded.kernel, launchArgs, copts);  // as a launch on the GPU engine is
         auto ptx = codegen::emitPtx(*c->loaded.module, *c->loaded.kernel, copts);
         if (!ptx) throw py::value_error(ptx.error().message);
         py::dict out;

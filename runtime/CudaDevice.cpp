@@ -191,13 +191,14 @@ class CudaDevice : public Device {
       params[i] = storage[i].data();
     }
     Handle stream = reinterpret_cast<Handle>(uintptr_t(o.gpu.stream));
+    auto launchOnce = [&] {
+      return d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), lm.launch.threads, 1, 1,
+                             unsigned(dynamicShared), stream, params.data(), nullptr);
+    };
     // Queued and not waited for (Triton's way) when nothing comes back to the host.
     bool allInPlace = std::all_of(inPlace.begin(), inPlace.end(), [](bool b) { return b; }) && bound.addressTables.empty();
     if (o.gpu.asynchronous && allInPlace && launches == 1) {
-      if (CUresult r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), lm.launch.threads, 1, 1,
-                                       unsigned(dynamicShared), stream, params.data(), nullptr);
-          r != 0)
-        return fail(d_.error("the kernel launch", r));
+      if (CUresult r = launchOnce(); r != 0) return fail(d_.error("the kernel launch", r));
       result.report.programs = size_t(o.grid[0] * o.grid[1] * o.grid[2]);
       stats.copiedBytes = 0;
       return result;
@@ -214,8 +215,7 @@ class CudaDevice : public Device {
     for (unsigned i = 0; i < launches && r == 0; ++i) {
       if (flush_) d_.memsetD8(flush_, 0, kFlushBytes);
       d_.eventRecord(start, stream);
-      r = d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), lm.launch.threads, 1,
-                          1, unsigned(dynamicShared), stream, params.data(), nullptr);
+      r = launchOnce();
       d_.eventRecord(stop, stream);
       if (r == 0) r = d_.ctxSynchronize();
       float ms = 0;
@@ -261,14 +261,7 @@ class CudaDevice : public Device {
     copts.deviceSharedOptInBytes = uint64_t(probe_.sharedOptInBytes);
     copts.numWarps = gpu.numWarps;
     copts.numStages = gpu.numStages;
-    // Specialized as Triton does: integers divisible by 16, pointers 16-byte aligned (device
-    // allocations are 256-byte aligned, so a view's offset decides).
-    for (size_t i = 0; i < k.kernel->params().size(); ++i) {
-      const ir::Type& t = k.kernel->params()[i]->type;
-      const interp::Arg& a = bound.args[i];
-      copts.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
-      copts.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
-    }
+    specialize(*k.kernel, bound.args, copts);
     // The kernel's key was computed once when it was loaded; a kernel built by hand has none
     // and is keyed here.
     const std::string contentKey = k.key.empty() ? kernelKey(*k.module, *k.kernel) : k.key;
@@ -365,6 +358,15 @@ class CudaDevice : public Device {
 };
 
 }  // namespace
+
+void specialize(const ir::Kernel& k, const std::vector<interp::Arg>& args, codegen::Options& o) {
+  for (size_t i = 0; i < k.params().size() && i < args.size(); ++i) {
+    const ir::Type& t = k.params()[i]->type;
+    const interp::Arg& a = args[i];
+    o.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
+    o.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
+  }
+}
 
 Outcome<std::unique_ptr<Device>> openCuda(int ordinal, bool coldL2) {
   CudaProbe probe = probeCuda(ordinal);
