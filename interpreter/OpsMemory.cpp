@@ -1,6 +1,7 @@
-// OpsMemory.cpp - load, store and atomics: masks, the bounds check (one range test per tile
-// when every active lane falls in one buffer), alignment, uninitialized reads, poison stores,
-// conflicting lanes within a store, and the race shadow. Faulting lanes never touch memory.
+// OpsMemory.cpp - load and store, and the lane checks atomics share (MemoryLanes.h): masks, the
+// bounds check (one range test per tile when every active lane falls in one buffer), alignment,
+// uninitialized reads, poison stores, conflicting lanes within a store, and the race shadow.
+// Faulting lanes never touch memory.
 // Shadows are the allocation's, indexed in granules of its bytes (Memory.h), whatever the
 // pointee type; messages count elements of the pointer's type.
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstring>
 
 #include "interpreter/Affine.h"
+#include "interpreter/MemoryLanes.h"
 #include "interpreter/Races.h"
 
 namespace tilevm::interp {
@@ -30,26 +32,6 @@ inline void copyElement(void* dst, const void* src, unsigned eb) {
   }
 }
 
-// The lanes of one memory op, checked: for each active lane, its region and element index
-// (region null: the lane faulted and must be skipped).
-struct Lanes {
-  const Tile* ptrs = nullptr;
-  const uint64_t* addr = nullptr;        // per lane; null until needed when ptrs is symbolic
-  const uint64_t* rowAddr = nullptr;     // per row, when rowsContiguous
-  const uint8_t* mask = nullptr;         // null: every lane is active
-  bool maskIsScalar = false;
-  std::vector<MemRegion*> region;        // per lane (only filled on the slow path)
-  MemRegion* single = nullptr;           // fast path: every active lane lies in this region
-  bool contiguous = false;               // lane i at base + i * eb, all active
-  bool rowsContiguous = false;           // each row (last dim) is contiguous, all active
-  bool denseSet = false;                 // the lanes cover [denseLo, denseLo + n * eb) once each
-  bool maskedContiguous = false;         // lane i at denseLo + i * eb, some lanes masked off
-  uint64_t denseLo = 0;
-  int64_t rowLen = 1;
-  bool any = false;
-  bool active(int64_t i) const { return !mask || mask[maskIsScalar ? 0 : i]; }
-};
-
 // Bits in which a[i] differs from base + i * step, OR-ed over the lanes (0: exactly strided).
 uint64_t strideGaps(const uint64_t* a, int64_t n, uint64_t base, uint64_t step) {
   uint64_t gaps = 0, expected = base;
@@ -63,12 +45,6 @@ const char* opName(const ir::Op& op) {
     case Opcode::Store: return "store";
     default: return "atomic";
   }
-}
-
-// The address of every lane (materializing a symbolic pointer tile on first use).
-const uint64_t* laneAddrs(Program& p, Lanes& l) {
-  if (!l.addr) l.addr = l.ptrs->symbolic ? materialize(p.arena, *l.ptrs).as<uint64_t>() : l.ptrs->as<uint64_t>();
-  return l.addr;
 }
 
 // The first lane's address of each row (rowsContiguous).
@@ -169,11 +145,6 @@ void recordLanes(Program& p, const Instr& ins, Lanes& l, int64_t n, unsigned eb)
   }
 }
 
-Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
-  Lanes l = checkLanesUnrecorded(p, ins, ptrs, mask, eb);
-  if (p.launch.options.profile || p.launch.options.access) recordLanes(p, ins, l, ptrs.size(), eb);
-  return l;
-}
 
 // The lanes of a memory op: addresses, mask, the region they lie in, with bounds checked.
 Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
@@ -351,7 +322,6 @@ Lanes checkLanesUnrecorded(Program& p, const Instr& ins, const Tile& ptrs, const
   return l;
 }
 
-MemRegion* laneRegion(const Lanes& l, int64_t i) { return l.single ? l.single : l.region[size_t(i)]; }
 
 // The granules of r's allocation that `bytes` bytes at address `at` cover (the planted bug of
 // LaunchOptions::testPlantShadowBug: indexed in elements of eb bytes instead).
@@ -449,6 +419,20 @@ void reportOnce(Program& p, const Instr& ins, Finding::Kind kind, const MemRegio
 }
 
 }  // namespace
+
+// The address of every lane (materializing a symbolic pointer tile on first use).
+const uint64_t* laneAddrs(Program& p, Lanes& l) {
+  if (!l.addr) l.addr = l.ptrs->symbolic ? materialize(p.arena, *l.ptrs).as<uint64_t>() : l.ptrs->as<uint64_t>();
+  return l.addr;
+}
+
+Lanes checkLanes(Program& p, const Instr& ins, const Tile& ptrs, const Tile* mask, unsigned eb) {
+  Lanes l = checkLanesUnrecorded(p, ins, ptrs, mask, eb);
+  if (p.launch.options.profile || p.launch.options.access) recordLanes(p, ins, l, ptrs.size(), eb);
+  return l;
+}
+
+MemRegion* laneRegion(const Lanes& l, int64_t i) { return l.single ? l.single : l.region[size_t(i)]; }
 
 void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
   const Tile& ptrs = *in[0];
@@ -675,149 +659,6 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
       uint8_t* s = r.alloc->initShadow();
       for (int64_t k = g.lo; k < g.hi; ++k) std::atomic_ref<uint8_t>(s[k]).store(kUndefined, std::memory_order_relaxed);
     });
-}
-
-namespace {
-
-// One lane of an atomic, on plain memory (callers serialize) or with hardware atomics.
-template <typename T>
-T rmwLane(T* addr, T v, const std::string& kind, bool hardware) {
-  auto apply = [&](T old) -> T {
-    if (kind == "add" || kind == "fadd") {
-      if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(v));
-      else return old + v;
-    }
-    if (kind == "max") return std::is_floating_point_v<T> ? T(std::fmax(old, v)) : (old > v ? old : v);
-    if (kind == "min") return std::is_floating_point_v<T> ? T(std::fmin(old, v)) : (old < v ? old : v);
-    if constexpr (std::is_integral_v<T>) {
-      using U = std::make_unsigned_t<T>;
-      if (kind == "umax") return U(old) > U(v) ? old : v;
-      if (kind == "umin") return U(old) < U(v) ? old : v;
-      if (kind == "and") return T(old & v);
-      if (kind == "or") return T(old | v);
-      if (kind == "xor") return T(old ^ v);
-    }
-    return v;  // xchg
-  };
-  if (!hardware) {
-    T old = *addr;
-    *addr = apply(old);
-    return old;
-  }
-  std::atomic_ref<T> ref(*addr);
-  T old = ref.load();
-  while (!ref.compare_exchange_weak(old, apply(old))) {
-  }
-  return old;
-}
-
-template <typename T>
-T casLane(T* addr, T cmp, T v, bool hardware, bool& swapped) {
-  if (!hardware) {
-    T old = *addr;
-    swapped = std::memcmp(&old, &cmp, sizeof(T)) == 0;
-    if (swapped) *addr = v;
-    return old;
-  }
-  std::atomic_ref<T> ref(*addr);
-  T expected = cmp;
-  swapped = ref.compare_exchange_strong(expected, v);
-  return expected;
-}
-
-// Runs f with the C++ type of a storage kind (f16/bf16 atomics go through f32 math on bits).
-template <typename F>
-void withAtomicType(ScalarKind k, F&& f) {
-  switch (k) {
-    case ScalarKind::I1:
-    case ScalarKind::I8: f(int8_t{}); return;
-    case ScalarKind::I16: f(int16_t{}); return;
-    case ScalarKind::I32: f(int32_t{}); return;
-    case ScalarKind::I64:
-    case ScalarKind::Ptr: f(int64_t{}); return;
-    case ScalarKind::F32: f(float{}); return;
-    case ScalarKind::F64: f(double{}); return;
-    case ScalarKind::F16:
-    case ScalarKind::BF16: f(uint16_t{}); return;
-  }
-}
-
-}  // namespace
-
-void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
-  const ir::Op& op = *ins.op;
-  bool cas = op.code == Opcode::AtomicCas;
-  const Tile& ptrs = *in[0];
-  const Tile* mask = !cas && in.size() > 2 ? in[2] : nullptr;
-  out = allocTile(p.arena, op.result()->type);
-  ScalarKind k = out.type.elem().kind;
-  unsigned eb = storageBytes(k);
-  int64_t n = out.size();
-  std::memset(out.data, 0, size_t(n) * eb);
-  Lanes l = checkLanes(p, ins, ptrs, mask, eb);
-  if (!l.any) return;
-  const uint64_t* a = laneAddrs(p, l);
-  const LaunchOptions& o = p.launch.options;
-  std::string kind = cas ? "cas" : *op.strAttr("kind");
-  const std::string* semAttr = op.strAttr("sem");
-  std::string sem = semAttr ? *semAttr : "acq_rel";
-  bool acquire = sem == "acquire" || sem == "acq_rel", release = sem == "release" || sem == "acq_rel";
-  bool half = k == ScalarKind::F16 || k == ScalarKind::BF16;
-  // Fire-and-forget float adds are applied after the launch, in program order.
-  if (!cas && ins.resultUnused && o.deterministicAtomics && kind == "fadd") {
-    for (int64_t i = 0; i < n; ++i) {
-      MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
-      if (!r) continue;
-      if (o.checks.races && r->alloc->race.words) raceAtomic(p, ins, *r, eb, a[i]);
-      p.deferred.push_back(DeferredAtomic{a[i], k, elementAsDouble(*in[1], i)});
-    }
-    return;
-  }
-  bool checked = o.checks.races;
-  std::unique_lock<std::mutex> lock(p.launch.atomicMutex, std::defer_lock);
-  if (checked || half) lock.lock();
-  for (int64_t i = 0; i < n; ++i) {
-    MemRegion* r = l.active(i) ? laneRegion(l, i) : nullptr;
-    if (!r) continue;
-    if (checked && r->alloc->race.words) raceAtomic(p, ins, *r, eb, a[i]);
-    bool swapped = true;
-    if (half) {
-      // f16/bf16: computed in f32 and rounded, under the lock.
-      uint16_t* addr = reinterpret_cast<uint16_t*>(a[i]);
-      Tile cell = tileAt(ir::Type(out.type.elem()), reinterpret_cast<uint8_t*>(addr));
-      double old = elementAsDouble(cell, 0);
-      storeDouble(out, i, old);
-      if (cas) {
-        swapped = *addr == in[1]->as<uint16_t>()[i];
-        if (swapped) *addr = in[2]->as<uint16_t>()[i];
-      } else {
-        double v = elementAsDouble(*in[1], i), nv = v;
-        if (kind == "fadd") nv = old + v;
-        else if (kind == "max") nv = std::fmax(old, v);
-        else if (kind == "min") nv = std::fmin(old, v);
-        storeDouble(cell, 0, nv);
-      }
-    } else {
-      withAtomicType(k, [&](auto t) {
-        using T = decltype(t);
-        T* addr = reinterpret_cast<T*>(a[i]);
-        T old = cas ? casLane<T>(addr, in[1]->as<T>()[i], in[2]->as<T>()[i], !checked, swapped)
-                    : rmwLane<T>(addr, in[1]->as<T>()[i], kind, !checked);
-        std::memcpy(out.data + size_t(i) * eb, &old, eb);
-      });
-    }
-    if (checked) {
-      // Synchronization: acquire joins the location's clock, release publishes ours.
-      VectorClock& loc = p.launch.syncClocks[a[i]];
-      if (acquire) p.clock.join(loc);
-      if (release && swapped) {
-        p.clock.set(p.linear, p.epoch);
-        loc.join(p.clock);
-        ++p.epoch;
-        p.clock.set(p.linear, p.epoch);
-      }
-    }
-  }
 }
 
 }  // namespace tilevm::interp
