@@ -10,6 +10,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
+#include <optional>
 #include <exception>
 #include <functional>
 #include <map>
@@ -48,6 +50,37 @@ struct Compiled {
   /// Per parameter: may the kernel store through it? (nullopt: any pointer may be written)
   std::optional<std::vector<bool>> written;
 };
+
+/// A kernel's direct GPU launcher for one specialization (rt::DirectLaunch), which the Python
+/// door keeps per launch key (launcher.py) so a warm launch of CUDA tensors costs what
+/// Triton's does. Holds the compiled kernel its launcher was made from.
+struct DirectHandle {
+  std::shared_ptr<Compiled> compiled;
+  std::unique_ptr<rt::DirectLaunch> launcher;
+  std::vector<bool> floats;  ///< per parameter: a float (else an address or an integer)
+};
+
+// A Python int or float as DirectLaunch's 8-byte slot, or nullopt (a value of another kind, an
+// integer past 64 bits): the launch declines.
+std::optional<uint64_t> directSlot(PyObject* o, bool isFloat) {
+  if (isFloat) {
+    if (!PyFloat_Check(o)) return std::nullopt;
+    double d = PyFloat_AS_DOUBLE(o);
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof d);
+    return bits;
+  }
+  if (!PyLong_Check(o)) return std::nullopt;  // bool is an int
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow > 0) {  // a u64 past INT64_MAX travels as its bits
+    unsigned long long u = PyLong_AsUnsignedLongLong(o);
+    if (PyErr_Occurred()) return PyErr_Clear(), std::nullopt;
+    return uint64_t(u);
+  }
+  if (overflow < 0 || (v == -1 && PyErr_Occurred())) return PyErr_Clear(), std::nullopt;
+  return uint64_t(v);
+}
 
 // The interpreter, one for the process: it keeps the kernels it prepared (a hit per later launch).
 rt::Device& interpreter() {
@@ -392,6 +425,7 @@ PYBIND11_MODULE(_tilevm, m) {
         std::vector<py::object> owners;
         bindArgs(*c, args, o.device.gpu, buffers, launchArgs, owners);
         rt::LaunchResult result;
+        py::object directHandle = py::none();
         rt::BoundArgs bound;
         bound.buffers = std::move(buffers);
         bound.args = launchArgs;
@@ -413,6 +447,15 @@ PYBIND11_MODULE(_tilevm, m) {
           }();
           if (!r) raise(r.error(), "the GPU engine");
           result = std::move(*r);
+          // Queued launches of memory all on this GPU get a direct launcher for the next ones.
+          if (o.launch.gpu.asynchronous)
+            if (std::unique_ptr<rt::DirectLaunch> direct = d.direct(c->loaded, bound, o.launch.gpu)) {
+              auto h = std::make_shared<DirectHandle>();
+              h->compiled = c;
+              h->launcher = std::move(direct);
+              for (const auto& p : c->loaded.kernel->params()) h->floats.push_back(p->type.isFloat());
+              directHandle = py::cast(h);
+            }
         }
         const interp::Report& rep = result.report;
         py::dict out;
@@ -444,11 +487,44 @@ PYBIND11_MODULE(_tilevm, m) {
         out["prepares"] = counts.prepares;
         out["module_loads"] = counts.moduleLoads;
         out["cache_hits"] = counts.hits;
+        out["direct"] = directHandle;
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
       py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("stream") = 0,
       py::arg("warmup") = false);
+  py::class_<DirectHandle, std::shared_ptr<DirectHandle>>(m, "DirectLaunch",
+                                                           "A kernel loaded on the GPU for one specialization of its arguments")
+      .def(
+          "launch",
+          [](DirectHandle& h, const py::tuple& grid, const py::tuple& args, uint64_t stream) {
+            // grid: 1 to 3 ints; args: one int (address, integer) or float per parameter.
+            std::array<int64_t, 3> g{1, 1, 1};
+            if (grid.size() < 1 || grid.size() > 3 || args.size() != h.floats.size()) return false;
+            for (size_t i = 0; i < grid.size(); ++i) {
+              std::optional<uint64_t> v = directSlot(grid[i].ptr(), false);
+              if (!v) return false;
+              g[i] = int64_t(*v);
+            }
+            std::vector<uint64_t> slots(args.size());
+            for (size_t i = 0; i < args.size(); ++i) {
+              std::optional<uint64_t> v = directSlot(args[i].ptr(), h.floats[i]);
+              if (!v) return false;
+              slots[i] = *v;
+            }
+            rt::Outcome<bool> r = [&] {
+              py::gil_scoped_release release;
+              return h.launcher->launch(g, slots, stream);
+            }();
+            if (!r) raise(r.error(), "the GPU engine");
+            return *r;
+          },
+          "Queues the kernel without waiting; False (nothing launched) when the arguments are not those it was "
+          "specialized for, or its module was unloaded");
+  m.def("cache_counters", [] {
+    rt::CacheCounters c = rt::cacheCounters();
+    return py::make_tuple(c.bytecodeEncodes, c.prepares, c.moduleLoads, c.hits);
+  }, "The process's launch-cache counters: (bytecode_encodes, prepares, module_loads, cache_hits)");
 #ifdef TILEVM_HAVE_GPU
   m.def(
       "ptx",

@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <map>
+#include <memory>
 
 #include "codegen/Codegen.h"
+#include "ir/IR.h"
 #include "runtime/KernelCache.h"
 #include "runtime/LaunchCache.h"
 #include "runtime/PtxEntry.h"
@@ -107,7 +110,10 @@ class CudaDevice : public Device {
   ~CudaDevice() override {
     d_.ctxSetCurrent(ctx_);
     if (flush_) d_.memFree(flush_);
-    for (auto& [key, m] : modules_) d_.moduleUnload(m.module);
+    for (auto& [key, m] : modules_) {
+      *m.loaded = false;
+      d_.moduleUnload(m.module);
+    }
   }
 
   std::string describe() const override {
@@ -240,6 +246,8 @@ class CudaDevice : public Device {
     return result;
   }
 
+  std::unique_ptr<DirectLaunch> direct(const LoadedKernel& k, const BoundArgs& bound, const GpuOptions& gpu) override;
+
   /// A kernel JIT-loaded by the driver, kept for the device's lifetime.
   struct LoadedModule {
     Handle module = nullptr, fn = nullptr;
@@ -247,6 +255,8 @@ class CudaDevice : public Device {
     int registers = -1, staticShared = -1, local = -1;  ///< what the driver's JIT made of it
     bool ptxFromDisk = false;                            ///< the PTX came from the kernel cache
     std::string cacheDir;
+    /// False once the module is unloaded (evicted): direct launchers of it then decline.
+    std::shared_ptr<bool> loaded = std::make_shared<bool>(true);
   };
 
   /// The loaded module for `k` specialized on `bound`: from memory when this device loaded it
@@ -328,6 +338,7 @@ class CudaDevice : public Device {
     lm.ptxFromDisk = cached.has_value();
     lm.cacheDir = cache.dir();
     if (modules_.size() >= kMaxCachedKernels) {
+      *modules_.begin()->second.loaded = false;
       d_.moduleUnload(modules_.begin()->second.module);
       modules_.erase(modules_.begin());
     }
@@ -347,6 +358,7 @@ class CudaDevice : public Device {
   }
 
  private:
+  friend class CudaDirectLaunch;
   Driver d_;
   Handle ctx_;
   CudaProbe probe_;
@@ -356,6 +368,94 @@ class CudaDevice : public Device {
   CUdeviceptr flush_ = 0;   // the L2-clearing buffer, allocated at the first timed launch
   std::map<std::string, LoadedModule> modules_;  // loaded kernels by everything their code depends on
 };
+
+/// CudaDevice::direct's launcher: the loaded function, its launch shape, and per parameter what
+/// the code was specialized on, checked against each launch's values.
+class CudaDirectLaunch final : public DirectLaunch {
+ public:
+  struct Param {
+    ir::ScalarKind kind;  ///< Ptr for a pointer; else the scalar's kind
+    uint32_t divisor;     ///< codegen::divisorOf the compiled code assumes
+    bool one;             ///< an integer the code assumes equal to 1
+  };
+  CudaDirectLaunch(CudaDevice& dev, const CudaDevice::LoadedModule& lm, std::vector<Param> params)
+      : dev_(dev), fn_(lm.fn), threads_(lm.launch.threads), dynamicShared_(unsigned(lm.launch.dynamicSharedBytes)),
+        loaded_(lm.loaded), params_(std::move(params)) {}
+
+  Outcome<bool> launch(const std::array<int64_t, 3>& grid, const std::vector<uint64_t>& args, uint64_t stream) override {
+    if (!*loaded_ || args.size() != params_.size()) return false;
+    if (std::optional<Diagnostic> bad = checkGrid(grid, true)) return inputError(*bad);
+    std::vector<std::array<uint8_t, 8>> storage(params_.size());
+    std::vector<void*> slots(params_.size());
+    for (size_t i = 0; i < params_.size(); ++i) {
+      const Param& p = params_[i];
+      const uint64_t bits = args[i];
+      const int64_t v = int64_t(bits);
+      auto put = [&](auto x) { std::memcpy(storage[i].data(), &x, sizeof x); };
+      auto fits = [&](int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
+      bool ok = true;
+      switch (p.kind) {
+        case ir::ScalarKind::Ptr:
+          ok = codegen::divisorOf(bits) == p.divisor && dev_.onThisGpu(reinterpret_cast<const void*>(uintptr_t(bits)));
+          put(CUdeviceptr(bits));
+          break;
+        case ir::ScalarKind::I1: ok = fits(0, 1); put(int8_t(v)); break;
+        case ir::ScalarKind::I8: ok = fits(INT8_MIN, INT8_MAX); put(int8_t(v)); break;
+        case ir::ScalarKind::I16: ok = fits(INT16_MIN, INT16_MAX); put(int16_t(v)); break;
+        case ir::ScalarKind::I32: ok = fits(INT32_MIN, INT32_MAX); put(int32_t(v)); break;
+        case ir::ScalarKind::I64: put(v); break;
+        case ir::ScalarKind::F32: case ir::ScalarKind::F64: {
+          double d;
+          std::memcpy(&d, &bits, sizeof d);
+          if (p.kind == ir::ScalarKind::F32) put(float(d));
+          else put(d);
+          break;
+        }
+        default: return false;
+      }
+      if (ir::ElemType{p.kind, ir::ScalarKind::I32}.isInt() && (codegen::divisorOf(bits) != p.divisor || (v == 1) != p.one)) ok = false;
+      if (!ok) return false;
+      slots[i] = storage[i].data();
+    }
+    if (dev_.d_.ctxSetCurrent(dev_.ctx_) != 0) return environmentError("cannot make the GPU's context current");
+    if (CUresult r = dev_.d_.launchKernel(fn_, unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]), threads_, 1, 1, dynamicShared_,
+                                          reinterpret_cast<Handle>(uintptr_t(stream)), slots.data(), nullptr);
+        r != 0)
+      return environmentError(dev_.d_.error("the kernel launch", r));
+    countHit();
+    return true;
+  }
+
+ private:
+  CudaDevice& dev_;
+  Handle fn_;
+  unsigned threads_, dynamicShared_;
+  std::shared_ptr<bool> loaded_;
+  std::vector<Param> params_;
+};
+
+std::unique_ptr<DirectLaunch> CudaDevice::direct(const LoadedKernel& k, const BoundArgs& bound, const GpuOptions& gpu) {
+  // Pointer tables need their addresses rewritten per launch, and memory off this GPU needs
+  // copies: those launches keep Device::run.
+  bool makesPointers = false;
+  ir::walk(k.kernel->body.block, [&](const ir::Op& op) { makesPointers = makesPointers || op.code == ir::Opcode::IntToPtr; });
+  if (makesPointers || !bound.addressTables.empty() || bound.args.size() != k.kernel->params().size()) return nullptr;
+  for (const interp::Buffer& b : bound.buffers)
+    if (!b.external || !onThisGpu(b.data())) return nullptr;
+  if (d_.ctxSetCurrent(ctx_) != 0) return nullptr;
+  auto mod = loadedModule(k, bound, gpu);
+  if (!mod) return nullptr;
+  codegen::Options copts;
+  specialize(*k.kernel, bound.args, copts);
+  std::vector<CudaDirectLaunch::Param> params;
+  for (size_t i = 0; i < k.kernel->params().size(); ++i) {
+    const ir::Type& t = k.kernel->params()[i]->type;
+    const ir::ScalarKind kind = t.isPtr() ? ir::ScalarKind::Ptr : t.elem().kind;
+    if (kind == ir::ScalarKind::F16 || kind == ir::ScalarKind::BF16) return nullptr;  // not a launch argument's type
+    params.push_back({kind, copts.paramDivisors[i], bool(copts.paramOnes[i])});
+  }
+  return std::make_unique<CudaDirectLaunch>(*this, **mod, std::move(params));
+}
 
 }  // namespace
 

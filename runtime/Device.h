@@ -2,6 +2,8 @@
 // loaded at run time (no link dependency: the binary runs where no GPU is).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +14,21 @@
 #include "runtime/LaunchResult.h"
 
 namespace tilevm::rt {
+
+/// A kernel loaded for one specialization of its arguments, launched again without a lookup:
+/// the Python door's warm launches of CUDA tensors, at the cost of Triton's own launcher. Made
+/// by Device::direct from a launch that has run.
+class DirectLaunch {
+ public:
+  virtual ~DirectLaunch() = default;
+  /// Queues one launch over `grid` on `stream` without waiting. `args` holds one 8-byte value
+  /// per kernel parameter: a device address for a pointer, an integer's value (two's complement)
+  /// or a float's bits (an IEEE double). Returns false and launches nothing when an argument is
+  /// not what the kernel was specialized and loaded for: a pointer not on this GPU, an address or
+  /// integer of other divisibility, an integer outside its parameter's type, or a module the
+  /// device has since unloaded. The caller then takes Device::run.
+  virtual Outcome<bool> launch(const std::array<int64_t, 3>& grid, const std::vector<uint64_t>& args, uint64_t stream) = 0;
+};
 
 /// One engine that runs kernels over bound arguments (buffers are updated in place): the
 /// interpreter, or the GPU engine. Every front door (tilevm run, diff, viz, demo, the Python
@@ -26,6 +43,12 @@ class Device {
   /// left out when there are several; compileSeconds is the time to a runnable kernel. Errors
   /// carry their kind: a bad kernel, argument or option (Input), or the driver (Environment).
   virtual Outcome<LaunchResult> run(const LoadedKernel& k, BoundArgs& bound, const LaunchOptions& options) = 0;
+  /// The direct launcher of `k` as `bound` and `gpu` specialize it, where this engine has one
+  /// (the GPU engine, for arguments all on its GPU, without pointer tables); else nullptr.
+  virtual std::unique_ptr<DirectLaunch> direct(const LoadedKernel& k, const BoundArgs& bound, const GpuOptions& gpu) {
+    (void)k, (void)bound, (void)gpu;
+    return nullptr;
+  }
 };
 
 /// The median of launch times (0 for none).

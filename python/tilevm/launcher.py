@@ -135,6 +135,7 @@ class _Binder:
         self.bind = namespace[fn.__name__]
         self.bind.__defaults__, self.bind.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
         self.bind.__qualname__ = fn.__qualname__
+        self.direct = {}  # launch key -> _Direct (the GPU engine's warm launches)
 
 
 def _binder(jit_fn):
@@ -177,6 +178,60 @@ def _descriptor_args(name, d):
     return f"{name}: tensordesc<*{ty}:{block}>", args
 
 
+class _Direct:
+    """What a launch key's first launch worked out: the GPU engine's direct launcher of the
+    kernel it loaded (_tilevm.DirectLaunch), the signature and constexprs, what a warmup returns
+    and the rest of a launch's result."""
+    __slots__ = ("launcher", "signature", "defines", "warm", "result")
+
+    def __init__(self, launcher, signature, defines, warm, result):
+        self.launcher, self.signature, self.defines, self.warm, self.result = launcher, signature, defines, warm, result
+
+
+def _direct_key(b, values, serial, num_warps, num_stages, o):
+    """(key, runtime values) of a launch on the GPU engine that a direct launcher can take: every
+    argument a torch tensor, a Python int, float or bool, or a constexpr; the key holds what
+    compiled code depends on (types, constexprs, Triton's specialization of pointers and integers
+    by 16 and integers by 1, the options). None for any other launch."""
+    key, runtime = [serial, num_warps, num_stages, tuple(o.values())], []
+    for v, constexpr in zip(values, b.constexpr):
+        t = type(v)
+        if constexpr or v is None or t is str:
+            key.append((t, v))
+        elif t is bool:
+            key.append((t, v))
+            runtime.append(v)
+        elif t is int:
+            if not -2**63 <= v < 2**64:
+                return None
+            key.append((t, -2**31 <= v < 2**31, v < 2**63, v % 16 == 0, v == 1))
+            runtime.append(v)
+        elif t is float:
+            key.append(t)
+            runtime.append(v)
+        elif t.__name__ in ("Tensor", "Parameter") and hasattr(v, "data_ptr"):
+            p = v.data_ptr()
+            key.append((v.dtype, p % 16 == 0))
+            runtime.append(p)
+        else:
+            return None
+    return tuple(key), tuple(runtime)
+
+
+def _grid(grid, b, values, kwargs):
+    """The launch grid as 3 ints (a callable grid gets the arguments by name, and the options)."""
+    if callable(grid):
+        grid = grid({**dict(zip(b.names, values)), **kwargs})
+    grid = tuple(grid)
+    return grid + (1,) * (3 - len(grid))
+
+
+def _expected(jit_fn, expect, signature, defines):
+    if expect is not None and (signature, defines) != expect:
+        raise TypeError(f"{jit_fn.__name__}: compiled for ({expect[0]}) with constexprs {expect[1]}, launched with "
+                        f"({signature}) and {defines}: warm up a kernel for each")
+
+
 def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None):
     """Launches (or, with `warmup`, only compiles) jit_fn over the grid; `expect`: the (signature,
     constexprs) a compiled kernel was made for, which this call must have (else nothing runs)."""
@@ -185,10 +240,31 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     # Python call would.
     named = {k: v for k, v in kwargs.items() if k in b.name_set}
     values = b.bind(*args, **named)
-    if callable(grid):
-        grid = grid({**dict(zip(b.names, values)), **kwargs})
-    grid = tuple(grid)
-    grid = grid + (1,) * (3 - len(grid))
+    o = tilevm.options
+    # A warm launch of CUDA tensors on the GPU engine: the key, then the direct launcher (no
+    # marshalling, no lookups in the extension); it declines (and the full path runs) when an
+    # argument is not what it was specialized for.
+    direct_key = None
+    if o["device"] != "cpu" and repeat == 1:
+        serial, _ = jit_fn._tilevm_unit()
+        direct_key = _direct_key(b, values, serial, num_warps, num_stages, o)
+        try:
+            entry = b.direct.get(direct_key[0]) if direct_key else None
+        except TypeError:  # an unhashable constexpr or option
+            entry = direct_key = None
+        if entry is not None:
+            _expected(jit_fn, expect, entry.signature, entry.defines)
+            if warmup:
+                return entry.warm
+            g = _grid(grid, b, values, kwargs)
+            if entry.launcher.launch(g, direct_key[1], _current_stream(o["device"])):
+                result = dict(entry.result)
+                result["programs"] = g[0] * g[1] * g[2]
+                (result["bytecode_encodes"], result["prepares"], result["module_loads"],
+                 result["cache_hits"]) = _tilevm.cache_counters()
+                tilevm.last_launch = result
+                return result
+    grid = _grid(grid, b, values, kwargs)
     defines, entries, launch_args = {}, [], []
     for name, v, constexpr in zip(b.names, values, b.constexpr):
         if _descriptor(v) and not constexpr:
@@ -213,10 +289,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         value = v.item() if _numpy_scalar(v) else v
         launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", name, value, t))
     signature = ", ".join(entries)
-    if expect is not None and (signature, defines) != expect:
-        raise TypeError(f"{jit_fn.__name__}: compiled for ({expect[0]}) with constexprs {expect[1]}, launched with "
-                        f"({signature}) and {defines}: warm up a kernel for each")
-    o = tilevm.options
+    _expected(jit_fn, expect, signature, defines)
     # Every launch option is checked by tilevm's one options checker (the CLI's messages).
     options = {name: o[name] for name in _tilevm.LAUNCH_OPTIONS if name in o}
     options.update(grid=grid, num_warps=num_warps, num_stages=num_stages, repeat=repeat)
@@ -227,6 +300,11 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
                             unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup)
     result["signature"], result["defines"] = signature, defines
+    result["spec"] = _specialization(launch_args)
+    direct = result.pop("direct")
+    if direct is not None and direct_key is not None and not (result["findings"] or result["warnings"] or result["printed"]):
+        warm = {k: v for k, v in result.items() if k in ("signature", "defines", "spec", "gpu")}
+        b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"})
     if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
         result["launch_args"], result["grid"] = launch_args, grid
         return result
@@ -248,9 +326,27 @@ def _current_stream(device):
     if device == "cpu":
         return 0
     torch = sys.modules.get("torch")
-    if torch is None or not torch.cuda.is_available():
+    if torch is None:
         return 0
-    return torch.cuda.current_stream(int(device.split(":")[1]) if ":" in device else 0).cuda_stream
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)  # Triton's way: no Stream object made
+    ordinal = int(device.split(":")[1]) if ":" in device else 0
+    if raw is not None:
+        return raw(ordinal)
+    if not torch.cuda.is_available():
+        return 0
+    return torch.cuda.current_stream(ordinal).cuda_stream
+
+
+def _specialization(launch_args):
+    """What compiled code depends on beyond types: Triton's divisibility by 16 (pointers'
+    addresses, integers' values) and integers equal to 1."""
+    spec = []
+    for a in launch_args:
+        if a[0] == "buffer":
+            spec.append(a[6] % 16 == 0)
+        elif a[0] == "int":
+            spec.append((int(a[2]) % 16 == 0, int(a[2]) == 1))
+    return tuple(spec)
 
 
 def _itemsize(ty):

@@ -156,18 +156,6 @@ class CompiledKernel:
                                num_stages=self._options["num_stages"], expect=(self.signature, self.defines))
 
 
-def _specialization(launch_args):
-    """What compiled code depends on beyond types: Triton's divisibility by 16 (pointers'
-    addresses, integers' values) and integers equal to 1."""
-    spec = []
-    for a in launch_args:
-        if a[0] == "buffer":
-            spec.append(a[6] % 16 == 0)
-        elif a[0] == "int":
-            spec.append((int(a[2]) % 16 == 0, int(a[2]) == 1))
-    return tuple(spec)
-
-
 def warmup(jit_fn, args, grid, kwargs):
     """JITFunction.warmup(*args, grid=..., **constexprs_and_options): the kernel compiled for
     these arguments (and, on the GPU engine, loaded), nothing run; cached per signature,
@@ -182,7 +170,7 @@ def warmup(jit_fn, args, grid, kwargs):
     warm = launcher.launch(jit_fn, grid, args, meta, num_warps=num_warps, num_stages=num_stages, warmup=True)
     serial, _ = jit_fn._tilevm_unit()
     key = (serial, warm["signature"], tuple(sorted(warm["defines"].items())), num_warps, num_stages,
-           str(tilevm.options["device"]), _specialization(warm["launch_args"]))
+           str(tilevm.options["device"]), warm["spec"])
     cache = jit_fn.__dict__.setdefault("_tilevm_compiled", {})
     if key not in cache:
         cache[key] = CompiledKernel(jit_fn, warm, num_warps, num_stages)
