@@ -3,6 +3,7 @@
 // saturation, as the interpreter computes them), comparisons, casts, pointers, and math (exp and
 // exp2 inline, the rest from NVIDIA's libdevice; f16/bf16 math in f32). Accuracy of each choice:
 // docs/codegen.md.
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -99,7 +100,14 @@ llvm::Value* Lowerer::elementOp(const ir::Op& op, std::span<llvm::Value* const> 
     case Opcode::AddF: return bin(llvm::Instruction::FAdd);
     case Opcode::SubF: return bin(llvm::Instruction::FSub);
     case Opcode::MulF: return bin(llvm::Instruction::FMul);
+    // f32 `/` is Triton's div.full.f32 (within 2 ulp, full range: a few instructions where the
+    // correctly rounded division is a dozen and a slow path); tl.math.div_rn is `.rn`.
     case Opcode::DivF:
+      if (ty->isFloatTy()) {
+        auto* fnTy = llvm::FunctionType::get(ty, {ty, ty}, false);
+        return b_.CreateCall(llvm::InlineAsm::get(fnTy, "div.full.f32 $0, $1, $2;", "=f,f,f", /*hasSideEffects=*/false), {a[0], a[1]});
+      }
+      return bin(llvm::Instruction::FDiv);
     case Opcode::PreciseDiv: return bin(llvm::Instruction::FDiv);
     case Opcode::NegF: return b_.CreateFNeg(a[0]);
     // maximum/minimum propagate NaN; maxnum/minnum return the other operand (IEEE 754-2008).
@@ -227,32 +235,14 @@ llvm::Value* Lowerer::libdevice(const char* name, llvm::Type* ty, std::span<llvm
   return b_.CreateCall(f, std::vector<llvm::Value*>(args.begin(), args.end()));
 }
 
-// exp(x) for f32 within a few ulp over the whole range: x = n ln2 + r with n = rint(x log2 e)
-// and ln2 split in two (FMA), e^r = 2^(r log2 e) by ex2.approx on |r log2 e| <= 1/2, times 2^n
-// as two powers of two built from their exponent bits (2^h 2^(n-h), h = n >> 1: each normal
-// where 2^n alone would not be, and a product rounded once). One MUFU op per element (Triton's
-// exp is one too, without the range reduction): n comes from adding 1.5 * 2^23, which rounds to
-// an integer in the low mantissa bits. ex2.approx.ftz: its argument is within +-1/2, where
-// flushing a subnormal argument to 0 changes nothing, and sm_90's non-ftz ex2 is a longer
-// sequence (softmax at 16 warps: 71 registers, one program per SM, instead of 64 and two).
-// x is first clamped to [-104, 89], past which the result is 0 or inf anyway; the clamp
-// propagates NaN (max.NaN / min.NaN).
+// exp(x) for f32 as Triton computes it: ex2.approx.f32(x * log2 e), the product rounded to f32
+// (two instructions where a range-reduced exp takes about fifteen: softmax-like kernels are
+// bound by them). Its error grows with |x|: the product's rounding is amplified by |x log2 e|,
+// up to 63 ulp near x = -87 (measured over 3 million points), plus ex2.approx's 2; ops.def's
+// `exp` row grants diff that. The non-ftz ex2, as Triton's: subnormal results are kept.
 llvm::Value* Lowerer::expF32(llvm::Value* x) {
-  llvm::Type* f = b_.getFloatTy();
-  llvm::Type* i32 = b_.getInt32Ty();
-  auto c = [&](double v) { return llvm::ConstantFP::get(f, v); };
-  x = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, b_.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, c(-104.0)), c(89.0));
-  const double magic = 12582912.0;  // 1.5 * 2^23
-  llvm::Value* shifted = b_.CreateFAdd(b_.CreateFMul(x, c(1.4426950408889634)), c(magic));
-  llvm::Value* n = b_.CreateFSub(shifted, c(magic));
-  llvm::Value* ni = b_.CreateSub(b_.CreateBitCast(shifted, i32), b_.CreateBitCast(c(magic), i32));
-  llvm::Value* negN = b_.CreateFNeg(n);
-  llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(0.693145751953125), x});
-  r = b_.CreateIntrinsic(llvm::Intrinsic::fma, {f}, {negN, c(1.428606765330187e-06), r});
-  llvm::Value* er = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, {b_.CreateFMul(r, c(1.4426950408889634))});
-  auto pow2 = [&](llvm::Value* e) { return b_.CreateBitCast(b_.CreateShl(b_.CreateAdd(e, b_.getInt32(127)), 23), f); };
-  llvm::Value* h = b_.CreateAShr(ni, 1);
-  return b_.CreateFMul(b_.CreateFMul(er, pow2(h)), pow2(b_.CreateSub(ni, h)));
+  llvm::Value* p = b_.CreateFMul(x, llvm::ConstantFP::get(b_.getFloatTy(), 1.4426950408889634));
+  return b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {p});
 }
 
 }  // namespace tilevm::codegen
