@@ -1,7 +1,9 @@
-"""profile_tutorial.py PATH/TUTORIAL.py - a Triton tutorial run unmodified except that its
-benchmarks do not run (perf_report's Mark.run does nothing): its own checks' launches only, and
-the process exits, which is what a profiler (ncu --launch-count N) needs. Run it under real
-Triton and under `python3 -m tilevm --device cuda` alike."""
+"""profile_tutorial.py PATH/TUTORIAL.py [CODE | @FILE] - a Triton tutorial run unmodified except
+that its benchmarks do not run (perf_report's Mark.run does nothing): its own checks' launches
+only, then CODE (Python, or FILE's, in the tutorial's globals: e.g. one call of its wrapper at a
+benchmark's size; bench/tutorial05_backward.py times its backward pass), and
+the process exits, which is what a profiler (ncu --launch-skip/--launch-count) needs. Run it
+under real Triton and under `python3 -m tilevm --device cuda` alike."""
 import os
 import runpy
 import sys
@@ -9,7 +11,13 @@ import sys
 import triton.testing
 
 triton.testing.Mark.run = lambda self, *args, **kwargs: print(f"(benchmark {self.fn.__name__} skipped)")
+here = os.getcwd()
 path = os.path.abspath(sys.argv[1])
 os.chdir(os.path.dirname(path))
+code = sys.argv[2] if len(sys.argv) > 2 else None
 sys.argv = [path]
-runpy.run_path(path, run_name="__main__")
+tutorial = runpy.run_path(path, run_name="__main__")
+if code and code.startswith("@"):
+    code = open(os.path.join(here, code[1:])).read()
+if code:
+    exec(code, tutorial)
