@@ -68,6 +68,11 @@ llvm::Type* Lowerer::scalarType(const ir::ElemType& e) {
     case ScalarKind::F32: return b_.getFloatTy();
     case ScalarKind::F64: return b_.getDoubleTy();
     case ScalarKind::Ptr: return llvm::PointerType::get(ctx_, 1);  // global memory
+    case ScalarKind::F8E5:  // fp8: the byte; conversions are cvt instructions (LowerFp8.cpp)
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8: return b_.getInt8Ty();
   }
   return nullptr;
 }

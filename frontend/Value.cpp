@@ -19,6 +19,11 @@ std::string kindName(ir::ScalarKind k, bool u) {
     case ScalarKind::F32: return "fp32";
     case ScalarKind::F64: return "fp64";
     case ScalarKind::Ptr: return "pointer";
+    case ScalarKind::F8E5: return "fp8e5";
+    case ScalarKind::F8E4NV: return "fp8e4nv";
+    case ScalarKind::F8E4B15: return "fp8e4b15";
+    case ScalarKind::F8E5B16: return "fp8e5b16";
+    case ScalarKind::F8E4B8: return "fp8e4b8";
   }
   return "?";
 }
@@ -55,6 +60,16 @@ bool parseDTypeName(const std::string& raw, DType& out) {
       {"float32", DType::of(ScalarKind::F32)}, {"float", DType::of(ScalarKind::F32)},
       {"fp64", DType::of(ScalarKind::F64)},    {"f64", DType::of(ScalarKind::F64)},
       {"float64", DType::of(ScalarKind::F64)}, {"double", DType::of(ScalarKind::F64)},
+      {"fp8e5", DType::of(ScalarKind::F8E5)},  {"float8e5", DType::of(ScalarKind::F8E5)},
+      {"fp8e4nv", DType::of(ScalarKind::F8E4NV)}, {"float8e4nv", DType::of(ScalarKind::F8E4NV)},
+      {"fp8e4b15", DType::of(ScalarKind::F8E4B15)}, {"float8e4b15", DType::of(ScalarKind::F8E4B15)},
+      {"fp8e5b16", DType::of(ScalarKind::F8E5B16)}, {"float8e5b16", DType::of(ScalarKind::F8E5B16)},
+      {"fp8e4b8", DType::of(ScalarKind::F8E4B8)}, {"float8e4b8", DType::of(ScalarKind::F8E4B8)},
+      {"f8e5", DType::of(ScalarKind::F8E5)},    {"f8e4nv", DType::of(ScalarKind::F8E4NV)},
+      {"f8e4b15", DType::of(ScalarKind::F8E4B15)}, {"f8e5b16", DType::of(ScalarKind::F8E5B16)},
+      {"f8e4b8", DType::of(ScalarKind::F8E4B8)},
+      {"float8_e5m2", DType::of(ScalarKind::F8E5)}, {"float8_e4m3fn", DType::of(ScalarKind::F8E4NV)},
+      {"float8_e5m2fnuz", DType::of(ScalarKind::F8E5B16)}, {"float8_e4m3fnuz", DType::of(ScalarKind::F8E4B8)},
   };
   auto it = names.find(raw);
   if (it == names.end()) return false;
@@ -75,7 +90,7 @@ std::string CV::describe() const {
       return value->type.isScalar() ? dtype.name() + " scalar" : value->type.str() + " (" + dtype.name() + ")";
     case K::Function: return "function " + fn->name;
     case K::Module: return "module " + s;
-    case K::Builtin: return s.rfind("tl.float8", 0) == 0 ? s + " (an fp8 dtype, which tilevm does not compute in)" : "builtin " + s;
+    case K::Builtin: return "builtin " + s;
     case K::Method: return "method " + s;
     case K::Slice: return "slice";
     case K::BlockPtr: return s == "block_ptr" ? "block pointer" : "tensor descriptor";

@@ -172,6 +172,11 @@ double elementAsDouble(const Tile& t, int64_t i) {
     case ScalarKind::F32: return t.as<float>()[i];
     case ScalarKind::F64: return t.as<double>()[i];
     case ScalarKind::Ptr: return double(t.as<uint64_t>()[i]);
+    case ScalarKind::F8E5:
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8: return ir::fp8ToDouble(t.as<uint8_t>()[i], t.type.elem().kind);
   }
   return 0;
 }
@@ -187,7 +192,12 @@ int64_t elementAsInt(const Tile& t, int64_t i) {
     case ScalarKind::F16:
     case ScalarKind::BF16:
     case ScalarKind::F32:
-    case ScalarKind::F64: return int64_t(elementAsDouble(t, i));
+    case ScalarKind::F64:
+    case ScalarKind::F8E5:
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8: return int64_t(elementAsDouble(t, i));
   }
   return 0;
 }
@@ -198,6 +208,11 @@ void storeDouble(Tile& t, int64_t i, double v) {
     case ScalarKind::BF16: t.as<uint16_t>()[i] = floatToBf16(float(v)); return;
     case ScalarKind::F32: t.as<float>()[i] = float(v); return;
     case ScalarKind::F64: t.as<double>()[i] = v; return;
+    case ScalarKind::F8E5:
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8: t.as<uint8_t>()[i] = ir::fp8FromDouble(v, t.type.elem().kind); return;
     case ScalarKind::I1:
     case ScalarKind::I8:
     case ScalarKind::I16:
@@ -218,7 +233,12 @@ void storeInt(Tile& t, int64_t i, int64_t v) {
     case ScalarKind::F16:
     case ScalarKind::BF16:
     case ScalarKind::F32:
-    case ScalarKind::F64: storeDouble(t, i, double(v)); return;
+    case ScalarKind::F64:
+    case ScalarKind::F8E5:
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8: storeDouble(t, i, double(v)); return;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "ir/Fp8.h"
 #include "ir/Types.h"
 
 namespace tilevm::interp {
@@ -107,7 +108,12 @@ inline C minNum(C x, C y) {
 inline unsigned storageBytes(ir::ScalarKind k) {
   switch (k) {
     case ir::ScalarKind::I1:
-    case ir::ScalarKind::I8: return 1;
+    case ir::ScalarKind::I8:
+    case ir::ScalarKind::F8E5:
+    case ir::ScalarKind::F8E4NV:
+    case ir::ScalarKind::F8E4B15:
+    case ir::ScalarKind::F8E5B16:
+    case ir::ScalarKind::F8E4B8: return 1;
     case ir::ScalarKind::I16:
     case ir::ScalarKind::F16:
     case ir::ScalarKind::BF16: return 2;

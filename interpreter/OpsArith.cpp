@@ -32,7 +32,12 @@ void withFloat(ScalarKind k, F&& f) {
     case ScalarKind::I16:
     case ScalarKind::I32:
     case ScalarKind::I64:
-    case ScalarKind::Ptr: return;
+    case ScalarKind::Ptr:
+    case ScalarKind::F8E5:
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8: return;  // fp8: no arithmetic (the verifier's rule)
   }
 }
 
@@ -48,7 +53,12 @@ void withInt(ScalarKind k, F&& f) {
     case ScalarKind::F16:
     case ScalarKind::BF16:
     case ScalarKind::F32:
-    case ScalarKind::F64: return;
+    case ScalarKind::F64:
+    case ScalarKind::F8E5:
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8: return;
   }
 }
 

@@ -220,7 +220,12 @@ void execReduce(Program& p, const Instr& ins, const std::vector<const Tile*>& in
         case ScalarKind::F64: done = fastReduce<double>(*in[0], *outs[0], s, f->code, p.arena); break;
         case ScalarKind::F16:
         case ScalarKind::BF16:
-        case ScalarKind::Ptr: break;
+        case ScalarKind::Ptr:
+        case ScalarKind::F8E5:
+        case ScalarKind::F8E4NV:
+        case ScalarKind::F8E4B15:
+        case ScalarKind::F8E5B16:
+        case ScalarKind::F8E4B8: break;
       }
     }
   }
@@ -306,6 +311,13 @@ bool toFloats(const Tile& t, bool tf32, float* v) {
       return false;
     case ScalarKind::F16: for (size_t i = 0; i < n; ++i) v[i] = halfToFloat(t.as<uint16_t>()[i]); return true;
     case ScalarKind::BF16: for (size_t i = 0; i < n; ++i) v[i] = bf16ToFloat(t.as<uint16_t>()[i]); return false;
+    case ScalarKind::F8E5:
+    case ScalarKind::F8E4NV:
+    case ScalarKind::F8E4B15:
+    case ScalarKind::F8E5B16:
+    case ScalarKind::F8E4B8:  // at most 4 significant bits, products far inside f32's normal range
+      for (size_t i = 0; i < n; ++i) v[i] = float(ir::fp8ToDouble(t.as<uint8_t>()[i], t.type.elem().kind));
+      return true;
     default: for (size_t i = 0; i < n; ++i) v[i] = float(elementAsDouble(t, int64_t(i))); return false;
   }
 }

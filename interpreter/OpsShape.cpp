@@ -81,7 +81,12 @@ void fillConstant(Tile& t, const ir::AttrValue& v) {
       case ScalarKind::F64: std::fill_n(t.as<double>(), n, *d); return;
       case ScalarKind::F16: std::fill_n(t.as<uint16_t>(), n, floatToHalf(float(*d))); return;
       case ScalarKind::BF16: std::fill_n(t.as<uint16_t>(), n, floatToBf16(float(*d))); return;
-      default: break;
+      default:
+        if (t.type.isFp8()) {
+          std::fill_n(t.as<uint8_t>(), n, ir::fp8FromDouble(*d, t.type.elem().kind));
+          return;
+        }
+        break;
     }
   }
   int64_t i = std::get<int64_t>(v);
@@ -118,7 +123,9 @@ void truncFloat(const Tile& in, Tile& out, bool rtz) {
       case ScalarKind::F32: out.as<float>()[i] = f; break;
       case ScalarKind::F16: out.as<uint16_t>()[i] = rtz ? floatToHalfRtz(f) : floatToHalf(f); break;
       case ScalarKind::BF16: out.as<uint16_t>()[i] = rtz ? floatToBf16Rtz(f) : floatToBf16(f); break;
-      default: break;
+      default:  // fp8 (rtne only, the verifier's rule): one rounding from the operand's value
+        if (out.type.isFp8()) out.as<uint8_t>()[i] = ir::fp8FromDouble(v, to);
+        break;
     }
   }
 }

@@ -11,6 +11,8 @@ constexpr KindName kKinds[] = {
     {ScalarKind::I1, "i1", 1},    {ScalarKind::I8, "i8", 8},     {ScalarKind::I16, "i16", 16},
     {ScalarKind::I32, "i32", 32}, {ScalarKind::I64, "i64", 64},  {ScalarKind::F16, "f16", 16},
     {ScalarKind::BF16, "bf16", 16}, {ScalarKind::F32, "f32", 32}, {ScalarKind::F64, "f64", 64},
+    {ScalarKind::F8E5, "f8e5", 8}, {ScalarKind::F8E4NV, "f8e4nv", 8}, {ScalarKind::F8E4B15, "f8e4b15", 8},
+    {ScalarKind::F8E5B16, "f8e5b16", 8}, {ScalarKind::F8E4B8, "f8e4b8", 8},
 };
 }  // namespace
 
@@ -18,6 +20,19 @@ unsigned bitWidth(ScalarKind k) {
   for (const auto& kn : kKinds)
     if (kn.kind == k) return kn.bits;
   return 64;  // Ptr
+}
+
+Fp8Format fp8Format(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F8E5: return {5, 2, 15, Fp8Format::Ieee};
+    case ScalarKind::F8E4NV: return {4, 3, 7, Fp8Format::NanOnlyAllOnes};
+    case ScalarKind::F8E4B15: return {4, 3, 15, Fp8Format::NanOnlyAllOnes};
+    case ScalarKind::F8E5B16: return {5, 2, 16, Fp8Format::Fnuz};
+    case ScalarKind::F8E4B8: return {4, 3, 8, Fp8Format::Fnuz};
+    default: break;
+  }
+  assert(false && "fp8Format of a non-fp8 kind");
+  return {5, 2, 15, Fp8Format::Ieee};
 }
 
 unsigned ElemType::bitWidth() const { return ir::bitWidth(kind); }

@@ -11,7 +11,10 @@
 namespace tilevm::ir {
 
 /// The kind of one element. `Ptr` is a global-memory pointer whose pointee is a non-pointer kind.
-enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+/// The fp8 kinds (Triton's float8e5 = e5m2, float8e4nv = e4m3fn, float8e4b15, float8e5b16 =
+/// e5m2fnuz, float8e4b8 = e4m3fnuz) are storage formats: loaded, stored, bitcast, converted to
+/// and from the wider floats, and dot operands; no arithmetic computes in them (isFloat() is false).
+enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr, F8E5, F8E4NV, F8E4B15, F8E5B16, F8E4B8 };
 
 /// Largest tile rank and element count the IR accepts (Triton's TRITON_MAX_TENSOR_NUMEL).
 inline constexpr unsigned kMaxRank = 4;
@@ -26,6 +29,8 @@ struct ElemType {
   bool isInt() const { return kind <= ScalarKind::I64; }
   bool isFloat() const { return kind >= ScalarKind::F16 && kind <= ScalarKind::F64; }
   bool isPtr() const { return kind == ScalarKind::Ptr; }
+  /// One of the 8-bit float storage formats.
+  bool isFp8() const { return kind >= ScalarKind::F8E5; }
   /// Bits per element (pointers are 64-bit).
   unsigned bitWidth() const;
   bool operator==(const ElemType& o) const {
@@ -39,6 +44,19 @@ unsigned bitWidth(ScalarKind k);
 std::string_view scalarName(ScalarKind k);
 /// Inverse of scalarName.
 std::optional<ScalarKind> scalarFromName(std::string_view name);
+/// True for the fp8 storage kinds.
+inline bool isFp8(ScalarKind k) { return k >= ScalarKind::F8E5; }
+
+/// The layout of an fp8 kind: exponent and mantissa bits, exponent bias, whether the all-ones
+/// exponent holds inf/NaN as in IEEE (e5m2), only NaN at all-ones mantissa (e4m3fn, e4b15), or
+/// whether the only NaN is the negative-zero pattern 0x80 (the fnuz kinds, which have no -0).
+struct Fp8Format {
+  unsigned expBits, manBits;
+  int bias;
+  enum Special : uint8_t { Ieee, NanOnlyAllOnes, Fnuz } special;
+};
+/// Format of an fp8 kind (k must be one).
+Fp8Format fp8Format(ScalarKind k);
 
 /// A value's type: an element type and a static row-major shape of rank 0 (scalar) to kMaxRank.
 class Type {
@@ -59,6 +77,7 @@ class Type {
   bool isInt() const { return elem_.isInt(); }
   bool isFloat() const { return elem_.isFloat(); }
   bool isPtr() const { return elem_.isPtr(); }
+  bool isFp8() const { return elem_.isFp8(); }
 
   Type withElem(ElemType e) const { Type t = *this; t.elem_ = e; return t; }
   Type withElem(ScalarKind k) const { return withElem(ElemType{k, ScalarKind::I32}); }

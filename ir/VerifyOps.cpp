@@ -71,6 +71,7 @@ Problem castOp(const Op& op, bool (*srcOk)(ElemType), bool (*dstOk)(ElemType), i
 }
 bool isIntE(ElemType e) { return e.isInt(); }
 bool isFloatE(ElemType e) { return e.isFloat(); }
+bool isFloatOrFp8E(ElemType e) { return e.isFloat() || e.isFp8(); }
 
 Problem pointerOperand(const Op& op, const Type& valueType) {
   const Type& p = op.operands[0]->type;
@@ -169,6 +170,7 @@ Problem checkDot(const Op& op) {
   bool okFloat = (in == ScalarKind::F16 || in == ScalarKind::BF16) && (acc == ScalarKind::F32 || acc == in);
   okFloat |= in == ScalarKind::F32 && acc == ScalarKind::F32;
   okFloat |= in == ScalarKind::F64 && acc == ScalarKind::F64;
+  okFloat |= isFp8(in) && acc == ScalarKind::F32;  // exact products, f32 accumulation
   bool okInt = in == ScalarKind::I8 && acc == ScalarKind::I32;
   if (!okFloat && !okInt) return "unsupported element types " + a.str() + " x " + b.str() + " -> " + c.str();
   if (!(op.result()->type == c)) return "result type must equal accumulator type " + c.str();
@@ -217,7 +219,7 @@ Problem checkConstant(const Op& op) {
   const AttrValue* v = op.attr("value");
   if (!v) return std::string("requires attribute 'value'");
   if (t.isPtr()) return "cannot be a pointer";
-  if (t.isFloat() && !std::holds_alternative<double>(*v)) return "float constant needs a float 'value'";
+  if ((t.isFloat() || t.isFp8()) && !std::holds_alternative<double>(*v)) return "float constant needs a float 'value'";
   if (t.isInt()) {
     const int64_t* i = std::get_if<int64_t>(v);
     if (!i) return "integer constant needs an integer 'value'";
@@ -375,6 +377,7 @@ std::optional<std::string> checkOpTypes(const Op& op) {
       CHECK(enumAttr(op, "kind", {"add", "fadd", "max", "min", "umax", "umin", "and", "or", "xor", "xchg"}, true));
       const std::string& kind = *op.strAttr("kind");
       bool isF = ops[1]->type.isFloat();
+      if (ops[1]->type.isFp8()) return "cannot operate on fp8 values " + ty(ops[1]);
       if (kind == "fadd" && !isF) return std::string("'fadd' needs float values");
       if ((kind == "add" || kind == "umax" || kind == "umin" || kind == "and" || kind == "or" || kind == "xor") && isF)
         return "'" + kind + "' needs integer values";
@@ -384,6 +387,7 @@ std::optional<std::string> checkOpTypes(const Op& op) {
     case Opcode::AtomicCas:
       CHECK(pointerOperand(op, ops[1]->type));
       CHECK(sameType(ops[1], ops[2], "compare and value"));
+      if (ops[1]->type.isFp8()) return "cannot operate on fp8 values " + ty(ops[1]);
       if (!(op.result()->type == ops[1]->type)) return "result must have the value's type";
       CHECK(enumAttr(op, "sem", {"relaxed", "acquire", "release", "acq_rel"}, false));
       return enumAttr(op, "scope", {"gpu", "cta", "sys"}, false);
@@ -393,7 +397,7 @@ std::optional<std::string> checkOpTypes(const Op& op) {
 #include "ir/FamilyCases.inc"
       return intOp(op);
     case Opcode::CmpI: {
-      if (!(ops[0]->type == ops[1]->type) || ops[0]->type.isFloat())
+      if (!(ops[0]->type == ops[1]->type) || ops[0]->type.isFloat() || ops[0]->type.isFp8())
         return "expects integer or pointer operands of one type, got " + ty(ops[0]) + " and " + ty(ops[1]);
       if (!(op.result()->type == ops[0]->type.withElem(ScalarKind::I1))) return "result must be i1 of the operands' shape";
       return enumAttr(op, "pred", {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"}, true);
@@ -423,11 +427,14 @@ std::optional<std::string> checkOpTypes(const Op& op) {
       return castOp(op, isIntE, isIntE, +1);
     case Opcode::TruncI:
       return castOp(op, isIntE, isIntE, -1);
-    case Opcode::ExtF:
-      return castOp(op, isFloatE, isFloatE, +1);
-    case Opcode::TruncF:
-      CHECK(castOp(op, isFloatE, isFloatE, -1));
-      return enumAttr(op, "rounding", {"rtne", "rtz"}, false);
+    case Opcode::ExtF:  // fp8 widens to any float
+      return castOp(op, isFloatOrFp8E, isFloatE, +1);
+    case Opcode::TruncF:  // into fp8: round to nearest even, saturating (docs/ops.md)
+      CHECK(castOp(op, isFloatE, isFloatOrFp8E, -1));
+      CHECK(enumAttr(op, "rounding", {"rtne", "rtz"}, false));
+      if (op.result()->type.isFp8() && op.strAttr("rounding") && *op.strAttr("rounding") == "rtz")
+        return "rounding 'rtz' into " + op.result()->type.str() + " is not supported (only rtne)";
+      return std::nullopt;
     case Opcode::SIToFP:
     case Opcode::UIToFP:
       return castOp(op, isIntE, isFloatE, 0);

@@ -16,9 +16,10 @@ namespace tilevm::ir {
 /// Magic: a non-ASCII first byte, "TILE", and "\r\n\x1a" to catch text-mode damage.
 inline constexpr uint8_t kBytecodeMagic[8] = {0x89, 'T', 'I', 'L', 'E', '\r', '\n', 0x1a};
 /// The newest version: the reader accepts this major and minors up to this one. The writer
-/// stamps the lowest minor that has every op of the module (the `since` column of ops.def).
+/// stamps the lowest minor that has every op (the `since` column of ops.def) and element kind
+/// (bc::kindSince) of the module.
 inline constexpr uint8_t kBytecodeMajor = 1;
-inline constexpr uint8_t kBytecodeMinor = 1;  // 1.1: flip
+inline constexpr uint8_t kBytecodeMinor = 2;  // 1.1: flip; 1.2: the fp8 element kinds
 static_assert(kNewestOpSince <= kBytecodeMinor, "ops.def has an op newer than kBytecodeMinor");
 
 /// Section ids, in the order they must appear.

@@ -78,6 +78,14 @@ class Reader {
     }
   }
 
+  // A file may use only the element kinds its stamped version defines.
+  void checkKindVersion(size_t at, ScalarKind k) const {
+    if (bc::kindSince(k) > minor_)
+      ByteReader::failAt(at, "element kind '" + std::string(scalarName(k)) + "' needs bytecode version " +
+                                 std::to_string(kBytecodeMajor) + "." + std::to_string(bc::kindSince(k)) + ", the file is " +
+                                 std::to_string(kBytecodeMajor) + "." + std::to_string(minor_));
+  }
+
   // types := count type*;  type := kind:u8 [pointee:u8 if kind = ptr] rank:u8 dim:varint*rank
   void readTypes(ByteReader& r) {
     uint64_t n = r.count("type count", 2);
@@ -86,11 +94,13 @@ class Reader {
       size_t at = r.offset();
       auto kind = bc::kindFromCode(r.u8("element kind"));
       if (!kind) ByteReader::failAt(at, "unknown element kind");
+      checkKindVersion(at, *kind);
       ElemType e{*kind, ScalarKind::I32};
       if (*kind == ScalarKind::Ptr) {
         at = r.offset();
         auto p = bc::kindFromCode(r.u8("pointee kind"));
         if (!p || *p == ScalarKind::Ptr) ByteReader::failAt(at, "bad pointee kind");
+        checkKindVersion(at, *p);
         e.pointee = *p;
       }
       at = r.offset();

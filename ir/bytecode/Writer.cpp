@@ -51,7 +51,7 @@ class Writer {
   }
 
  private:
-  uint8_t minor_ = 0;  // the highest `since` of the ops written so far
+  uint8_t minor_ = 0;  // the highest `since` of the ops and element kinds written so far
   static void section(ByteWriter& out, SectionId id, const ByteWriter& payload) {
     out.u8(static_cast<uint8_t>(id));
     out.varU(payload.bytes.size());
@@ -68,6 +68,7 @@ class Writer {
     ByteWriter w;
     w.u8(bc::kindCode(t.elem().kind));
     if (t.isPtr()) w.u8(bc::kindCode(t.elem().pointee));
+    minor_ = std::max({minor_, bc::kindSince(t.elem().kind), t.isPtr() ? bc::kindSince(t.elem().pointee) : uint8_t(0)});
     w.u8(static_cast<uint8_t>(t.rank()));
     for (int64_t d : t.shape()) w.varU(static_cast<uint64_t>(d));
     return intern(types_, typeList_, std::move(w.bytes));
