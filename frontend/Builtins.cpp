@@ -196,12 +196,6 @@ void registerPython(BuiltinTable& t) {
     Args a(L, c, "isinstance", {"obj", "class_or_tuple"});
     return CV::boolean(isInstance(L, a.get(0), a.get(1), a.at(1)));
   };
-  // Triton's fp8 dtypes, which tilevm does not compute in: names a kernel can compare a dtype
-  // with (`if dtype == tl.float8e5:`, the attention tutorial's fp16 path), an error where used.
-  for (const char* fp8 : {"tl.float8e5", "tl.float8e4nv", "tl.float8e4b15", "tl.float8e5b16", "tl.float8e4b8"})
-    t[fp8] = [fp8](Lowerer& L, CallArgs& c) -> CV {
-      L.fail(*c.site, std::string(fp8) + " is an fp8 dtype, which tilevm does not compute in");
-    };
   // Classes, for isinstance(); calling one is not how a kernel makes its values.
   for (const char* cls : {"tl.tensor_descriptor", "tl.tensor", "tl.dtype"})
     t[cls] = [cls](Lowerer& L, CallArgs& c) -> CV {
@@ -330,7 +324,14 @@ void registerTypes(BuiltinTable& t) {
       return CV::boolean(pred(a.get(0).dtype));
     };
   };
-  t["dtype.is_floating"] = dtypeQuery([](const DType& d) { return d.isFloat(); });
+  t["dtype.is_floating"] = dtypeQuery([](const DType& d) { return d.isFloat() || d.isFp8(); });
+  t["dtype.is_fp8"] = dtypeQuery([](const DType& d) { return d.isFp8(); });
+  t["dtype.is_fp8e5"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F8E5; });
+  t["dtype.is_fp8e4nv"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F8E4NV; });
+  t["dtype.is_fp8e4b15"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F8E4B15; });
+  t["dtype.is_fp8e5b16"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F8E5B16; });
+  t["dtype.is_fp8e4b8"] = dtypeQuery([](const DType& d) { return d.kind == ScalarKind::F8E4B8; });
+  t["dtype.is_standard_floating"] = dtypeQuery([](const DType& d) { return d.isFloat(); });
   t["dtype.is_int"] = dtypeQuery([](const DType& d) { return d.isInt(); });
   t["dtype.is_ptr"] = dtypeQuery([](const DType& d) { return d.isPtr(); });
   t["dtype.is_int_signed"] = dtypeQuery([](const DType& d) { return d.isSigned(); });

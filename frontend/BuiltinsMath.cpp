@@ -195,10 +195,18 @@ CV dot(Lowerer& L, CallArgs& c) {
   size_t m = rank - 2;  // the first matrix dimension
   if (x.type().dim(m + 1) != y.type().dim(m) || (rank == 3 && x.type().dim(0) != y.type().dim(0)))
     L.fail(at, "dot() shapes do not match: " + x.type().str() + " @ " + y.type().str());
+  if (x.dtype.isFp8() && y.dtype.isFp8() && !(x.dtype == y.dtype)) {
+    // Two fp8 dtypes (Triton allows the mix): both widen to f16 exactly, the same products.
+    x = L.cast(x, DType::of(ScalarKind::F16), at);
+    y = L.cast(y, DType::of(ScalarKind::F16), at);
+  }
   if (!(x.dtype == y.dtype)) L.fail(at, "dot() operands must have the same dtype, got " + x.dtype.name() + " and " + y.dtype.name());
   ScalarKind in = x.dtype.kind;
-  if (!(in == ScalarKind::F16 || in == ScalarKind::BF16 || in == ScalarKind::F32 || in == ScalarKind::F64 || in == ScalarKind::I8))
-    L.fail(at, "dot() operands must be fp16, bf16, fp32, fp64 or int8, got " + x.dtype.name());
+  if (!(in == ScalarKind::F16 || in == ScalarKind::BF16 || in == ScalarKind::F32 || in == ScalarKind::F64 || in == ScalarKind::I8 ||
+        x.dtype.isFp8()))
+    L.fail(at, "dot() operands must be fp16, bf16, fp32, fp64, int8 or an fp8 dtype, got " + x.dtype.name());
+  if (x.dtype.isFp8() && a.has(6) && a.dtypeArg(6).kind != ScalarKind::F32)
+    L.fail(a.at(6), "dot(): out_dtype of fp8 operands must be fp32, got " + a.dtypeArg(6).name());
   DType out;
   if (in == ScalarKind::I8) out = DType::of(ScalarKind::I32);
   else if (in == ScalarKind::F64) out = x.dtype;
@@ -298,6 +306,11 @@ void registerMathBuiltins(BuiltinTable& t) {
     CV x = a.tensor(0);
     if (x.dtype.isPtr()) L.fail(a.at(0), "abs() needs numbers, got " + x.describe());
     L.setLoc(a.site());
+    if (x.dtype.isFp8()) {  // exact through f32 (fp8 is a storage format)
+      CV w = L.cast(x, DType::of(ScalarKind::F32), a.site());
+      L.setLoc(a.site());
+      return L.cast(CV::tensor(L.b.unary(Opcode::AbsF, w.value), w.dtype), x.dtype, a.site());
+    }
     if (x.dtype.isFloat()) return CV::tensor(L.b.unary(Opcode::AbsF, x.value), x.dtype);
     if (x.dtype.isUnsigned || x.dtype.isBool()) return x;
     return CV::tensor(L.b.unary(Opcode::AbsI, x.value), x.dtype);

@@ -267,8 +267,12 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
         return CV::type(base.dtype.element());
       }
       if (name == "primitive_bitwidth") return CV::integer(base.dtype.bits());
+      if (base.dtype.isFp8() && name == "fp_mantissa_width") return CV::integer(ir::fp8Format(base.dtype.kind).manBits);
+      if (base.dtype.isFp8() && name == "exponent_bias") return CV::integer(ir::fp8Format(base.dtype.kind).bias);
       if (name == "is_floating" || name == "is_int" || name == "is_ptr" || name == "is_int_signed" ||
-          name == "is_int_unsigned" || name == "is_fp16" || name == "is_bf16" || name == "is_fp32" || name == "is_fp64") {
+          name == "is_int_unsigned" || name == "is_fp16" || name == "is_bf16" || name == "is_fp32" || name == "is_fp64" ||
+          name == "is_fp8" || name == "is_fp8e5" || name == "is_fp8e4nv" || name == "is_fp8e4b15" || name == "is_fp8e5b16" ||
+          name == "is_fp8e4b8" || name == "is_standard_floating") {
         CV m;
         m.kind = CV::K::Method;
         m.s = "dtype." + name;

@@ -80,7 +80,7 @@ CV Lowerer::constant(const CV& number, DType dt, std::span<const int64_t> shape)
     return CV::tensor(b.create(Opcode::IntToPtr, {address.value}, {address.type().withElem(dt.elem())})->result(), dt);
   }
   ir::Type t(dt.elem(), shape);
-  if (dt.isFloat()) return CV::tensor(b.constant(t, number.asDouble()), dt);
+  if (dt.isFloat() || dt.isFp8()) return CV::tensor(b.constant(t, number.asDouble()), dt);
   unsigned w = dt.bits();
   double f = number.f;  // callers checked the range (checkNumberFits); NaN and overflow stay defined here
   int64_t v = number.kind != CV::K::Float ? number.i : std::isfinite(f) && std::fabs(f) < 0x1p63 ? static_cast<int64_t>(f) : 0;
@@ -127,6 +127,15 @@ CV Lowerer::cast(const CV& in, DType to, const Expr& at, bool bitcast) {
     if (from.bits() == to.bits()) return CV::tensor(v.value, to);  // signedness only
     if (from.bits() > to.bits()) return op(Opcode::TruncI);
     return op(from.isSigned() && !from.isBool() ? Opcode::ExtSI : Opcode::ExtUI);
+  }
+  if (from.isFp8() || to.isFp8()) {
+    // fp8 converts to and from the floats (Triton's fp_to_fp): widening is exact, narrowing
+    // rounds to nearest even and saturates; between two fp8 dtypes through f32. No int casts.
+    if ((from.isFp8() || from.isFloat()) && (to.isFp8() || to.isFloat())) {
+      if (from.isFp8() && to.isFp8()) return cast(cast(v, DType::of(ScalarKind::F32), at), to, at);
+      return op(from.isFp8() ? Opcode::ExtF : Opcode::TruncF);
+    }
+    fail(at, "cannot cast " + from.name() + " to " + to.name() + " (fp8 converts only to and from floating dtypes)");
   }
   if (from.isFloat() && to.isFloat()) {
     bool halfPair = (from.kind == ScalarKind::F16 && to.kind == ScalarKind::BF16) ||
@@ -271,6 +280,7 @@ DType Lowerer::promotedType(const CV& a, const CV& b, bool divOrMod, const Expr&
     if (divOrMod || !(ta.kind == tb.kind)) return DType::of(ScalarKind::F32);
     return DType::of(ScalarKind::BF16);
   }
+  if (ta.isFp8() && tb.isFp8()) return ta == tb ? ta : DType::of(ScalarKind::F16);  // Triton's rule 5
   if (!ta.isInt() || !tb.isInt()) fail(at, "unexpected operand types " + ta.name() + " and " + tb.name());
   if (divOrMod && ta.isUnsigned != tb.isUnsigned)
     fail(at, "Cannot use /, //, or % with " + ta.name() + " and " + tb.name() +
@@ -376,6 +386,9 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
   CV x = a, y = b_;
   DType ct = computationType(x, y, divOrMod, at);
   if (op == "/" && ct.isInt()) ct = DType::of(ScalarKind::F32);
+  if (ct.isFp8())
+    fail(at, "operator '" + op + "' would compute in " + ct.name() +
+                 ", a storage format: convert the operands with .to(tl.float16) or .to(tl.float32) first");
   x = cast(x, ct, at);
   y = cast(y, ct, at);
   broadcastPair(x, y, at);
@@ -431,6 +444,7 @@ CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at) {
   if (op == "+") return a;
   if (op == "-") {
     if (a.dtype.isFloat()) return CV::tensor(b.unary(Opcode::NegF, a.value), a.dtype);
+    if (a.dtype.isFp8()) return cast(unary("-", cast(a, DType::of(ScalarKind::F32), at), at), a.dtype, at);  // exact
     if (a.dtype.isPtr()) fail(at, "cannot negate a pointer");
     return binary("-", constant(CV::integer(0), a.dtype, shapeOf(a)), a, at);
   }
@@ -488,6 +502,7 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
   DType ct;
   if (x.isTensor() && y.isTensor() && x.dtype.isPtr() && y.dtype.isPtr()) ct = x.dtype;
   else ct = computationType(x, y, false, at);
+  if (ct.isFp8()) ct = DType::of(ScalarKind::F32);  // exact: fp8 values compare as their f32 values
   x = cast(x, ct, at);
   y = cast(y, ct, at);
   broadcastPair(x, y, at);
@@ -510,6 +525,11 @@ CV Lowerer::minMax(bool isMax, const CV& a, const CV& b_, bool propagateNan, con
     if (v->isTensor() && v->dtype.isPtr())
       fail(at, std::string(isMax ? "maximum" : "minimum") + " needs numbers, got " + v->describe());
   unify(x, y, at);
+  if (x.dtype.isFp8()) {  // exact through f32: the result is one of the operands
+    DType f8 = x.dtype;
+    return cast(minMax(isMax, cast(x, DType::of(ScalarKind::F32), at), cast(y, DType::of(ScalarKind::F32), at), propagateNan, at),
+                f8, at);
+  }
   setLoc(at);
   Opcode code;
   if (x.dtype.isFloat()) code = propagateNan ? (isMax ? Opcode::MaximumF : Opcode::MinimumF) : (isMax ? Opcode::MaxNumF : Opcode::MinNumF);

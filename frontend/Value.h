@@ -23,7 +23,10 @@ struct DType {
   bool isPtr() const { return kind == ir::ScalarKind::Ptr; }
   bool isInt() const { return kind <= ir::ScalarKind::I64; }
   bool isBool() const { return kind == ir::ScalarKind::I1; }
+  /// f16, bf16, f32, f64: the kinds arithmetic computes in (Triton's is_floating() also
+  /// holds for the fp8 dtypes, which are storage formats here: isFp8()).
   bool isFloat() const { return kind >= ir::ScalarKind::F16 && kind <= ir::ScalarKind::F64; }
+  bool isFp8() const { return ir::isFp8(kind); }
   bool isSigned() const { return isInt() && !isUnsigned; }
   unsigned bits() const { return ir::bitWidth(kind); }
   DType element() const { return of(pointee, pointeeUnsigned); }
