@@ -31,7 +31,8 @@ std::optional<ir::ScalarKind> kindOfName(const std::string& dtype) {
       {"float64", ir::ScalarKind::F64}, {"int8", ir::ScalarKind::I8},       {"uint8", ir::ScalarKind::I8},
       {"int16", ir::ScalarKind::I16},   {"uint16", ir::ScalarKind::I16},    {"int32", ir::ScalarKind::I32},
       {"uint32", ir::ScalarKind::I32},  {"int64", ir::ScalarKind::I64},     {"uint64", ir::ScalarKind::I64},
-      {"bool", ir::ScalarKind::I1}};
+      {"bool", ir::ScalarKind::I1},     {"float8_e5m2", ir::ScalarKind::F8E5}, {"float8_e4m3fn", ir::ScalarKind::F8E4NV},
+      {"float8_e5m2fnuz", ir::ScalarKind::F8E5B16}, {"float8_e4m3fnuz", ir::ScalarKind::F8E4B8}};
   for (const auto& [name, kind] : kKinds)
     if (dtype == name) return kind;
   return std::nullopt;

@@ -106,6 +106,7 @@ bool writeNpy(const std::string& path, const interp::Buffer& b, bool isUnsigned,
   for (const NpyType& t : kTypes)
     if (t.kind == b.elem && t.isUnsigned == isUnsigned) descr = t.descr;
   if (b.elem == ir::ScalarKind::BF16) descr = "<u2";
+  if (ir::isFp8(b.elem)) descr = "|u1";  // fp8: the bytes (NumPy has no fp8 dtype)
   if (!descr) {
     error = "no .npy dtype for " + std::string(ir::scalarName(b.elem));
     return false;

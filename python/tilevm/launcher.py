@@ -9,12 +9,15 @@ from . import _tilevm
 
 _DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": "bf16", "int8": "i8",
            "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
-           "uint64": "u64", "bool": "i1"}
+           "uint64": "u64", "bool": "i1",
+           # torch 2's fp8 dtypes (Triton's float8e4nv and float8e5; the fnuz ones, AMD's, as Triton names them)
+           "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5", "float8_e4m3fnuz": "fp8e4b8", "float8_e5m2fnuz": "fp8e5b16"}
 
 
 # Triton's dtype names (a TensorWrapper's dtype: triton.reinterpret) as tilevm's.
 _TRITON_DTYPES = {"int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16",
-                  "uint32": "u32", "uint64": "u64", "fp16": "fp16", "bf16": "bf16", "fp32": "fp32", "fp64": "fp64"}
+                  "uint32": "u32", "uint64": "u64", "fp16": "fp16", "bf16": "bf16", "fp32": "fp32", "fp64": "fp64",
+                  "fp8e5": "fp8e5", "fp8e4nv": "fp8e4nv", "fp8e4b15": "fp8e4b15", "fp8e5b16": "fp8e5b16", "fp8e4b8": "fp8e4b8"}
 
 
 def _is_tensor_wrapper(x):
@@ -352,4 +355,4 @@ def _specialization(launch_args):
 def _itemsize(ty):
     """Bytes per element of a tilevm dtype name (fp16, u32, i1, ...)."""
     return {"fp16": 2, "bf16": 2, "fp32": 4, "fp64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4, "u32": 4, "i64": 8,
-            "u64": 8, "i1": 1}[ty]
+            "u64": 8, "i1": 1, "fp8e5": 1, "fp8e4nv": 1, "fp8e4b15": 1, "fp8e5b16": 1, "fp8e4b8": 1}[ty]
