@@ -136,6 +136,7 @@ void Lowerer::dotByFma(const ir::Op& op) {
   auto operand = [&](llvm::Value* base, llvm::Value* e, Part part) -> llvm::Value* {
     llvm::Value* x = readShared(base, inTy, e);
     if (intDot) return b_.CreateSExt(x, accTy);
+    if (ir::isFp8(in)) return b_.CreateFPExt(fp8ToHalf(op, x, in), accTy);  // exact products in f32
     if (x->getType() != accTy) return b_.CreateFPExt(x, accTy);
     if (mode == "tf32") return tf32(x);
     if (mode == "tf32x3" && part != Part::Whole) {

@@ -126,8 +126,11 @@ llvm::Value* Lowerer::elementOp(const ir::Op& op, std::span<llvm::Value* const> 
     case Opcode::PtrToInt: return b_.CreatePtrToInt(a[0], ty);
     case Opcode::IntToPtr: return b_.CreateIntToPtr(a[0], ty);
     case Opcode::Bitcast: return b_.CreateBitCast(a[0], ty);
-    case Opcode::ExtF: return b_.CreateFPExt(a[0], ty);
+    case Opcode::ExtF:
+      if (op.operands[0]->type.isFp8()) return fp8Ext(op, a[0], op.operands[0]->type.elem().kind, ty);
+      return b_.CreateFPExt(a[0], ty);
     case Opcode::TruncF: {
+      if (op.result()->type.isFp8()) return fp8Trunc(op, a[0], op.result()->type.elem().kind);
       const std::string* r = op.strAttr("rounding");
       if (r && *r == "rtz") fail(op, "codegen: truncf with rounding rtz is not lowered to the GPU yet");
       return b_.CreateFPTrunc(a[0], ty);

@@ -102,6 +102,14 @@ class Lowerer {
   llvm::Value* shift(ir::Opcode code, llvm::Value* a, llvm::Value* b);
   llvm::Value* floatToInt(const ir::Op& op, llvm::Value* x);
 
+  // ---- LowerFp8.cpp ----
+  /// extf from an fp8 kind (an i8 in registers) and truncf into one: PTX cvt (sm_89+).
+  llvm::Value* fp8Ext(const ir::Op& op, llvm::Value* byte, ir::ScalarKind from, llvm::Type* to);
+  llvm::Value* fp8Trunc(const ir::Op& op, llvm::Value* x, ir::ScalarKind to);
+  /// An fp8 byte as f16 (exact).
+  llvm::Value* fp8ToHalf(const ir::Op& op, llvm::Value* byte, ir::ScalarKind from);
+  void requireFp8Cvt(const ir::Op& op, ir::ScalarKind k);
+
   // ---- LowerMemory.cpp ----
   void load(const ir::Op& op);
   void store(const ir::Op& op);
