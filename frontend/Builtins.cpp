@@ -123,8 +123,9 @@ CV atomicRmw(Lowerer& L, CallArgs& c, const std::string& fn, const std::string& 
   checkPointer(L, ptr, a.at(0), fn.c_str());
   if (a.get(1).isTensor()) broadcastPointerWith(L, ptr, a.get(1), a.site());
   if (a.has(2) && a.get(2).isTensor()) broadcastPointerWith(L, ptr, a.get(2), a.site());
-  CV val = toPointee(L, a.get(1), ptr, a.at(1));
   DType e = ptr.dtype.element();
+  if (e.isFp8()) L.fail(a.site(), fn + "() does not support " + e.name() + " (Triton's atomics take no fp8)");
+  CV val = toPointee(L, a.get(1), ptr, a.at(1));
   std::string kind = base;
   if (base == "add") kind = e.isFloat() ? "fadd" : "add";
   if ((base == "max" || base == "min") && e.isUnsigned) kind = "u" + base;
@@ -422,6 +423,8 @@ void registerMemory(BuiltinTable& t) {
     Args a(L, c, "atomic_cas", {"pointer", "cmp", "val", "sem", "scope"});
     CV ptr = a.get(0);
     checkPointer(L, ptr, a.at(0), "atomic_cas");
+    if (ptr.dtype.element().isFp8())
+      L.fail(a.site(), "atomic_cas() does not support " + ptr.dtype.element().name() + " (Triton's atomics take no fp8)");
     CV cmp = toPointee(L, a.get(1), ptr, a.at(1));
     CV val = toPointee(L, a.get(2), ptr, a.at(2));
     std::vector<ir::Attribute> attrs;

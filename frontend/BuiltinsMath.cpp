@@ -107,7 +107,7 @@ CV maxOrMin(Lowerer& L, CallArgs& c, bool isMax) {
     return L.callBuiltin(isMax ? "tl.argmax_pair" : "tl.argmin_pair", c2);
   }
   // Narrow types are compared in 32 bits, as Triton does.
-  if (x.dtype.bits() < 32) x = L.cast(x, x.dtype.isFloat() ? DType::of(ScalarKind::F32) : DType::of(ScalarKind::I32), at);
+  if (x.dtype.bits() < 32) x = L.cast(x, x.dtype.isFloat() || x.dtype.isFp8() ? DType::of(ScalarKind::F32) : DType::of(ScalarKind::I32), at);
   Combine combine = [&L, isMax, &at](std::vector<CV>& l, std::vector<CV>& r) {
     return std::vector<CV>{L.minMax(isMax, l[0], r[0], false, at)};
   };

@@ -116,7 +116,40 @@ for name in FORMATS:
     fp8_dot[(1, )](as_fp8(a8, dt), as_fp8(b8, dt), c, M=M, N=N, K=K)
     assert np.array_equal(c.astype(np.float64), decode(a8, name) @ decode(b8, name)), name
 
-# An fp8 dtype where a kernel computes in it: the located error Triton's words would give.
+# Triton's promotion and the ops that take fp8 values: a masked load's `other`, fp8 + fp16 in
+# fp16, maximum and where exactly, tl.full of an fp8 dtype, tl.max of fp8 in f32.
+@triton.jit
+def mixed(x_ptr, h_ptr, o_ptr, m_ptr, c_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs, mask=offs < N - 2, other=1.5)
+    tl.store(o_ptr + offs, x + tl.load(h_ptr + offs))
+    tl.store(m_ptr + offs, tl.maximum(x, -x).to(tl.float32))
+    tl.store(c_ptr + offs, tl.where(x > 0.25, x, tl.zeros_like(x)).to(tl.float32))
+    tl.store(c_ptr + N + offs, tl.full((N, ), 3.0, tl.float8e5).to(tl.float32) + tl.max(x, axis=0))
+
+
+x8 = np.array([0x38, 0xb8, 0x30, 0x7e, 0x01, 0x00, 0x11, 0x22], dtype=np.uint8)  # 1, -1, 0.5, 448, 2^-9, 0
+xv = np.append(decode(x8, "float8e4nv")[:6], [1.5, 1.5])
+o16, mo, co = np.zeros(8, dtype=np.float16), np.zeros(8, dtype=np.float32), np.zeros(16, dtype=np.float32)
+mixed[(1, )](as_fp8(x8, tl.float8e4nv), np.ones(8, dtype=np.float16), o16, mo, co, N=8)
+assert np.array_equal(o16, (xv + 1).astype(np.float16)), o16
+assert np.array_equal(mo, np.abs(xv)) and np.array_equal(co[:8], np.where(xv > 0.25, xv, 0)), (mo, co)
+assert np.all(co[8:] == 451.0), co
+
+
+@triton.jit
+def atomic_fp8(x_ptr):
+    tl.atomic_add(x_ptr, 1.0)
+
+
+try:
+    atomic_fp8[(1, )](as_fp8(np.zeros(1, dtype=np.uint8), tl.float8e4nv))
+    raise AssertionError("an fp8 atomic compiled")
+except Exception as e:
+    assert "atomic_add() does not support fp8e4nv" in str(e), e
+
+
+# An operator whose computation type is an fp8 dtype: a located error (convert first).
 @triton.jit
 def add_fp8(x_ptr, N: tl.constexpr):
     offs = tl.arange(0, N)
