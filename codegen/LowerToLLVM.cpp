@@ -6,6 +6,7 @@
 
 #include "codegen/Lowerer.h"
 #include "codegen/Lowering.h"
+#include "ir/Fp8.h"
 
 namespace tilevm::codegen {
 
@@ -170,7 +171,9 @@ void Lowerer::lowerOp(const ir::Op& op) {
       const ir::Type& t = op.result()->type;
       llvm::Type* ty = scalarType(t.elem());
       llvm::Value* c = nullptr;
-      if (const int64_t* i = op.intAttr("value"))
+      if (t.isFp8() && op.floatAttr("value"))  // the byte the interpreter stores (ir/Fp8.h)
+        c = b_.getInt8(ir::fp8FromDouble(*op.floatAttr("value"), t.elem().kind));
+      else if (const int64_t* i = op.intAttr("value"))
         c = t.isFloat() ? llvm::ConstantFP::get(ty, double(*i)) : llvm::ConstantInt::get(ty, uint64_t(*i), true);
       else if (const double* d = op.floatAttr("value"))
         c = t.isFloat() ? llvm::ConstantFP::get(ty, *d) : llvm::ConstantInt::get(ty, uint64_t(int64_t(*d)), true);
