@@ -39,7 +39,7 @@ void Lowerer::dot(const ir::Op& op) {
 // B[t][g], B[t+4][g] (PTX ISA, "Matrix Fragments for mma.m16n8k8"). The accumulator is f32;
 // an f16/bf16 one is widened first and rounded at the end, as the interpreter does.
 void Lowerer::dotByMma(const ir::Op& op) {
-  const ir::Type& at = op.operands[0]->type;
+  const ir::Type at = dotSharedType(op, 0);  // fp8 operands are f16 in shared memory
   int64_t K = at.dim(1);
   bool bf16 = at.elem().kind == ScalarKind::BF16;
   bool tf32 = at.elem().kind == ScalarKind::F32;
@@ -47,14 +47,14 @@ void Lowerer::dotByMma(const ir::Op& op) {
   llvm::Type* cTy = scalarType(op.result()->type.elem());
   llvm::Type* f32 = b_.getFloatTy();
   barrier();
-  llvm::Value* aBase = writeShared(op, op.operands[0], 0);
+  llvm::Value* aBase = writeShared(op, op.operands[0], 0, nullptr, /*widenFp8=*/true);
   // b (K x N) stored transposed: element (k, n) at n K + k.
   int64_t N = op.operands[1]->type.dim(1);
   llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at), [&](llvm::Value* e) {
     llvm::Value* kk = b_.CreateUDiv(e, b_.getInt32(int32_t(N)));
     llvm::Value* n = b_.CreateURem(e, b_.getInt32(int32_t(N)));
     return b_.CreateAdd(b_.CreateMul(n, b_.getInt32(int32_t(K))), kk);
-  });
+  }, /*widenFp8=*/true);
   barrier();
   llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
   llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));

@@ -2,6 +2,8 @@
 // the wider floats with the cvt instructions of sm_89 and newer: cvt.rn.f16x2.{e5m2,e4m3}x2
 // widens exactly, cvt.rn.satfinite.{e5m2,e4m3}x2.{f32,f16x2} narrows to nearest even with
 // saturation (the interpreter's ir/Fp8.h). Each cvt converts a pair; one lane of it is used.
+// A tensor-core dot of fp8 operands writes them to shared memory as f16 (exact) and runs the
+// f16 mma.sync: the products are exact either way, the sums f32.
 // The other fp8 kinds have no GPU lowering: a located error names them.
 #include <llvm/IR/InlineAsm.h>
 
@@ -63,6 +65,11 @@ llvm::Value* Lowerer::fp8Trunc(const ir::Op& op, llvm::Value* x, ScalarKind to) 
     pair = b_.CreateCall(llvm::InlineAsm::get(fnTy, text, "=h,f,f", false), {llvm::ConstantFP::get(b_.getFloatTy(), 0.0), x});
   }
   return b_.CreateTrunc(pair, b_.getInt8Ty());
+}
+
+ir::Type Lowerer::dotSharedType(const ir::Op& dot, unsigned i) const {
+  const ir::Type& t = dot.operands[i]->type;
+  return t.isFp8() && dotKind(dot) == LayoutKind::Mma ? t.withElem(ScalarKind::F16) : t;
 }
 
 }  // namespace tilevm::codegen

@@ -24,6 +24,9 @@ LayoutKind Lowerer::dotKind(const ir::Op& op) const {
   const ir::Type& b = op.operands[1]->type;
   ScalarKind in = a.elem().kind;
   bool half = in == ScalarKind::F16 || in == ScalarKind::BF16;
+  // fp8 (f8e5, f8e4nv): mma.sync on the operands widened to f16 in shared memory (LowerFp8.cpp).
+  bool fp8 = (in == ScalarKind::F8E5 || in == ScalarKind::F8E4NV) && op.result()->type.elem().kind == ScalarKind::F32;
+  if (fp8 && Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Mma) && a.dim(1) % 16 == 0) return LayoutKind::Mma;
   // wgmma (sm_90a): both operands in swizzled shared memory, A K-major, B N-major (transposed).
   if (o_.arch == "sm_90a" && half && a.dim(1) % 16 == 0 && Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Wgmma) &&
       SharedLayout::swizzleFor(a.dim(1), 2) && SharedLayout::swizzleFor(b.dim(1), 2))

@@ -39,7 +39,7 @@ uint64_t Lowerer::storageBytes(const ir::Type& t) const {
 uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
   uint64_t sum = 0;
   if (op.code == Opcode::Dot)
-    return dotKind(op) == LayoutKind::Wgmma ? wgmmaStagingBytes(op) : storageBytes(op.operands[0]->type) + storageBytes(op.operands[1]->type);
+    return dotKind(op) == LayoutKind::Wgmma ? wgmmaStagingBytes(op) : storageBytes(dotSharedType(op, 0)) + storageBytes(dotSharedType(op, 1));
   if (auto it = rings_.find(&op); it != rings_.end()) return it->second.offset + it->second.bytes() + 1024;
   if (gathers(op.code) || op.code == Opcode::Reduce || op.code == Opcode::Scan)
     for (const ir::Value* v : op.operands) sum += storageBytes(v->type);
@@ -99,14 +99,17 @@ llvm::Value* Lowerer::scratch(const ir::Op& op, uint64_t bytes) {
 }
 
 llvm::Value* Lowerer::writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset,
-                                  const std::function<llvm::Value*(llvm::Value*)>& place) {
-  llvm::Value* base = b_.CreateConstGEP1_64(b_.getInt8Ty(), scratch(op, byteOffset + storageBytes(v->type)), byteOffset);
+                                  const std::function<llvm::Value*(llvm::Value*)>& place, bool widenFp8) {
+  widenFp8 = widenFp8 && v->type.isFp8();
+  ir::Type stored = widenFp8 ? v->type.withElem(ir::ScalarKind::F16) : v->type;
+  llvm::Value* base = b_.CreateConstGEP1_64(b_.getInt8Ty(), scratch(op, byteOffset + storageBytes(stored)), byteOffset);
   Layout l = layoutOf(v);
   llvm::Type* ty = scalarType(v->type.elem());
-  llvm::Type* cell = ty->isIntegerTy(1) ? b_.getInt8Ty() : ty;
+  llvm::Type* cell = ty->isIntegerTy(1) ? b_.getInt8Ty() : widenFp8 ? b_.getHalfTy() : ty;
   for (unsigned k = 0; k < l.slots(); ++k) {
     llvm::Value* val = slot(v, k);
     if (ty->isIntegerTy(1)) val = b_.CreateZExt(val, cell);
+    if (widenFp8) val = fp8ToHalf(op, val, v->type.elem().kind);
     llvm::Value* in = inTile(l, k);
     llvm::Value* e = b_.CreateSelect(in, elementIndex(l, k), b_.getInt32(0));
     if (place) e = place(e);

@@ -144,8 +144,12 @@ class Lowerer {
   llvm::Value* sourceIndex(const ir::Op& op, llvm::Value* e);
   /// v's elements written to shared memory at their flat index (after a barrier), read back
   /// by the caller with readShared after another.
+  /// widenFp8: an fp8 tile is written as f16 (exact), 2 bytes per element (dotSharedType).
   llvm::Value* writeShared(const ir::Op& op, const ir::Value* v, uint64_t byteOffset,
-                           const std::function<llvm::Value*(llvm::Value*)>& place = nullptr);
+                           const std::function<llvm::Value*(llvm::Value*)>& place = nullptr, bool widenFp8 = false);
+  /// The type dot operand i takes in shared memory: an fp8 operand of a tensor-core (mma) dot
+  /// as f16, which the f16 mma then multiplies (every fp8 value is an f16); otherwise its own.
+  ir::Type dotSharedType(const ir::Op& dot, unsigned i) const;
   llvm::Value* readShared(llvm::Value* base, llvm::Type* ty, llvm::Value* e);
   /// Every operand of op written to shared memory one after another, between two barriers:
   /// their bases, for readShared (reduce, scan, gathers).
