@@ -498,7 +498,8 @@ void registerDebug(BuiltinTable& t) {
     Args a(L, c, "to_tensor", {"x"});
     return a.tensor(0);
   };
-  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox", "sort", "topk", "xor_sum", "gather", "histogram"}) {
+  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox", "sort", "topk", "xor_sum", "gather", "histogram",
+                         "dot_scaled"}) {
     std::string name = fn;
     t["tl." + name] = [name](Lowerer& L, CallArgs& c) { return L.inlinePrelude(name, c); };
   }

@@ -2,11 +2,13 @@
 // uniform and normal floats, following the algorithm of Triton's language/random.py so that
 // tl.rand / tl.randn / tl.randint give the same numbers as Triton's for the same seed and
 // offsets (up to the last ulp of log/cos/sin/sqrt in randn); sort and topk (a bitonic network),
-// xor_sum, gather and histogram, with the meaning of Triton's language.
+// xor_sum, gather and histogram, with the meaning of Triton's language (dot_scaled:
+// PreludeDotScaled.cpp).
 #include "frontend/Prelude.h"
 
 #include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "frontend/PyParser.h"
 
@@ -261,7 +263,7 @@ def xor_sum(input, axis=None, keep_dims=False):
 
 const PyModule& prelude() {
   static const PyModule* module = [] {
-    auto m = parsePython(kPreludeSource, "<tilevm prelude: triton.language>");
+    auto m = parsePython(std::string(kPreludeSource) + kPreludeDotScaledSource, "<tilevm prelude: triton.language>");
     if (!m) {
       std::cerr << "tilevm: internal error: the prelude does not parse: " << m.error().message << "\n";
       std::abort();

@@ -1,0 +1,67 @@
+# RUN: %tilevm compile %s -k mx -D FA=e2m1 -D FB='"bf16"' --signature 'a: *u8, sa: *u8, b: *u16, sb: *u8, c: *fp32' --emit tile --no-locations | FileCheck %s --check-prefix=FP4
+# RUN: %tilevm compile %s -k mx -D FA=e5m2 -D FB='"fp16"' --signature 'a: *u8, sa: *u8, b: *fp16, sb: *u8, c: *fp32' --emit tile --no-locations | FileCheck %s --check-prefix=FP8
+# RUN: not %tilevm compile %s -k mx -D FA=e3m2 -D FB='"fp16"' --signature 'a: *u8, sa: *u8, b: *fp16, sb: *u8, c: *fp32' 2>&1 | FileCheck %s --check-prefix=FORMAT
+# RUN: not %tilevm compile %s -k mx -D FA=e4m3 -D FB='"bf16"' --signature 'a: *u8, sa: *u8, b: *fp16, sb: *u8, c: *fp32' 2>&1 | FileCheck %s --check-prefix=DTYPE
+# RUN: not %tilevm compile %s -k bad_scale --signature 'a: *u8, sa: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=SCALE
+# RUN: not %tilevm compile %s -k bad_out --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=OUT
+# RUN: not %tilevm compile %s -k bad_pack --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=PACK
+# RUN: not %tilevm compile %s -k bad_k --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=KDIM
+# tl.dot_scaled is the prelude's: each format decoded to f32 by integer ops and bitcasts, the
+# e8m0 scales broadcast over their 32 elements, one f32 dot (tf32 where every decoded value is
+# exact in tf32, else ieee). What Triton refuses is a located error at the call.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def mx(a, sa, b, sb, c, FA: tl.constexpr, FB: tl.constexpr):
+    PA: tl.constexpr = 32 if FA == "e2m1" else 64
+    x = tl.load(a + tl.arange(0, 16)[:, None] * PA + tl.arange(0, PA)[None, :])
+    y = tl.load(b + tl.arange(0, 64)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    xs = tl.load(sa + tl.arange(0, 16)[:, None] * 2 + tl.arange(0, 2)[None, :])
+    ys = tl.load(sb + tl.arange(0, 16)[:, None] * 2 + tl.arange(0, 2)[None, :])
+    tl.store(c + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], tl.dot_scaled(x, xs, FA, y, ys, FB))
+# FP4-LABEL: kernel @mx(
+# FP4: join {{.*}} : tile<16x32x2xf32>
+# FP4: reshape {{.*}} : tile<16x64xf32>
+# FP4: broadcast {{.*}} : tile<16x2x32xf32>
+# FP4: permute {{.*}} : tile<64x16xf32>
+# FP4: dot {{.*}} {input_precision = ieee} : tile<16x16xf32>
+# FP8-LABEL: kernel @mx(
+# FP8: bitcast {{.*}} : tile<16x64xf32>
+# FP8: dot {{.*}} {input_precision = ieee} : tile<16x16xf32>
+# FORMAT: dot_scaled.py:[[#@LINE-10]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: the formats are 'e2m1', 'e4m3', 'e5m2', 'bf16' and 'fp16'
+# DTYPE: dot_scaled.py:[[#@LINE-11]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: bf16 operands must be bfloat16 (or uint16)
+
+
+@triton.jit
+def bad_scale(a, sa, b, c):
+    x = tl.load(a + tl.arange(0, 16)[:, None] * 64 + tl.arange(0, 64)[None, :])
+    y = tl.load(b + tl.arange(0, 64)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    xs = tl.load(sa + tl.arange(0, 16)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    tl.store(c + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], tl.dot_scaled(x, xs, "e4m3", y, None, "fp16"))
+# SCALE: dot_scaled.py:[[#@LINE-1]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: a scale tensor must be [M, K // 32] for lhs and [N, K // 32] for rhs (one e8m0 per 32 elements along K)
+
+
+@triton.jit
+def bad_out(a, b, c):
+    x = tl.load(a + tl.arange(0, 16)[:, None] * 64 + tl.arange(0, 64)[None, :])
+    y = tl.load(b + tl.arange(0, 64)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    tl.store(c + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], tl.dot_scaled(x, None, "e4m3", y, None, "fp16", out_dtype=tl.float16))
+# OUT: dot_scaled.py:[[#@LINE-1]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: Only float32 is supported for out_dtype at the moment
+
+
+@triton.jit
+def bad_pack(a, b, c):
+    x = tl.load(a + tl.arange(0, 16)[:, None] * 64 + tl.arange(0, 64)[None, :])
+    y = tl.load(b + tl.arange(0, 64)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    tl.store(c + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], tl.dot_scaled(x, None, "e4m3", y, None, "fp16", lhs_k_pack=False))
+# PACK: dot_scaled.py:[[#@LINE-1]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: only mxfp4 inputs can be packed along a dimension different than K
+
+
+@triton.jit
+def bad_k(a, b, c):
+    x = tl.load(a + tl.arange(0, 16)[:, None] * 64 + tl.arange(0, 64)[None, :])
+    y = tl.load(b + tl.arange(0, 64)[:, None] * 16 + tl.arange(0, 16)[None, :])
+    tl.store(c + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], tl.dot_scaled(x, None, "e2m1", y, None, "fp16"))
+# KDIM: dot_scaled.py:[[#@LINE-1]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: the reduction dimension should pack the same number of elements
