@@ -19,6 +19,10 @@ class Args {
   bool has(size_t i) const { return i < bound_.size() && bound_[i] && values_[i].kind != CV::K::None; }
   const CV& get(size_t i) const;
   CV getOr(size_t i, CV fallback) const { return has(i) ? values_[i] : fallback; }
+  /// Whether argument i was passed, None included (has() counts None as absent).
+  bool given(size_t i) const { return i < bound_.size() && bound_[i]; }
+  /// Argument i as passed, None included; a missing one is an error.
+  const CV& value(size_t i) const { return given(i) ? values_[i] : get(i); }
   /// The source expression of argument i (the call site if it was a keyword or default).
   const Expr& at(size_t i) const { return i < exprs_.size() && exprs_[i] ? *exprs_[i] : *call_.site; }
   const Expr& site() const { return *call_.site; }

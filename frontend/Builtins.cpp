@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 #include <limits>
+#include <optional>
 
 #include "frontend/BlockPointers.h"
 #include "frontend/BuiltinTable.h"
@@ -18,7 +19,48 @@ namespace {
 
 std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.type().shape().end()}; }
 
-const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "bool", "len", "print", "abs", "isinstance"};
+const char* const kPythonBuiltins[] = {"range", "min", "max", "float", "int", "bool", "len", "print", "abs", "isinstance",
+                                       "getattr", "hasattr"};
+
+// The public attributes Python's own int, float, bool, str and None have (dir() without the
+// dunder names): getattr/hasattr of one of these on a Python value is not modelled, an error
+// rather than a wrong answer.
+bool pythonValueAttribute(const CV& v, const std::string& name) {
+  static const char* const kNumber[] = {"real", "imag", "conjugate", "numerator", "denominator", "bit_length",
+                                        "bit_count", "to_bytes", "from_bytes", "as_integer_ratio", "is_integer",
+                                        "hex", "fromhex"};
+  static const char* const kStr[] = {"capitalize", "casefold", "center", "count", "encode", "endswith", "expandtabs",
+                                     "find", "format", "format_map", "index", "isalnum", "isalpha", "isascii",
+                                     "isdecimal", "isdigit", "isidentifier", "islower", "isnumeric", "isprintable",
+                                     "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip", "maketrans",
+                                     "partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust",
+                                     "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip",
+                                     "swapcase", "title", "translate", "upper", "zfill"};
+  if (name.rfind("__", 0) == 0) return true;
+  if (v.isNumber())
+    for (const char* n : kNumber)
+      if (name == n) return true;
+  if (v.kind == CV::K::Str)
+    for (const char* n : kStr)
+      if (name == n) return true;
+  return false;
+}
+
+// getattr/hasattr: the attribute as the kernel's `obj.name` would read it; on a Python number,
+// string or None only Python's own attributes exist (a number's `.dtype`, which `zero.dtype`
+// reads as a tensor's, is not one of them: Triton calls Python's getattr on the value).
+std::optional<CV> lookupAttribute(Lowerer& L, const CV& obj, const std::string& name, const Expr& at, const char* fn) {
+  if (obj.isNumber() || obj.kind == CV::K::Str || obj.kind == CV::K::None) {
+    if (pythonValueAttribute(obj, name))
+      L.fail(at, std::string(fn) + "(): tilevm does not model the attribute '" + name + "' of " + obj.describe());
+    return std::nullopt;
+  }
+  try {
+    return L.attribute(obj, name, at);
+  } catch (const DiagnosticError&) {
+    return std::nullopt;
+  }
+}
 
 // isinstance(v, T) for the classes a kernel can test (Triton's `isinstance(d, tl.tensor_descriptor)`
 // picks a host-made descriptor over a pointer): a compile-time answer, as Triton's is.
@@ -32,18 +74,19 @@ bool isInstance(Lowerer& L, const CV& v, const CV& cls, const Expr& at) {
   if (n == "tl.tensor_descriptor") return v.kind == CV::K::BlockPtr && v.s == "tensor_descriptor";
   if (n == "tl.tensor") return v.isTensor();
   if (n == "tl.dtype") return v.kind == CV::K::DType;
+  if (n == "tl.pointer_type") return v.kind == CV::K::DType && v.s != "block" && v.dtype.isPtr();
   if (n == "tl.constexpr") return !v.isTensor() && v.kind != CV::K::BlockPtr;
   if (n == "int") return v.kind == CV::K::Int || v.kind == CV::K::Bool;  // bool is an int, as in Python
   if (n == "float") return v.kind == CV::K::Float;
   if (n == "bool") return v.kind == CV::K::Bool;
-  L.fail(at, "isinstance() can test tl.tensor, tl.tensor_descriptor, tl.dtype, tl.constexpr, int, float and bool (or a "
+  L.fail(at, "isinstance() can test tl.tensor, tl.tensor_descriptor, tl.dtype, tl.pointer_type, tl.constexpr, int, float and bool (or a "
              "tuple of them), got " + cls.describe());
 }
 const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute", "expand_dims", "broadcast_to", "sum",
                                       "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "interleave", "reduce",
                                       "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
                                       "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel", "cast", "flip",
-                                      "sort", "topk", "xor_sum", "gather", "histogram"};
+                                      "sort", "topk", "xor_sum", "gather", "histogram", "item"};
 
 // Canonical spelling: "tl.NAME" for everything in triton.language (and its math / libdevice
 // submodules), "triton.NAME" for the triton package itself.
@@ -196,6 +239,27 @@ void registerPython(BuiltinTable& t) {
   t["isinstance"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "isinstance", {"obj", "class_or_tuple"});
     return CV::boolean(isInstance(L, a.get(0), a.get(1), a.at(1)));
+  };
+  // getattr(obj, name[, default]) and hasattr(obj, name), answered at compile time as Triton
+  // answers them (Python's own, on the values): `getattr(tl, FUNC)(x, y)`, `hasattr(x, "dtype")`.
+  auto attrName = [](Lowerer& L, const Args& a, const char* fn) {
+    const CV& n = a.get(1);
+    if (n.kind != CV::K::Str) L.fail(a.at(1), std::string(fn) + "(): attribute name must be a constexpr string, got " + n.describe());
+    return n.s;
+  };
+  t["getattr"] = [attrName](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "getattr", {"object", "name", "default"});
+    std::string name = attrName(L, a, "getattr");
+    const CV& obj = a.value(0);
+    if (std::optional<CV> v = lookupAttribute(L, obj, name, a.site(), "getattr")) return *v;
+    if (a.given(2)) return a.value(2);
+    if (obj.isNumber() || obj.kind == CV::K::Str || obj.kind == CV::K::None)
+      L.fail(a.site(), obj.describe() + " has no attribute '" + name + "'");
+    return L.attribute(obj, name, a.site());  // its own error, located here
+  };
+  t["hasattr"] = [attrName](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "hasattr", {"obj", "name"});
+    return CV::boolean(lookupAttribute(L, a.value(0), attrName(L, a, "hasattr"), a.site(), "hasattr").has_value());
   };
   // Classes, for isinstance(); calling one is not how a kernel makes its values.
   for (const char* cls : {"tl.tensor_descriptor", "tl.tensor", "tl.dtype"})
@@ -556,6 +620,10 @@ CV resolvePath(const std::string& path, const Expr& at, const Lowerer& L) {
   }
   std::string c = canonical(path);
   if (c == "tl" || c == "triton" || c == "tl.extra" || c == "tl.extra.cuda") return CV::module(c == "tl" ? "triton.language" : path);
+  // Triton's PropagateNan enum, as the integers its members are (NONE 0, ALL 0xFFFF).
+  if (c == "tl.PropagateNan") return CV::module("triton.language.PropagateNan");
+  if (c == "tl.PropagateNan.NONE") return CV::integer(0);
+  if (c == "tl.PropagateNan.ALL") return CV::integer(0xFFFF);
   if (c.rfind("tl.", 0) == 0) {
     DType d;
     std::string leaf = c.substr(3);
@@ -571,12 +639,12 @@ CV callMethod(Lowerer& L, const std::string& name, const CV& self, const Expr& a
   c.site = &at;
   c.pos.push_back(self);
   c.posExprs.push_back(&at);
-  return L.callBuiltin("tl." + name, c);
+  return L.callBuiltin("tensor." + name, c);
 }
 
 CV Lowerer::callBuiltin(const std::string& name, CallArgs& args) {
   std::string key = name;
-  if (key.rfind("tensor.", 0) == 0 && key != "tensor.to") key = "tl." + key.substr(7);
+  if (key.rfind("tensor.", 0) == 0 && key != "tensor.to" && key != "tensor.item") key = "tl." + key.substr(7);
   auto it = builtins().find(key);
   if (it == builtins().end()) fail(*args.site, "'" + name + "' is not supported by tilevm (see docs/language.md)");
   return it->second(*this, args);

@@ -1,5 +1,5 @@
 // BuiltinsShape.cpp - the shape builtins of triton.language: broadcast, expand_dims, reshape,
-// squeeze and unsqueeze, permute and trans, flip, join, split, cat.
+// squeeze and unsqueeze, item, permute and trans, flip, join, split, cat.
 #include <algorithm>
 
 #include "frontend/BuiltinTable.h"
@@ -108,6 +108,21 @@ void registerShapeBuiltins(BuiltinTable& t) {
     Args a(L, c, "ravel", {"x"});
     CV x = a.tensor(0);
     return L.reshape(x, {x.type().numElements()}, a.site());
+  };
+  // x.item(): the one element of a tile as a scalar (Triton's unsplat); a method only.
+  t["tensor.item"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "item", {"self"});
+    CV x = a.tensor(0);
+    if (x.type().isScalar()) return x;
+    if (x.type().numElements() != 1)
+      L.fail(a.site(), "tensor.item(): can only unsplat single-element tensors, got " + x.type().str());
+    // A one-element reduce whose combiner is never called: the element's bits, exactly (a
+    // pointer through its int64 address, as reduce takes no pointers).
+    const Expr& at = a.site();
+    CV flat = x.type().rank() == 1 ? x : L.reshape(x, {1}, at);
+    if (x.dtype.isPtr()) flat = L.cast(flat, DType::of(ir::ScalarKind::I64), at);
+    CV r = L.reduceOrScan(false, {flat}, 0, false, [](std::vector<CV>& lhs, std::vector<CV>&) { return lhs; }, at)[0];
+    return x.dtype.isPtr() ? L.cast(r, x.dtype, at) : r;
   };
   t["tl.permute"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "permute", {"input", "dims", "*"});

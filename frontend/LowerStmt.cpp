@@ -158,9 +158,16 @@ std::vector<ir::Value*> Lowerer::closeIf(const Stmt& s, ir::Op* op, ir::Block* p
   return results;
 }
 
+// A runtime `if` takes a scalar, or a one-element tile as its element (Triton unsplats it, with
+// a warning); a larger tile is an error.
+CV Lowerer::ifCondition(const CV& cond, const Expr& test) {
+  if (cond.type().isScalar()) return cond;
+  if (cond.type().numElements() == 1) return callMethod(*this, "item", cond, test);
+  fail(test, "an if condition must be a scalar, got " + cond.describe());
+}
+
 Lowerer::Flow Lowerer::lowerReturningIf(const Stmt& s, const CV& cond, Env& env) {
-  if (!cond.type().isScalar()) fail(*s.test, "an if condition must be a scalar, got " + cond.describe());
-  CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
+  CV c = cast(ifCondition(cond, *s.test), DType::of(ScalarKind::I1), *s.test);
   setLoc(s.line, s.col);
   ir::Op* op = b.create(Opcode::If, {c.value}, {});
   ir::Block* parent = b.insertionBlock();
@@ -289,8 +296,7 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
   CV cond = eval(*s.test, env);
   if (!cond.isTensor()) return execBlock(constexprTruth(cond, *s.test, "condition") ? s.body : s.orelse, env);
   if (containsReturn(s.body) || containsReturn(s.orelse)) return lowerReturningIf(s, cond, env);
-  if (!cond.type().isScalar()) fail(*s.test, "an if condition must be a scalar, got " + cond.describe());
-  CV c = cast(cond, DType::of(ScalarKind::I1), *s.test);
+  CV c = cast(ifCondition(cond, *s.test), DType::of(ScalarKind::I1), *s.test);
   setLoc(s.line, s.col);
   ir::Op* op = b.create(Opcode::If, {c.value}, {});
   ir::Block* parent = b.insertionBlock();

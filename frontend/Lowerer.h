@@ -157,6 +157,8 @@ class Lowerer {
   /// that does not return, so the `if` ends the function (Triton allows this; IR v1 has no
   /// early exit). Yields the return value, if any, as the if's results.
   Flow lowerReturningIf(const Stmt& s, const CV& cond, Env& env);
+  /// The scalar a runtime `if` tests: the condition, or a one-element tile's element.
+  CV ifCondition(const CV& cond, const Expr& test);
   /// A value that differs between the branches of a runtime `if` (v[0] then, v[1] else):
   /// each branch yields it (numbers materialized there) and its merged dtype is returned;
   /// nullopt when both are the same compile-time value. The messages name a type mismatch and

@@ -45,7 +45,7 @@ def kinds(o):
 def bad_class(o):
     tl.store(o, isinstance(1, tl.program_id))
 
-# BAD: isinstance.py:[[@LINE-2]]:31: error: isinstance() can test tl.tensor, tl.tensor_descriptor, tl.dtype, tl.constexpr, int, float and bool (or a tuple of them), got
+# BAD: isinstance.py:[[@LINE-2]]:31: error: isinstance() can test tl.tensor, tl.tensor_descriptor, tl.dtype, tl.pointer_type, tl.constexpr, int, float and bool (or a tuple of them), got
 
 
 @triton.jit
