@@ -314,8 +314,7 @@ CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& a
       t = expandDims(t, dim, *item);
       ++dim;
     } else if (item->kind == Expr::K::Slice && !item->a && !item->b && !item->c) {
-      if (dim >= int64_t(t.type().rank())) fail(*item, "too many indices for " + t.type().str());
-      ++dim;
+      ++dim;  // keeps a dimension; past the last one it keeps nothing, as in Triton (Z[None, :] on a scalar)
     } else {
       fail(*item, "unsupported tensor index: tensors can only be indexed with None and ':' (to add or keep dimensions)");
     }
