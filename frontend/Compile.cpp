@@ -24,10 +24,50 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-// A -D value: integer, float, True/False/None, a dtype (fp16, tl.float16, ...), or else a
-// string (quotes optional: `-D ACT=leaky_relu` or `-D ACT='leaky_relu'`).
+// The items of a tuple's text between its parentheses, split at the commas outside nested
+// brackets and quotes ("16, (2, 4), 'a,b'"); a trailing comma ends the last item.
+bool splitTupleItems(const std::string& inner, std::vector<std::string>& items) {
+  int depth = 0;
+  char quote = 0;
+  std::string cur;
+  for (char ch : inner) {
+    if (quote) {
+      if (ch == quote) quote = 0;
+    } else if (ch == '\'' || ch == '"') {
+      quote = ch;
+    } else if (ch == '(' || ch == '[') {
+      ++depth;
+    } else if (ch == ')' || ch == ']') {
+      if (--depth < 0) return false;
+    } else if (ch == ',' && depth == 0) {
+      if (trim(cur).empty()) return false;  // "(,)", "(1,,2)"
+      items.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += ch;
+  }
+  if (quote || depth != 0) return false;
+  if (!trim(cur).empty()) items.push_back(cur);
+  return true;
+}
+
+// A -D value: integer, float, True/False/None, a dtype (fp16, tl.float16, ...), a tuple of such
+// values (`(16, 4)`, `(512,)`, `[2, 2]`), or else a string (quotes optional: `-D ACT=leaky_relu`
+// or `-D ACT='leaky_relu'`).
 bool parseDefine(const std::string& text, CV& out) {
   std::string t = trim(text);
+  if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']'))) {
+    std::vector<std::string> items;
+    if (!splitTupleItems(t.substr(1, t.size() - 2), items)) return false;
+    std::vector<CV> elts;
+    for (const std::string& item : items) {
+      CV e;
+      if (!parseDefine(item, e)) return false;
+      elts.push_back(e);
+    }
+    return out = CV::tuple(std::move(elts)), true;
+  }
   if (t == "True" || t == "true") return out = CV::boolean(true), true;
   if (t == "False" || t == "false") return out = CV::boolean(false), true;
   if (t == "None") return out = CV::none(), true;
@@ -114,7 +154,7 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
     if (!hasParam(name)) return optionError("-D " + name + ": '" + fn.name + "' has no parameter named '" + name + "'");
     CV v;
     if (!parseDefine(text, v))
-      return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16 or a string");
+      return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16, a string or a tuple of them");
     constexprs[name] = v;
   }
   std::map<std::string, DType> signature;

@@ -99,12 +99,16 @@ def _scalar_type(v):
     return None
 
 
-def _define_text(name, v):
-    """The constexpr text of argument `name`'s value (the frontend parses and checks it). A value
-    no text can stand for (a tuple, a list, a function, a tensor given for a constexpr) is a
-    TypeError here, not its repr handed on."""
+def _define_text(name, v, constexpr=False):
+    """The constexpr text of argument `name`'s value (the frontend parses and checks it). A tuple
+    (or list) given to a tl.constexpr parameter is the tuple of its elements' texts; a value no
+    text can stand for (a function, a tensor given for a constexpr, a tuple for a runtime
+    parameter) is a TypeError here, not its repr handed on."""
     if type(v).__name__ == "constexpr" and type(v).__module__.startswith("triton"):
         v = v.value
+    if isinstance(v, (tuple, list)) and constexpr:
+        items = [_define_text(name, e, True) for e in v]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if isinstance(v, bool) or v is None:
         return str(v)
     if isinstance(v, (int, float)):
@@ -114,9 +118,9 @@ def _define_text(name, v):
     if isinstance(getattr(v, "name", None), str) and not callable(v):  # a dtype (Triton's or NumPy's)
         return v.name
     what = type(v).__qualname__ if type(v).__module__ == "builtins" else f"{type(v).__module__}.{type(v).__qualname__}"
-    raise TypeError(f"argument '{name}': a {what}: tilevm passes arrays, tensors, numbers, strings, None, dtypes and "
-                    "tl.constexpr values to kernels (tuples, functions and other objects as arguments are not "
-                    "supported yet)")
+    raise TypeError(f"argument '{name}': a {what}: tilevm passes arrays, tensors, numbers, strings, None, dtypes, "
+                    "tl.constexpr values and tuples of them to tl.constexpr parameters to kernels (tuples to runtime "
+                    "parameters, functions and other objects as arguments are not supported yet)")
 
 
 class _Binder:
@@ -278,7 +282,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
         info = None if (scalar or constexpr or v is None or isinstance(v, str)) else _array_info(v)
         if constexpr or v is None or isinstance(v, str) or (not scalar and info is None):
-            defines[name] = _define_text(name, v)
+            defines[name] = _define_text(name, v, constexpr)
             continue
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
