@@ -291,6 +291,14 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
   }
 }
 
+// Whether a slice keeps a whole dimension: `:`, or bounds and step that are all None
+// (`None:`, `:None`, `None:None:None`), as Triton's tensor.__getitem__ takes them.
+bool Lowerer::fullSlice(const Expr& slice, Env& env) {
+  for (const Expr* part : {slice.a.get(), slice.b.get(), slice.c.get()})
+    if (part && eval(*part, env).kind != CV::K::None) return false;
+  return true;
+}
+
 CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& at) {
   std::vector<const Expr*> items;
   if (index.kind == Expr::K::Tuple) {
@@ -313,7 +321,7 @@ CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& a
     if (item->kind == Expr::K::None) {
       t = expandDims(t, dim, *item);
       ++dim;
-    } else if (item->kind == Expr::K::Slice && !item->a && !item->b && !item->c) {
+    } else if (item->kind == Expr::K::Slice && fullSlice(*item, env)) {
       ++dim;  // keeps a dimension; past the last one it keeps nothing, as in Triton (Z[None, :] on a scalar)
     } else {
       fail(*item, "unsupported tensor index: tensors can only be indexed with None and ':' (to add or keep dimensions)");

@@ -68,6 +68,8 @@ class Lowerer {
   CV lookup(const std::string& name, const Expr& at, Env& env);
   CV attribute(const CV& base, const std::string& name, const Expr& at);
   CV subscript(const CV& base, const Expr& index, Env& env, const Expr& at);
+  /// Whether a slice in a subscript keeps a whole dimension (`:`, `None:`, `None:None:None`).
+  bool fullSlice(const Expr& slice, Env& env);
   CV call(const Expr& e, Env& env);
   /// The arguments of a call expression, evaluated left to right.
   CallArgs evalArgs(const Expr& call, Env& env);
