@@ -66,11 +66,13 @@ def _mx_unpack_e2m1(x, along_last: tl.constexpr):
 
 
 @triton.jit
-def _mx_scales(scale, is_rhs: tl.constexpr, M: tl.constexpr, K: tl.constexpr):
-    # e8m0 scales [..., M, K // 32] (rhs: [..., N, K // 32]) as f32, one per element of the
-    # operand: [..., M, K] (rhs: [..., K, N]).
+def _mx_scales(scale, is_rhs: tl.constexpr, B: tl.constexpr, M: tl.constexpr, K: tl.constexpr):
+    # e8m0 scales [B, M, K // 32] (rhs: [B, N, K // 32]; B only for 3-D operands) as f32, one per
+    # element of the operand: [B, M, K] (rhs: [B, K, N]).
     rank: tl.constexpr = len(scale.shape)
     tl.static_assert(scale.dtype == tl.uint8, "dot_scaled: scales must be uint8 (e8m0)")
+    tl.static_assert((rank == 2 and B is None) or (rank == 3 and B is not None and scale.shape[0] == B),
+                     "dot_scaled: a scale tensor must have the operand's rank and batch")
     tl.static_assert(scale.shape[rank - 2] == M and scale.shape[rank - 1] * 32 == K,
                      "dot_scaled: a scale tensor must be [M, K // 32] for lhs and [N, K // 32] for rhs (one e8m0 per 32 elements along K)")
     s = scale.to(tl.uint32)
@@ -120,10 +122,11 @@ def _mx_operand(x, scale, format: tl.constexpr, k_pack: tl.constexpr, is_rhs: tl
         v = x.to(tl.bfloat16, bitcast=True).to(tl.float32)
     if scale is not None:
         rank: tl.constexpr = len(v.shape)
+        B: tl.constexpr = v.shape[0] if rank == 3 else None
         if is_rhs:
-            v = v * _mx_scales(scale, True, v.shape[rank - 1], v.shape[rank - 2])
+            v = v * _mx_scales(scale, True, B, v.shape[rank - 1], v.shape[rank - 2])
         else:
-            v = v * _mx_scales(scale, False, v.shape[rank - 2], v.shape[rank - 1])
+            v = v * _mx_scales(scale, False, B, v.shape[rank - 2], v.shape[rank - 1])
     return v
 
 

@@ -6,6 +6,7 @@
 # RUN: not %tilevm compile %s -k bad_out --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=OUT
 # RUN: not %tilevm compile %s -k bad_pack --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=PACK
 # RUN: not %tilevm compile %s -k bad_k --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=KDIM
+# RUN: not %tilevm compile %s -k bad_batch --signature 'a: *u8, sa: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=BATCH
 # tl.dot_scaled is the prelude's: each format decoded to f32 by integer ops and bitcasts, the
 # e8m0 scales broadcast over their 32 elements, one f32 dot (tf32 where every decoded value is
 # exact in tf32, else ieee). What Triton refuses is a located error at the call.
@@ -65,3 +66,14 @@ def bad_k(a, b, c):
     y = tl.load(b + tl.arange(0, 64)[:, None] * 16 + tl.arange(0, 16)[None, :])
     tl.store(c + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], tl.dot_scaled(x, None, "e2m1", y, None, "fp16"))
 # KDIM: dot_scaled.py:[[#@LINE-1]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: the reduction dimension should pack the same number of elements
+
+
+@triton.jit
+def bad_batch(a, sa, b, c):
+    i = tl.arange(0, 2)[:, None, None]
+    x = tl.load(a + i * 1024 + tl.arange(0, 16)[None, :, None] * 64 + tl.arange(0, 64)[None, None, :])
+    y = tl.load(b + i * 1024 + tl.arange(0, 64)[None, :, None] * 16 + tl.arange(0, 16)[None, None, :])
+    xs = tl.load(sa + tl.arange(0, 16)[None, :, None] * 2 + tl.arange(0, 2)[None, None, :])  # batch 1, not 2
+    z = tl.dot_scaled(x, xs, "e4m3", y, None, "fp16")
+    tl.store(c + i * 256 + tl.arange(0, 16)[None, :, None] * 16 + tl.arange(0, 16)[None, None, :], z)
+# BATCH: dot_scaled.py:[[#@LINE-2]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: a scale tensor must have the operand's rank and batch
