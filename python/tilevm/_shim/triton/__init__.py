@@ -5,6 +5,7 @@ import inspect
 import re
 import sys
 import textwrap
+import time
 import types
 
 import tilevm
@@ -14,6 +15,7 @@ from . import language  # noqa: F401
 from . import testing  # noqa: F401
 from . import runtime  # noqa: F401
 from . import tools  # noqa: F401
+from . import knobs  # noqa: F401
 from .errors import TritonError  # noqa: F401
 from tilevm.errors import CompilationError  # noqa: F401
 from .runtime import InterpreterError, OutOfResources, TensorWrapper, constexpr_function, reinterpret  # noqa: F401
@@ -265,6 +267,7 @@ class Autotuner(_Wrapper):
             return self._launch(configs[0], args, grid, kwargs, named)
         key = tuple(_key_value(named.get(k)) for k in self.key)
         if key not in self.cache:
+            bench_start = time.time()
             times = {}
             for config in configs:
                 saved = {n: _clone(named[n]) for n in self.restore_value if n in named}
@@ -276,6 +279,10 @@ class Autotuner(_Wrapper):
                     _copy_into(named[n], v)
             self.cache[key] = min(times, key=times.get)
             self.timings = times
+            self.bench_time = time.time() - bench_start
+            if knobs.autotuning.print:  # Triton's summary of a timed autotune
+                print(f"Triton autotuning for function {self.__name__},\nwith key as {key},\n"
+                      f"finished after {self.bench_time:.2f}s,\nbest config selected: {self.cache[key]};")
         self.best_config = self.cache[key]
         for n in self.reset_to_zero:
             if n in named:

@@ -227,3 +227,41 @@ def default_alloc_fn(size, align, _):
 
 def unwrap_tensor(t):
     return t.base if isinstance(t, TensorWrapper) else t
+
+
+def _fresh_knobs_impl(skipped_attr=None):
+    """Triton's helper of the `fresh_knobs` fixtures: (fresh, reset) functions that replace each
+    knob group of triton.knobs (but those in `skipped_attr`) by a copy on its defaults, with the
+    groups' environment variables removed, and put the groups and variables back."""
+    import os
+
+    import pytest
+    from triton import knobs
+
+    skipped_attr = skipped_attr or set()
+    monkeypatch = pytest.MonkeyPatch()
+    groups = {name: group for name, group in knobs.__dict__.items()
+              if isinstance(group, knobs.base_knobs) and name not in skipped_attr}
+    to_unset = []
+    propagate = knobs.propagate_env
+
+    def fresh_function():
+        for name, group in groups.items():
+            setattr(knobs, name, group.copy().reset())
+            for knob in group.knob_descriptors.values():
+                if knob.key in os.environ:
+                    monkeypatch.delenv(knob.key, raising=False)
+                else:
+                    to_unset.append(knob.key)
+        knobs.propagate_env = True
+        return knobs
+
+    def reset_function():
+        for name, group in groups.items():
+            setattr(knobs, name, group)
+        monkeypatch.undo()  # before deleting: it may restore what it deleted
+        for key in to_unset:
+            os.environ.pop(key, None)
+        knobs.propagate_env = propagate
+
+    return fresh_function, reset_function
