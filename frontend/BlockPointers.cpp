@@ -156,6 +156,15 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
     std::vector<int64_t> block = a.shapeArg(3);
     if (shape.size() != block.size() || strides.size() != block.size())
       L.fail(a.site(), "make_tensor_descriptor(): shape, strides and block_shape must have the same length");
+    // Triton's two checks of the descriptor's layout (semantic.py), in its words: a TMA box row
+    // of at least 16 bytes, and a contiguous last dimension when the stride is known.
+    const int64_t elemBytes = base.dtype.element().bits() / 8, rowBytes = block.empty() ? 0 : block.back() * elemBytes;
+    if (!block.empty() && rowBytes < 16)
+      L.fail(a.at(3), "Descriptor block shape must have at least 16 bytes in the last dimension, but got " +
+                          std::to_string(block.back()) + " * " + std::to_string(elemBytes) + " = " +
+                          std::to_string(rowBytes) + " bytes");
+    if (!strides.empty() && strides.back().kind == CV::K::Int && strides.back().i != 1)
+      L.fail(a.at(2), "Tensor descriptor last dim must be 1 but got " + std::to_string(strides.back().i));
     std::string padding = a.strOr(4, "zero");
     if (padding != "zero" && padding != "nan") L.fail(a.at(4), "padding_option must be 'zero' or 'nan', got '" + padding + "'");
     CV d = blockValue(L, "tensor_descriptor", base, block, shape, strides, a.at(1), a.at(2));

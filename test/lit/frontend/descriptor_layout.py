@@ -1,0 +1,35 @@
+# RUN: not %tilevm compile %s -k narrow_load --signature 'x: *i32' 2>&1 | FileCheck %s --check-prefix=LOAD
+# RUN: not %tilevm compile %s -k narrow_store --signature 'x: *i16' 2>&1 | FileCheck %s --check-prefix=STORE
+# RUN: not %tilevm compile %s -k strided_last --signature 'x: *i32' 2>&1 | FileCheck %s --check-prefix=STRIDE
+# RUN: %tilevm compile %s -k sixteen_bytes --signature 'x: *i32' -o /dev/null
+# make_tensor_descriptor's layout checks, in Triton's words (semantic.py): a block row of at least
+# 16 bytes, and a last stride of 1 when it is a constant.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def narrow_load(x):
+    desc = tl.make_tensor_descriptor(x, [128, 128], [128, 1], [1, 2])
+    desc.load([0, 0])
+# LOAD: descriptor_layout.py:[[#@LINE-2]]:63: error: Descriptor block shape must have at least 16 bytes in the last dimension, but got 2 * 4 = 8 bytes
+
+
+@triton.jit
+def narrow_store(x):
+    desc = tl.make_tensor_descriptor(x, [128, 128], [128, 1], [8, 4])
+    desc.store([0, 0], tl.zeros([8, 4], dtype=tl.int16))
+# STORE: descriptor_layout.py:[[#@LINE-2]]:63: error: Descriptor block shape must have at least 16 bytes in the last dimension, but got 4 * 2 = 8 bytes
+
+
+@triton.jit
+def strided_last(x):
+    desc = tl.make_tensor_descriptor(x, [128, 128], [1, 128], [8, 8])
+    desc.load([0, 0])
+# STRIDE: descriptor_layout.py:[[#@LINE-2]]:53: error: Tensor descriptor last dim must be 1 but got 128
+
+
+@triton.jit
+def sixteen_bytes(x):
+    desc = tl.make_tensor_descriptor(x, [128, 128], [128, 1], [1, 4])
+    desc.store([0, 0], desc.load([0, 0]) + 1)
