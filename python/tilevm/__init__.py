@@ -6,20 +6,28 @@ first on the path; `import tilevm` gives the same launcher to programs that want
 import json as _json
 import os as _os
 
+from . import errors as _errors
 from ._tilevm import version as _version
 
 __version__ = _version()
 
 
-class KernelError(RuntimeError):
+class KernelError(RuntimeError, _errors.InterpreterError):
     """A launch whose checks found problems (out-of-bounds, races, uninitialized reads, failed
     device asserts, runaway loops). `report` is the text `tilevm run` prints: each finding with
-    its kernel source line, program id, buffer and element."""
+    its kernel source line, program id, buffer and element. Only the interpreter checks, so it is
+    also Triton's InterpreterError, which Triton's interpreter raises for errors in a kernel it
+    runs (a failed device_assert)."""
 
     def __init__(self, report, kernel):
-        super().__init__(f"tilevm found problems in kernel {kernel}:\n{report}")
+        message = f"tilevm found problems in kernel {kernel}:\n{report}"
+        RuntimeError.__init__(self, message)
+        self.error_message = message
         self.report = report
         self.kernel = kernel
+
+    def __reduce__(self):
+        return type(self), (self.report, self.kernel)
 
 
 # Launch settings, set by `python3 -m tilevm` flags (or by a program, before launching); each

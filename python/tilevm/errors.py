@@ -1,7 +1,8 @@
 """The exceptions Triton's programs catch, as tilevm raises them: TritonError (the base of every
-error Triton raises) and CompilationError (a kernel that does not compile). The `triton`
-stand-in exports them where Triton does (triton.TritonError, triton.CompilationError and
-triton.compiler.CompilationError)."""
+error Triton raises), CompilationError (a kernel that does not compile) and InterpreterError
+(what Triton's interpreter raises for any error in a kernel it runs). The `triton` stand-in
+exports them where Triton does (triton.TritonError, triton.CompilationError,
+triton.compiler.CompilationError and triton.runtime.errors.InterpreterError)."""
 
 
 class TritonError(Exception):
@@ -74,3 +75,24 @@ class CompilationError(TritonError):
 
 def _rebuild_diagnostic(cls, rendered, file, line, col, message):
     return cls.from_diagnostic(rendered, file, line, col, message)
+
+
+class InterpreterError(TritonError):
+    """An error in a kernel that an interpreter ran: Triton's interpreter wraps whatever its
+    kernel's Python raised (a failed device_assert, a semantic error) in it. tilevm's
+    interpreter raises it as KernelError (a launch whose checks failed) and
+    InterpreterCompilationError (a kernel launched there that does not compile)."""
+
+    def __init__(self, error_message=None):
+        super().__init__(error_message)
+        self.error_message = error_message
+
+    def __str__(self):
+        return self.error_message or ""
+
+
+class InterpreterCompilationError(CompilationError, InterpreterError):
+    """A kernel launched on tilevm's interpreter that does not compile: a CompilationError, as
+    Triton's compiler raises, and an InterpreterError, as Triton's interpreter raises for the same
+    kernel (tests write `CompilationError if not is_interpreter() else InterpreterError`). Its
+    text, attributes and ValueError cause are CompilationError's."""

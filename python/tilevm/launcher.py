@@ -6,6 +6,7 @@ import sys
 
 import tilevm
 from . import _tilevm
+from . import errors
 
 _DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": "bf16", "int8": "i8",
            "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
@@ -303,9 +304,16 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     # The kernel compiles from its live source and the values its names hold (source_unit.py),
     # resolved once per source; the extension caches the compiled kernel per unit, signature and
     # constexprs.
-    serial, unit = jit_fn._tilevm_unit()
-    result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
-                            unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup)
+    try:
+        serial, unit = jit_fn._tilevm_unit()
+        result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
+                                unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup)
+    except errors.CompilationError as e:
+        # On the interpreter it is also Triton's InterpreterError, which Triton's interpreter
+        # raises for the same kernel; the same object, cause and traceback.
+        if o["device"] == "cpu" and type(e) is errors.CompilationError:
+            e.__class__ = errors.InterpreterCompilationError
+        raise
     result["signature"], result["defines"] = signature, defines
     result["spec"] = _specialization(launch_args)
     direct = result.pop("direct")

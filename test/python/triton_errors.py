@@ -70,7 +70,7 @@ assert e.error_message.startswith("invalid operands of type int8 and fp16"), e.e
 assert (e.file, e.lineno, e.col_offset) == (HERE, line, 29), (e.file, e.lineno, e.col_offset)
 assert isinstance(e.__cause__, ValueError) and str(e.__cause__) == e.error_message
 again = pickle.loads(pickle.dumps(e))
-assert type(again) is CompilationError and str(again) == str(e) and again.error_message == e.error_message
+assert type(again) is type(e) and str(again) == str(e) and again.error_message == e.error_message
 
 u = np.ones(16, dtype=np.uint32)
 i = np.ones(16, dtype=np.int32)

@@ -1,19 +1,9 @@
 """triton.runtime.errors: the runtime's error classes, as Triton defines them (all TritonErrors).
-tilevm raises CompilationError for kernels that do not compile (its frontend compiles before
-running, even on the interpreter) and tilevm.KernelError for launches whose checks fail;
-these classes are here for programs that name them."""
-from tilevm.errors import TritonError
-
-
-class InterpreterError(TritonError):
-    """An error Triton's interpreter (TRITON_INTERPRET=1) raised while running a kernel."""
-
-    def __init__(self, error_message=None):
-        super().__init__(error_message)
-        self.error_message = error_message
-
-    def __str__(self):
-        return self.error_message or ""
+InterpreterError is tilevm's (tilevm/errors.py): on the interpreter, a kernel that does not
+compile raises InterpreterCompilationError (a CompilationError and an InterpreterError) and a
+launch whose checks fail tilevm.KernelError (an InterpreterError); the others are here for
+programs that name them."""
+from tilevm.errors import InterpreterError, TritonError  # noqa: F401
 
 
 class OutOfResources(TritonError):
