@@ -276,6 +276,13 @@ void registerPython(BuiltinTable& t) {
     if (a.get(0).isTensor()) L.fail(a.at(0), "tl.constexpr() needs a compile-time value");
     return a.get(0);
   };
+  // tl.tuple(values): Triton's tuple class over a Python tuple (or list) of values; here a tuple
+  // is that already.
+  t["tl.tuple"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "tl.tuple", {"args"});
+    if (a.get(0).kind != CV::K::Tuple) L.fail(a.at(0), "tl.tuple() needs a tuple or list, got " + a.get(0).describe());
+    return a.get(0);
+  };
   t["triton.next_power_of_2"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "triton.next_power_of_2", {"n"});
     int64_t n = a.intArg(0), p = 1;

@@ -364,6 +364,11 @@ CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& 
 
 CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr& at) {
   if (a.isNumber() && b_.isNumber()) return pythonBinary(*this, op, a, b_, at);
+  if (op == "+" && a.kind == CV::K::Tuple && b_.kind == CV::K::Tuple) {  // Python's (and tl.tuple's) concatenation
+    std::vector<CV> elts = a.elts;
+    elts.insert(elts.end(), b_.elts.begin(), b_.elts.end());
+    return CV::tuple(std::move(elts));
+  }
   if (!(a.isNumber() || a.isTensor()) || !(b_.isNumber() || b_.isTensor()))
     fail(at, "operator '" + op + "' is not supported on " + a.describe() + " and " + b_.describe());
   // Pointer arithmetic: ptr + int, int + ptr, ptr - int.

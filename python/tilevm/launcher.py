@@ -108,7 +108,7 @@ def _define_text(name, v, constexpr=False):
     if type(v).__name__ == "constexpr" and type(v).__module__.startswith("triton"):
         v = v.value
     if isinstance(v, (tuple, list)) and constexpr:
-        items = [_define_text(name, e, True) for e in v]
+        items = [_define_text(f"{name}[{i}]", e, True) for i, e in enumerate(v)]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if isinstance(v, bool) or v is None:
         return str(v)
