@@ -197,8 +197,23 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
     store.posExprs = {c.site, &a.at(2), &a.at(1)};
     return L.callBuiltin("desc.store", store);
   };
+  // tl.load_tensor_descriptor(desc, offsets) and tl.store_tensor_descriptor(desc, offsets,
+  // value): Triton's functional forms of desc.load and desc.store.
+  t["tl.load_tensor_descriptor"] = [](Lowerer& L, CallArgs& c) {
+    requireBlock(L, c.pos.empty() ? CV() : c.pos[0], "tensor_descriptor", c.posExprs.empty() ? *c.site : *c.posExprs[0],
+                 "load_tensor_descriptor");
+    return L.callBuiltin("desc.load", c);
+  };
+  t["tl.store_tensor_descriptor"] = [](Lowerer& L, CallArgs& c) {
+    requireBlock(L, c.pos.empty() ? CV() : c.pos[0], "tensor_descriptor", c.posExprs.empty() ? *c.site : *c.posExprs[0],
+                 "store_tensor_descriptor");
+    return L.callBuiltin("desc.store", c);
+  };
   t["desc.load"] = [](Lowerer& L, CallArgs& c) {
-    Args a(L, c, "load", {"self", "offsets"});
+    // multicast: a hint to share the load among a cluster's programs (Triton's fork's
+    // TMA multicast); the values loaded are the same, so it is checked and otherwise ignored.
+    Args a(L, c, "load", {"self", "offsets", "multicast"});
+    if (a.has(2)) (void)a.boolOr(2, false);
     const CV& d = a.get(0);
     BlockAccess acc = descriptorAccess(L, d, a.get(1), a.at(1), a.site(), "load");
     CallArgs load;

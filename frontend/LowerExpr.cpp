@@ -259,6 +259,15 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
         return CV::tuple(std::move(dims));
       }
       if (name == "dtype") return CV::type(base.elts[0].dtype.element());
+      if (base.s == "tensor_descriptor" && (name == "shape" || name == "strides")) {
+        // Triton's desc.shape (int32 scalars) and desc.strides (int64): elts holds the base,
+        // then each dimension's shape, then each stride, as i64 scalars.
+        const size_t r = base.ints.size();
+        std::vector<CV> dims;
+        for (size_t d = 0; d < r; ++d)
+          dims.push_back(name == "shape" ? cast(base.elts[1 + d], DType::of(ir::ScalarKind::I32), at) : base.elts[1 + r + d]);
+        return CV::tuple(std::move(dims));
+      }
       fail(at, base.describe() + " has no attribute '" + name + "'");
     case CV::K::DType:
       if (name == "element_ty" && base.s == "block") return CV::type(base.dtype);
