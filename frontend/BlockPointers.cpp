@@ -223,6 +223,60 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
     load.kw = {{"mask", acc.mask}, {"other", d.f != 0 ? CV::real(NAN) : CV::integer(0)}};
     return L.callBuiltin("tl.load", load);
   };
+  // desc.gather(x_offsets, y_offset) / desc.scatter(value, x_offsets, y_offset): TMA's row
+  // gather and scatter over a 2-D descriptor whose block is one row of BLOCK_Y: rows x_offsets
+  // (a 1-D int16/int32 tile of at least 8), columns y_offset .. y_offset + BLOCK_Y, each
+  // element checked against the descriptor's shape (outside: read as zero or NaN, not written).
+  auto rowsAccess = [](Lowerer& L, const CV& d, const CV& xs, const Expr& xsAt, const CV& y, const Expr& yAt,
+                       const Expr& site, const char* what) {
+    requireBlock(L, d, "tensor_descriptor", site, what);
+    const std::string w = std::string("descriptor ") + what;
+    if (d.ints.size() != 2) L.fail(site, "descriptor must be 2D, but got a block of rank " + std::to_string(d.ints.size()));
+    if (d.ints[0] != 1) L.fail(site, "descriptor block must have 1 row, but got " + std::to_string(d.ints[0]));
+    if (!xs.isTensor() || xs.type().rank() != 1) L.fail(xsAt, "x offsets must be 1D, but got " + xs.describe());
+    if (!(xs.dtype.kind == ScalarKind::I16 || xs.dtype.kind == ScalarKind::I32))
+      L.fail(xsAt, "x offsets must have dtype int16 or int32, but got " + xs.describe());
+    const int64_t rows = xs.type().shape()[0], cols = d.ints[1];
+    if (rows < 8) L.fail(xsAt, w + " must have at least 8 rows, but got " + std::to_string(rows));
+    const DType elem = d.elts[0].dtype.element();
+    const int64_t minCols = 32 / int64_t(elem.bits()) * 8;
+    if (cols < minCols)
+      L.fail(site, w + " of " + elem.name() + " must have at least " + std::to_string(minCols) + " columns, but got " +
+                       std::to_string(cols));
+    const DType i64 = DType::of(ScalarKind::I64);
+    const std::vector<int64_t> block{rows, cols};
+    CV r = L.cast(xs, i64, site);
+    CV col = L.cast(L.binary("+", arange(L, cols, site), scalarOf(L, y, ScalarKind::I32, yAt, "y_offset"), site), i64, site);
+    CV ptrs = L.broadcastTo(d.elts[0], block, site);
+    ptrs = L.binary("+", ptrs, L.broadcastTo(L.binary("*", alongDim(L, r, 0, 2, site), d.elts[3], site), block, site), site);
+    ptrs = L.binary("+", ptrs, L.broadcastTo(L.binary("*", alongDim(L, col, 1, 2, site), d.elts[4], site), block, site), site);
+    CV inR = L.binary("&", L.compare(">=", r, CV::integer(0), site), L.compare("<", r, d.elts[1], site), site);
+    CV inC = L.binary("&", L.compare(">=", col, CV::integer(0), site), L.compare("<", col, d.elts[2], site), site);
+    CV mask = L.binary("&", L.broadcastTo(alongDim(L, inR, 0, 2, site), block, site),
+                       L.broadcastTo(alongDim(L, inC, 1, 2, site), block, site), site);
+    return BlockAccess{ptrs, mask};
+  };
+  t["desc.gather"] = [rowsAccess](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "gather", {"self", "x_offsets", "y_offset"});
+    const CV& d = a.get(0);
+    BlockAccess acc = rowsAccess(L, d, a.get(1), a.at(1), a.get(2), a.at(2), a.site(), "gather");
+    CallArgs load;
+    load.site = c.site;
+    load.pos = {acc.ptrs};
+    load.posExprs = {c.site};
+    load.kw = {{"mask", acc.mask}, {"other", d.f != 0 ? CV::real(NAN) : CV::integer(0)}};
+    return L.callBuiltin("tl.load", load);
+  };
+  t["desc.scatter"] = [rowsAccess](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "scatter", {"self", "value", "x_offsets", "y_offset"});
+    BlockAccess acc = rowsAccess(L, a.get(0), a.get(2), a.at(2), a.get(3), a.at(3), a.site(), "scatter");
+    CallArgs store;
+    store.site = c.site;
+    store.pos = {acc.ptrs, a.get(1)};
+    store.posExprs = {c.site, &a.at(1)};
+    store.kw = {{"mask", acc.mask}};
+    return L.callBuiltin("tl.store", store);
+  };
   t["desc.store"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "store", {"self", "offsets", "value"});
     BlockAccess acc = descriptorAccess(L, a.get(0), a.get(1), a.at(1), a.site(), "store");

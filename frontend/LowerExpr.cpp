@@ -246,7 +246,7 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
       fail(at, "tensors have no attribute '" + name + "'");
     }
     case CV::K::BlockPtr:
-      if (base.s == "tensor_descriptor" && (name == "load" || name == "store")) {
+      if (base.s == "tensor_descriptor" && (name == "load" || name == "store" || name == "gather" || name == "scatter")) {
         CV m;
         m.kind = CV::K::Method;
         m.s = "desc." + name;

@@ -33,3 +33,27 @@ def strided_last(x):
 def sixteen_bytes(x):
     desc = tl.make_tensor_descriptor(x, [128, 128], [128, 1], [1, 4])
     desc.store([0, 0], desc.load([0, 0]) + 1)
+
+
+# RUN: not %tilevm compile %s -k gather_two_rows --signature 'x: *fp32, i: *i32' 2>&1 | FileCheck %s --check-prefix=ROWS
+# RUN: not %tilevm compile %s -k gather_narrow --signature 'x: *fp16, i: *i32' 2>&1 | FileCheck %s --check-prefix=COLS
+# RUN: not %tilevm compile %s -k scatter_few --signature 'x: *fp32, i: *i32' 2>&1 | FileCheck %s --check-prefix=FEW
+@triton.jit
+def gather_two_rows(x, i):
+    d = tl.make_tensor_descriptor(x, [64, 64], [64, 1], [2, 32])
+    d.gather(tl.load(i + tl.arange(0, 8)), 0)
+# ROWS: descriptor_layout.py:[[#@LINE-1]]:{{[0-9]+}}: error: descriptor block must have 1 row, but got 2
+
+
+@triton.jit
+def gather_narrow(x, i):
+    d = tl.make_tensor_descriptor(x, [64, 64], [64, 1], [1, 8])
+    d.gather(tl.load(i + tl.arange(0, 8)), 0)
+# COLS: descriptor_layout.py:[[#@LINE-1]]:{{[0-9]+}}: error: descriptor gather of fp16 must have at least 16 columns, but got 8
+
+
+@triton.jit
+def scatter_few(x, i):
+    d = tl.make_tensor_descriptor(x, [64, 64], [64, 1], [1, 32])
+    d.scatter(tl.zeros([4, 32], tl.float32), tl.load(i + tl.arange(0, 4)), 0)
+# FEW: descriptor_layout.py:[[#@LINE-1]]:{{[0-9]+}}: error: descriptor scatter must have at least 8 rows, but got 4
