@@ -170,10 +170,15 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
     if (colon == std::string::npos) return optionError("--signature: expected 'name: type' in '" + item + "'");
     std::string name = trim(item.substr(0, colon)), type = trim(item.substr(colon + 1));
     if (type.rfind("tensordesc<", 0) == 0 && type.back() == '>') {
-      // tensordesc<*fp16:64x64>: a host-made tensor descriptor over a *fp16 array.
+      // tensordesc<*fp16:64x64>: a host-made tensor descriptor over a *fp16 array;
+      // tensordesc<*fp16:64x64:nan> pads with NaN (Triton's padding="nan").
       std::string inner = type.substr(11, type.size() - 12);
-      size_t colon2 = inner.find(':');
       DescriptorParam d;
+      if (inner.size() > 4 && inner.compare(inner.size() - 4, 4, ":nan") == 0) {
+        d.nanPadding = true;
+        inner.resize(inner.size() - 4);
+      }
+      size_t colon2 = inner.find(':');
       bool ok = colon2 != std::string::npos && parseDTypeName(trim(inner.substr(0, colon2)), d.pointer) && d.pointer.isPtr();
       std::string shape = colon2 == std::string::npos ? "" : inner.substr(colon2 + 1);
       for (size_t pos = 0; ok && pos <= shape.size();) {
@@ -189,6 +194,8 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
       if (std::string problem = Lowerer::tileShapeProblem(d.block); !problem.empty())
         return optionError("--signature: the block of '" + name + "': " + problem);
       if (!hasParam(name)) return optionError("--signature: '" + fn.name + "' has no parameter named '" + name + "'");
+      if (d.nanPadding && !d.pointer.element().isFloat())
+        return optionError("--signature: '" + name + "': Padding option `nan` is not supported for integer blocks");
       descriptors[name] = d;
       continue;
     }

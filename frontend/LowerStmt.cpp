@@ -594,6 +594,7 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
     desc.kind = CV::K::BlockPtr;
     desc.s = "tensor_descriptor";
     desc.ints = d.block;
+    desc.f = d.nanPadding ? 1 : 0;  // as make_tensor_descriptor's padding_option
     desc.elts.push_back(env.at(name + ".base"));
     for (const char* field : {"shape", "stride"})
       for (size_t k = 0; k < d.block.size(); ++k) desc.elts.push_back(env.at(name + "." + field + std::to_string(k)));

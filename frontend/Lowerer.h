@@ -42,6 +42,7 @@ class ModuleLoader;
 struct DescriptorParam {
   DType pointer;                ///< the base pointer's type
   std::vector<int64_t> block;   ///< the block shape
+  bool nanPadding = false;      ///< loads past the edge read NaN (Triton's padding="nan"), else zero
 };
 
 class Lowerer {

@@ -173,12 +173,9 @@ def _descriptor_args(name, d):
     info = _array_info(d.base)
     if info is None:
         raise TypeError(f"argument '{name}': a TensorDescriptor's base must be a torch tensor or NumPy array")
-    if d.padding != "zero":
-        raise ValueError(f"argument '{name}': a host-made descriptor pads with zero here; padding='{d.padding}' is for "
-                         f"tl.make_tensor_descriptor(..., padding_option='{d.padding}')")
     addr, start, nbytes, dtype, numel, readonly, owner = info
     ty = _element_type(name, dtype)
-    block = "x".join(str(int(b)) for b in d.block_shape)
+    block = "x".join(str(int(b)) for b in d.block_shape) + (":nan" if d.padding == "nan" else "")
     args = [("buffer", f"{name}.base", start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner)]
     for field, values in (("shape", d.shape), ("stride", d.strides)):
         for k, v in enumerate(values):

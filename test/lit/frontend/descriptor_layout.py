@@ -57,3 +57,14 @@ def scatter_few(x, i):
     d = tl.make_tensor_descriptor(x, [64, 64], [64, 1], [1, 32])
     d.scatter(tl.zeros([4, 32], tl.float32), tl.load(i + tl.arange(0, 4)), 0)
 # FEW: descriptor_layout.py:[[#@LINE-1]]:{{[0-9]+}}: error: descriptor scatter must have at least 8 rows, but got 4
+
+
+# A host-made descriptor parameter that pads with NaN (Triton's padding="nan"): its loads read
+# NaN past the edge; an integer one is refused, in Triton's words.
+# RUN: %tilevm compile %s -k host_nan --signature 'd: tensordesc<*fp32:16x8:nan>, o: *fp32' --emit tile --no-locations | FileCheck %s --check-prefix=NAN
+# RUN: not %tilevm compile %s -k host_nan --signature 'd: tensordesc<*i32:16x8:nan>, o: *i32' 2>&1 | FileCheck %s --check-prefix=INTNAN
+@triton.jit
+def host_nan(d, o):
+    tl.store(o + tl.arange(0, 8), tl.sum(d.load([0, 0]), axis=0))
+# NAN: constant {value = nan}
+# INTNAN: <command line>: error: --signature: 'd': Padding option `nan` is not supported for integer blocks
