@@ -168,6 +168,10 @@ CV atomicRmw(Lowerer& L, CallArgs& c, const std::string& fn, const std::string& 
   if (a.has(2) && a.get(2).isTensor()) broadcastPointerWith(L, ptr, a.get(2), a.site());
   DType e = ptr.dtype.element();
   if (e.isFp8()) L.fail(a.site(), fn + "() does not support " + e.name() + " (Triton's atomics take no fp8)");
+  // Triton's semantic.py (atom_red_typechecking_impl): no atomics on elements under 32 bits but
+  // fp16/bf16, which take only atomic_add.
+  if ((e.isInt() && e.bits() < 32) || ((e.kind == ir::ScalarKind::F16 || e.kind == ir::ScalarKind::BF16) && base != "add"))
+    L.fail(a.site(), fn + "() does not support " + e.name() + " (as Triton's atomics)");
   CV val = toPointee(L, a.get(1), ptr, a.at(1));
   std::string kind = base;
   if (base == "add") kind = e.isFloat() ? "fadd" : "add";
@@ -496,6 +500,8 @@ void registerMemory(BuiltinTable& t) {
     checkPointer(L, ptr, a.at(0), "atomic_cas");
     if (ptr.dtype.element().isFp8())
       L.fail(a.site(), "atomic_cas() does not support " + ptr.dtype.element().name() + " (Triton's atomics take no fp8)");
+    if (unsigned bits = ptr.dtype.element().bits(); bits != 16 && bits != 32 && bits != 64)  // Triton's rule
+      L.fail(a.site(), "atomic_cas() only supports elements with width {16, 32, 64}, got " + ptr.dtype.element().name());
     CV cmp = toPointee(L, a.get(1), ptr, a.at(1));
     CV val = toPointee(L, a.get(2), ptr, a.at(2));
     std::vector<ir::Attribute> attrs;

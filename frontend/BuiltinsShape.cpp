@@ -65,7 +65,11 @@ void registerShapeBuiltins(BuiltinTable& t) {
     CV x = a.tensor(0);
     std::vector<int64_t> axes = dimsFrom(L, a, 1, a.site());
     int64_t rank = x.type().rank() + int64_t(axes.size());
-    for (int64_t& ax : axes) if (ax < 0) ax += rank;
+    for (int64_t& ax : axes) {
+      if (ax < -rank || ax >= rank)  // Triton's _wrap_axis, in its words
+        L.fail(a.site(), "invalid axis " + std::to_string(ax) + ". Expected " + std::to_string(-rank) + " <= axis < " + std::to_string(rank));
+      if (ax < 0) ax += rank;
+    }
     std::sort(axes.begin(), axes.end());
     if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) {
       std::string list;
