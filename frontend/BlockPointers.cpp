@@ -209,19 +209,32 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
                  "store_tensor_descriptor");
     return L.callBuiltin("desc.store", c);
   };
-  t["desc.load"] = [](Lowerer& L, CallArgs& c) {
-    // multicast: a hint to share the load among a cluster's programs (Triton's fork's
-    // TMA multicast); the values loaded are the same, so it is checked and otherwise ignored.
-    Args a(L, c, "load", {"self", "offsets", "multicast"});
-    if (a.has(2)) (void)a.boolOr(2, false);
-    const CV& d = a.get(0);
-    BlockAccess acc = descriptorAccess(L, d, a.get(1), a.at(1), a.site(), "load");
+  // A descriptor access as tl.load / tl.store at the call: masked to the descriptor's shape,
+  // reading zero (or NaN, padding="nan") outside it.
+  auto loadAccess = [](Lowerer& L, CallArgs& c, const CV& d, const BlockAccess& acc) {
     CallArgs load;
     load.site = c.site;
     load.pos = {acc.ptrs};
     load.posExprs = {c.site};
     load.kw = {{"mask", acc.mask}, {"other", d.f != 0 ? CV::real(NAN) : CV::integer(0)}};
     return L.callBuiltin("tl.load", load);
+  };
+  auto storeAccess = [](Lowerer& L, CallArgs& c, const BlockAccess& acc, const CV& value, const Expr& valueAt) {
+    CallArgs store;
+    store.site = c.site;
+    store.pos = {acc.ptrs, value};
+    store.posExprs = {c.site, &valueAt};
+    store.kw = {{"mask", acc.mask}};
+    return L.callBuiltin("tl.store", store);
+  };
+  t["desc.load"] = [loadAccess](Lowerer& L, CallArgs& c) {
+    // multicast: a hint to share the load among a cluster's programs (Triton's fork's
+    // TMA multicast); the values loaded are the same, so it is checked and otherwise ignored.
+    Args a(L, c, "load", {"self", "offsets", "multicast"});
+    if (a.has(2)) (void)a.boolOr(2, false);
+    const CV& d = a.get(0);
+    BlockAccess acc = descriptorAccess(L, d, a.get(1), a.at(1), a.site(), "load");
+    return loadAccess(L, c, d, acc);
   };
   // desc.gather(x_offsets, y_offset) / desc.scatter(value, x_offsets, y_offset): TMA's row
   // gather and scatter over a 2-D descriptor whose block is one row of BLOCK_Y: rows x_offsets
@@ -256,36 +269,21 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
                        L.broadcastTo(alongDim(L, inC, 1, 2, site), block, site), site);
     return BlockAccess{ptrs, mask};
   };
-  t["desc.gather"] = [rowsAccess](Lowerer& L, CallArgs& c) {
+  t["desc.gather"] = [rowsAccess, loadAccess](Lowerer& L, CallArgs& c) {
     Args a(L, c, "gather", {"self", "x_offsets", "y_offset"});
     const CV& d = a.get(0);
     BlockAccess acc = rowsAccess(L, d, a.get(1), a.at(1), a.get(2), a.at(2), a.site(), "gather");
-    CallArgs load;
-    load.site = c.site;
-    load.pos = {acc.ptrs};
-    load.posExprs = {c.site};
-    load.kw = {{"mask", acc.mask}, {"other", d.f != 0 ? CV::real(NAN) : CV::integer(0)}};
-    return L.callBuiltin("tl.load", load);
+    return loadAccess(L, c, d, acc);
   };
-  t["desc.scatter"] = [rowsAccess](Lowerer& L, CallArgs& c) {
+  t["desc.scatter"] = [rowsAccess, storeAccess](Lowerer& L, CallArgs& c) {
     Args a(L, c, "scatter", {"self", "value", "x_offsets", "y_offset"});
     BlockAccess acc = rowsAccess(L, a.get(0), a.get(2), a.at(2), a.get(3), a.at(3), a.site(), "scatter");
-    CallArgs store;
-    store.site = c.site;
-    store.pos = {acc.ptrs, a.get(1)};
-    store.posExprs = {c.site, &a.at(1)};
-    store.kw = {{"mask", acc.mask}};
-    return L.callBuiltin("tl.store", store);
+    return storeAccess(L, c, acc, a.get(1), a.at(1));
   };
-  t["desc.store"] = [](Lowerer& L, CallArgs& c) {
+  t["desc.store"] = [storeAccess](Lowerer& L, CallArgs& c) {
     Args a(L, c, "store", {"self", "offsets", "value"});
     BlockAccess acc = descriptorAccess(L, a.get(0), a.get(1), a.at(1), a.site(), "store");
-    CallArgs store;
-    store.site = c.site;
-    store.pos = {acc.ptrs, a.get(2)};
-    store.posExprs = {c.site, &a.at(2)};
-    store.kw = {{"mask", acc.mask}};
-    return L.callBuiltin("tl.store", store);
+    return storeAccess(L, c, acc, a.get(2), a.at(2));
   };
 }
 

@@ -103,6 +103,21 @@ std::string loadDriver(Driver& d) {
   return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
 }
 
+// A scalar kernel argument in its parameter's own width, as cuLaunchKernel reads it (integers
+// from `i`, floats from `f`); false for a kind no launch argument has.
+bool putScalar(ir::ScalarKind kind, int64_t i, double f, std::array<uint8_t, 8>& slot) {
+  auto put = [&](auto v) { std::memcpy(slot.data(), &v, sizeof v); };
+  switch (kind) {
+    case ir::ScalarKind::I1: case ir::ScalarKind::I8: put(int8_t(i)); return true;
+    case ir::ScalarKind::I16: put(int16_t(i)); return true;
+    case ir::ScalarKind::I32: put(int32_t(i)); return true;
+    case ir::ScalarKind::I64: put(i); return true;
+    case ir::ScalarKind::F32: put(float(f)); return true;
+    case ir::ScalarKind::F64: put(f); return true;
+    default: return false;
+  }
+}
+
 class CudaDevice : public Device {
  public:
   CudaDevice(Driver d, Handle ctx, CudaProbe probe, const codegen::Target* target, bool coldL2, int ordinal)
@@ -182,18 +197,12 @@ class CudaDevice : public Device {
     for (size_t i = 0; i < storage.size(); ++i) {
       const ir::Type& t = k.kernel->params()[i]->type;
       const interp::Arg& a = bound.args[i];
-      auto put = [&](auto v) { std::memcpy(storage[i].data(), &v, sizeof v); };
-      if (t.isPtr()) put(CUdeviceptr(dev[a.buffer] + a.byteOffset));
-      else switch (t.elem().kind) {
-          case ir::ScalarKind::I1: case ir::ScalarKind::I8: put(int8_t(a.i)); break;
-          case ir::ScalarKind::I16: put(int16_t(a.i)); break;
-          case ir::ScalarKind::I32: put(int32_t(a.i)); break;
-          case ir::ScalarKind::I64: put(int64_t(a.i)); break;
-          case ir::ScalarKind::F32: put(float(a.f)); break;
-          case ir::ScalarKind::F64: put(double(a.f)); break;
-          default:
-            return inputError(Diagnostic{"<device>", 0, 0, "a scalar parameter of type " + t.str() + " cannot be passed to the GPU yet"});
-        }
+      if (t.isPtr()) {
+        const CUdeviceptr p = dev[a.buffer] + a.byteOffset;
+        std::memcpy(storage[i].data(), &p, sizeof p);
+      } else if (!putScalar(t.elem().kind, a.i, a.f, storage[i])) {
+        return inputError(Diagnostic{"<device>", 0, 0, "a scalar parameter of type " + t.str() + " cannot be passed to the GPU yet"});
+      }
       params[i] = storage[i].data();
     }
     Handle stream = reinterpret_cast<Handle>(uintptr_t(o.gpu.stream));
@@ -391,27 +400,22 @@ class CudaDirectLaunch final : public DirectLaunch {
       const Param& p = params_[i];
       const uint64_t bits = args[i];
       const int64_t v = int64_t(bits);
-      auto put = [&](auto x) { std::memcpy(storage[i].data(), &x, sizeof x); };
       auto fits = [&](int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
       bool ok = true;
-      switch (p.kind) {
-        case ir::ScalarKind::Ptr:
-          ok = codegen::divisorOf(bits) == p.divisor && dev_.onThisGpu(reinterpret_cast<const void*>(uintptr_t(bits)));
-          put(CUdeviceptr(bits));
-          break;
-        case ir::ScalarKind::I1: ok = fits(0, 1); put(int8_t(v)); break;
-        case ir::ScalarKind::I8: ok = fits(INT8_MIN, INT8_MAX); put(int8_t(v)); break;
-        case ir::ScalarKind::I16: ok = fits(INT16_MIN, INT16_MAX); put(int16_t(v)); break;
-        case ir::ScalarKind::I32: ok = fits(INT32_MIN, INT32_MAX); put(int32_t(v)); break;
-        case ir::ScalarKind::I64: put(v); break;
-        case ir::ScalarKind::F32: case ir::ScalarKind::F64: {
-          double d;
-          std::memcpy(&d, &bits, sizeof d);
-          if (p.kind == ir::ScalarKind::F32) put(float(d));
-          else put(d);
-          break;
+      if (p.kind == ir::ScalarKind::Ptr) {
+        ok = codegen::divisorOf(bits) == p.divisor && dev_.onThisGpu(reinterpret_cast<const void*>(uintptr_t(bits)));
+        std::memcpy(storage[i].data(), &bits, sizeof bits);
+      } else {
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        if (!putScalar(p.kind, v, d, storage[i])) return false;
+        switch (p.kind) {
+          case ir::ScalarKind::I1: ok = fits(0, 1); break;
+          case ir::ScalarKind::I8: ok = fits(INT8_MIN, INT8_MAX); break;
+          case ir::ScalarKind::I16: ok = fits(INT16_MIN, INT16_MAX); break;
+          case ir::ScalarKind::I32: ok = fits(INT32_MIN, INT32_MAX); break;
+          default: break;
         }
-        default: return false;
       }
       if (ir::ElemType{p.kind, ir::ScalarKind::I32}.isInt() && (codegen::divisorOf(bits) != p.divisor || (v == 1) != p.one)) ok = false;
       if (!ok) return false;
@@ -450,9 +454,7 @@ std::unique_ptr<DirectLaunch> CudaDevice::direct(const LoadedKernel& k, const Bo
   std::vector<CudaDirectLaunch::Param> params;
   for (size_t i = 0; i < k.kernel->params().size(); ++i) {
     const ir::Type& t = k.kernel->params()[i]->type;
-    const ir::ScalarKind kind = t.isPtr() ? ir::ScalarKind::Ptr : t.elem().kind;
-    if (kind == ir::ScalarKind::F16 || kind == ir::ScalarKind::BF16) return nullptr;  // not a launch argument's type
-    params.push_back({kind, copts.paramDivisors[i], bool(copts.paramOnes[i])});
+    params.push_back({t.isPtr() ? ir::ScalarKind::Ptr : t.elem().kind, copts.paramDivisors[i], bool(copts.paramOnes[i])});
   }
   return std::make_unique<CudaDirectLaunch>(*this, **mod, std::move(params));
 }

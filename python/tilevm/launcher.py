@@ -249,10 +249,10 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     # A warm launch of CUDA tensors on the GPU engine: the key, then the direct launcher (no
     # marshalling, no lookups in the extension); it declines (and the full path runs) when an
     # argument is not what it was specialized for.
-    direct_key = None
+    direct_key = unit_info = None
     if o["device"] != "cpu" and repeat == 1:
-        serial, _ = jit_fn._tilevm_unit()
-        direct_key = _direct_key(b, values, serial, num_warps, num_stages, o)
+        unit_info = jit_fn._tilevm_unit()
+        direct_key = _direct_key(b, values, unit_info[0], num_warps, num_stages, o)
         try:
             entry = b.direct.get(direct_key[0]) if direct_key else None
         except TypeError:  # an unhashable constexpr or option
@@ -302,7 +302,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     # resolved once per source; the extension caches the compiled kernel per unit, signature and
     # constexprs.
     try:
-        serial, unit = jit_fn._tilevm_unit()
+        serial, unit = unit_info or jit_fn._tilevm_unit()  # resolved once per launch
         result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
                                 unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup)
     except errors.CompilationError as e:
@@ -312,8 +312,9 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             e.__class__ = errors.InterpreterCompilationError
         raise
     result["signature"], result["defines"] = signature, defines
-    result["spec"] = _specialization(launch_args)
     direct = result.pop("direct")
+    if warmup or direct is not None:  # what a warmup's compiled kernel is cached by
+        result["spec"] = _specialization(launch_args)
     if direct is not None and direct_key is not None and not (result["findings"] or result["warnings"] or result["printed"]):
         warm = {k: v for k, v in result.items() if k in ("signature", "defines", "spec", "gpu")}
         b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"})

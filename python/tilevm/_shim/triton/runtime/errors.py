@@ -21,23 +21,23 @@ class OutOfResources(TritonError):
         return type(self), (self.required, self.limit, self.name)
 
 
-class PTXASError(TritonError):
+class _MessageError(TritonError):
+    """A Triton error that is its message, printed after the class's `what`."""
+    what = ""
+
+    def __init__(self, error_message=None):
+        super().__init__(error_message)
+        self.error_message = error_message
+
+    def __str__(self):
+        return f"{self.what}: {self.error_message or ''}"
+
+
+class PTXASError(_MessageError):
     """ptxas refused the generated PTX."""
-
-    def __init__(self, error_message=None):
-        super().__init__(error_message)
-        self.error_message = error_message
-
-    def __str__(self):
-        return f"PTXAS error: {self.error_message or ''}"
+    what = "PTXAS error"
 
 
-class AutotunerError(TritonError):
+class AutotunerError(_MessageError):
     """The autotuner could not run any configuration."""
-
-    def __init__(self, error_message=None):
-        super().__init__(error_message)
-        self.error_message = error_message
-
-    def __str__(self):
-        return f"Autotuner error: {self.error_message or ''}"
+    what = "Autotuner error"
