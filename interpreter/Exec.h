@@ -2,8 +2,9 @@
 // state shared by a launch, the state of one program, and the op families (one file each).
 #pragma once
 
-#include <deque>
+#include <array>
 #include <atomic>
+#include <deque>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -91,6 +92,9 @@ struct LaunchState {
   std::map<uint64_t, VectorClock> syncClocks;      ///< per atomic address (under atomicMutex)
   std::mutex epochMutex;                           ///< guards lateEpochs
   std::map<std::pair<const void*, int64_t>, uint32_t> lateEpochs;  ///< race shadow epochs > 1
+  /// Spin locks, each held by one plain write to one race-shadow chunk while it compares, writes
+  /// and records (Races.cpp); a chunk's lock is chosen by hashing its allocation and index.
+  std::array<std::atomic<uint8_t>, 1024> writeLocks{};
   std::optional<std::chrono::steady_clock::time_point> deadline;   ///< --timeout
   const std::atomic<bool>* cancel = nullptr;                       ///< LaunchOptions::cancel
   std::atomic<bool> stopped{false};      ///< the launch is ending: no program starts, running ones stop

@@ -337,7 +337,7 @@ inline Granules granulesOf(const Program& p, const MemRegion& r, uint64_t at, ui
   return {a.granuleOf(at), a.granuleOf(at + bytes)};
 }
 
-// Calls f(region, granules, address, lane) for ranges that together are exactly the bytes the
+// Calls f(region, granules, address, bytes, lane) for ranges that together are exactly the bytes the
 // active in-bounds lanes access, in granules of the region's allocation: one range for a
 // contiguous (or permuted contiguous) tile, one per row for contiguous rows, one per run of
 // active lanes of a masked row, else one per lane. `lane` is the first lane of the range when
@@ -345,19 +345,20 @@ inline Granules granulesOf(const Program& p, const MemRegion& r, uint64_t at, ui
 template <typename F>
 void forEachRange(Program& p, Lanes& l, int64_t n, unsigned eb, F&& f) {
   if (l.single && l.denseSet) {
-    f(*l.single, granulesOf(p, *l.single, l.denseLo, uint64_t(n) * eb, eb), l.denseLo, l.contiguous ? 0 : -1);
+    f(*l.single, granulesOf(p, *l.single, l.denseLo, uint64_t(n) * eb, eb), l.denseLo, uint64_t(n) * eb, l.contiguous ? 0 : -1);
     return;
   }
   if (l.single && l.rowAddr) {
     for (int64_t k = 0; k < n / l.rowLen; ++k)
-      f(*l.single, granulesOf(p, *l.single, l.rowAddr[k], uint64_t(l.rowLen) * eb, eb), l.rowAddr[k], k * l.rowLen);
+      f(*l.single, granulesOf(p, *l.single, l.rowAddr[k], uint64_t(l.rowLen) * eb, eb), l.rowAddr[k], uint64_t(l.rowLen) * eb,
+        k * l.rowLen);
     return;
   }
   if (l.single && l.maskedContiguous) {  // a row's tail: each run of active lanes is one range
     for (int64_t i = firstSet(l.mask, n); i >= 0 && i < n;) {
       const int64_t j = runEnd(l.mask, i, n);
       const uint64_t at = l.denseLo + uint64_t(i) * eb;
-      f(*l.single, granulesOf(p, *l.single, at, uint64_t(j - i) * eb, eb), at, i);
+      f(*l.single, granulesOf(p, *l.single, at, uint64_t(j - i) * eb, eb), at, uint64_t(j - i) * eb, i);
       i = runEnd(l.mask, j, n);  // past the off run that follows
     }
     return;
@@ -365,7 +366,7 @@ void forEachRange(Program& p, Lanes& l, int64_t n, unsigned eb, F&& f) {
   const uint64_t* a = laneAddrs(p, l);
   for (int64_t i = 0; i < n; ++i) {
     if (!l.active(i)) continue;
-    if (MemRegion* r = laneRegion(l, i)) f(*r, granulesOf(p, *r, a[i], eb, eb), a[i], i);
+    if (MemRegion* r = laneRegion(l, i)) f(*r, granulesOf(p, *r, a[i], eb, eb), a[i], uint64_t(eb), i);
   }
 }
 
@@ -516,10 +517,10 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   }
   if (!l.any || !(checks.uninit || checks.races)) return;
   bool uninitSeen = false;
-  forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t, int64_t) {
+  forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t, uint64_t, int64_t) {
     if (checks.uninit)
       if (const uint8_t* s = r.alloc->init.load(std::memory_order_acquire); s && !allDefined(s, g.lo, g.hi)) uninitSeen = true;
-    if (checks.races && r.alloc->race.words) raceRange(p, ins, r, eb, g.lo, g.hi, false);
+    if (checks.races && r.alloc->race.words) raceRead(p, ins, r, eb, g.lo, g.hi);
   });
   if (!uninitSeen) return;
   // Rare: name the first lane of each kind (never written; undefined, from a poison store) and
@@ -549,6 +550,28 @@ void execLoad(Program& p, const Instr& ins, const std::vector<const Tile*>& in, 
   if (undefined.count)
     reportOnce(p, ins, Finding::Kind::Uninitialized, *undefined.region, undefined.elem, undefined.lane, undefined.count,
                "load reads undefined element");
+}
+
+// Writes a store's active in-bounds lanes to memory (without the race shadow).
+void writeLanes(Program& p, Lanes& l, int64_t n, unsigned eb, const Tile& val) {
+  if (l.contiguous && l.single) {
+    std::memcpy(reinterpret_cast<void*>(l.rowAddr[0]), val.data, size_t(n) * eb);
+  } else if (l.rowsContiguous && l.single && val.size() == n) {
+    for (int64_t r = 0, k = 0; r < n; r += l.rowLen, ++k)
+      std::memcpy(reinterpret_cast<void*>(l.rowAddr[k]), val.data + size_t(r) * eb, size_t(l.rowLen) * eb);
+  } else if (l.maskedContiguous && val.size() == n) {
+    uint8_t* dst = reinterpret_cast<uint8_t*>(l.denseLo);
+    for (int64_t i = 0, j; i < n; i = j) {  // runs of active lanes, copied whole
+      const bool on = l.mask[i] != 0;
+      j = runEnd(l.mask, i, n);
+      if (on) std::memcpy(dst + size_t(i) * eb, val.data + size_t(i) * eb, size_t(j - i) * eb);
+    }
+  } else {
+    const uint64_t* a = laneAddrs(p, l);
+    for (int64_t i = 0; i < n; ++i)
+      if (l.active(i) && laneRegion(l, i))
+        copyElement(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
+  }
 }
 
 void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in) {
@@ -601,56 +624,29 @@ void execStore(Program& p, const Instr& ins, const std::vector<const Tile*>& in)
       }
     }
   }
-  // Ranges another program wrote before: keep the bytes this store overwrites, to tell a
-  // benign race (identical bits) from a harmful one (Races.h). Rare: one load per 64 granules.
-  const uint8_t** before = nullptr;  // per range (at most one per lane), made on the first hit
   if (checks.races) {
-    size_t range = 0;
-    forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t at, int64_t) {
-      if (r.alloc->race.words && g.hi > g.lo && raceWrittenByOthers(p, *r.alloc, g.lo, g.hi)) {
-        if (!before) {
-          before = static_cast<const uint8_t**>(p.arena.allocate(size_t(n) * sizeof(void*)));
-          std::fill(before, before + n, nullptr);
-        }
-        const size_t bytes = size_t(g.hi - g.lo) << r.alloc->gshift;
-        auto* copy = static_cast<uint8_t*>(p.arena.allocate(bytes));
-        std::memcpy(copy, reinterpret_cast<const void*>(at), bytes);
-        before[range] = copy;
+    // Memory is written range by range with the race shadow (Races.h: a write meeting another
+    // program's sees exactly that program's bits).
+    const uint8_t* image = nullptr;  // a permuted dense tile's values in memory order
+    forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t at, uint64_t bytes, int64_t lane) {
+      if (uint8_t* s = r.alloc->init.load(std::memory_order_acquire)) std::memset(s + g.lo, kDefined, size_t(g.hi - g.lo));
+      if (lane < 0 && !image) {
+        auto* m = static_cast<uint8_t*>(p.arena.allocate(size_t(n) * eb));
+        const uint64_t* a = laneAddrs(p, l);
+        for (int64_t i = 0; i < n; ++i) std::memcpy(m + (a[i] - l.denseLo), val.data + size_t(i) * eb, eb);
+        image = m;
       }
-      ++range;
+      const uint8_t* src = lane >= 0 ? val.data + size_t(lane) * eb : image;
+      if (r.alloc->race.words) raceWrite(p, ins, r, eb, g.lo, g.hi, at, src, bytes);
+      else std::memcpy(reinterpret_cast<void*>(at), src, size_t(bytes));
     });
-  }
-  if (l.contiguous && l.single) {
-    std::memcpy(reinterpret_cast<void*>(l.rowAddr[0]), val.data, size_t(n) * eb);
-  } else if (l.rowsContiguous && l.single && val.size() == n) {
-    for (int64_t r = 0, k = 0; r < n; r += l.rowLen, ++k)
-      std::memcpy(reinterpret_cast<void*>(l.rowAddr[k]), val.data + size_t(r) * eb, size_t(l.rowLen) * eb);
-  } else if (l.maskedContiguous && val.size() == n) {
-    uint8_t* dst = reinterpret_cast<uint8_t*>(l.denseLo);
-    for (int64_t i = 0, j; i < n; i = j) {  // runs of active lanes, copied whole
-      const bool on = l.mask[i] != 0;
-      j = runEnd(l.mask, i, n);
-      if (on) std::memcpy(dst + size_t(i) * eb, val.data + size_t(i) * eb, size_t(j - i) * eb);
-    }
   } else {
-    const uint64_t* a = laneAddrs(p, l);
-    for (int64_t i = 0; i < n; ++i)
-      if (l.active(i) && laneRegion(l, i))
-        copyElement(reinterpret_cast<void*>(a[i]), val.data + size_t(val.size() == n ? i : 0) * eb, eb);
+    writeLanes(p, l, n, eb, val);
+    if (checks.uninit)
+      forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t, uint64_t, int64_t) {
+        if (uint8_t* s = r.alloc->init.load(std::memory_order_acquire)) std::memset(s + g.lo, kDefined, size_t(g.hi - g.lo));
+      });
   }
-  if (!(checks.uninit || checks.races)) return;
-  size_t range = 0;
-  forEachRange(p, l, n, eb, [&](MemRegion& r, Granules g, uint64_t, int64_t lane) {
-    if (uint8_t* s = r.alloc->init.load(std::memory_order_acquire)) std::memset(s + g.lo, kDefined, size_t(g.hi - g.lo));
-    if (checks.races && r.alloc->race.words) {
-      WriteBits bits;
-      bits.old = before ? before[range] : nullptr;
-      if (lane >= 0 && val.size() == n) bits.mine = val.data + size_t(lane) * eb;
-      else if (val.size() == 1 && g.hi - g.lo == int64_t(eb >> r.alloc->gshift)) bits.mine = val.data;
-      raceRange(p, ins, r, eb, g.lo, g.hi, true, &bits);
-    }
-    ++range;
-  });
   // Poison lanes leave their elements undefined: reading them later is the error.
   if (poisonStore)
     forEachElement(p, l, n, eb, [&](int64_t i, MemRegion& r, uint64_t at) {

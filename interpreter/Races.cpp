@@ -16,9 +16,11 @@
 // chunk's element words, and set to kSplit; from then on the element words are the state.
 //
 // A write that finds another program's unordered write is benign when both stored identical
-// bits: the bytes it overwrote (kept by the store when raceWrittenByOthers said so) equal its
-// own. When the other write landed between that test and this one (parallel schedules only),
-// the bytes now in memory are compared with its own instead.
+// bits. Plain writes update memory and shadow one chunk at a time under the chunk's lock
+// (LaunchState::writeLocks): while it is held no other plain write can touch the chunk's bytes
+// or words, so when the shadow shows another program's write there, the bytes in memory are
+// exactly that program's, and are kept before they are overwritten. (Reads do not lock: they
+// change no bytes. Atomics are serialized among themselves and race with any plain write.)
 #include "interpreter/Races.h"
 
 #include <algorithm>
@@ -59,6 +61,14 @@ using EpochKey = std::pair<const void*, int64_t>;
 EpochKey elementKey(const Allocation& a, int64_t elem) { return {&a, elem}; }
 EpochKey chunkKey(const Allocation& a, int64_t chunk) { return {&a.race, chunk}; }
 
+// What a plain write stored, and (when the shadow showed another program's write there) the
+// bytes it overwrote, for telling a benign race from a harmful one.
+struct WriteBits {
+  const uint8_t* mine = nullptr;  // the bytes stored, from the range's first granule
+  const uint8_t* old = nullptr;   // the bytes overwritten in granules [oldLo, oldHi) (null: none kept)
+  int64_t oldLo = 0, oldHi = 0;
+};
+
 // One access being recorded: through which buffer, in which element size, and (writes) the
 // bits it stored.
 struct Access {
@@ -67,21 +77,24 @@ struct Access {
   const MemRegion& r;
   Allocation& a;
   unsigned eb;
-  int64_t lo;  // first granule of the range (WriteBits are indexed from it)
+  int64_t lo;    // first granule of the range
+  uint64_t bpg;  // bytes per granule in the range
   const WriteBits* bits;
 };
 
 // Did this write store the same bits as the earlier one it conflicts with, over the elements
-// (of x.eb bytes) that granules [g, g + count) belong to?
+// (of x.eb bytes) that granules [g, g + count) belong to (as far as this chunk holds them)?
 bool identicalBits(const Access& x, int64_t g, int64_t count) {
-  if (!x.bits) return false;
-  const int64_t per = std::max<int64_t>(1, int64_t(x.eb >> x.a.gshift));
-  const int64_t first = (g - x.lo) / per * per, last = (g + count - x.lo + per - 1) / per * per;
-  g = x.lo + first;
-  const size_t at = size_t(first) << x.a.gshift, bytes = size_t(last - first) << x.a.gshift;
-  const uint8_t* now = reinterpret_cast<const uint8_t*>(x.a.gbase + (uint64_t(g) << x.a.gshift));
-  if (x.bits->old) return std::memcmp(x.bits->old + at, x.bits->mine ? x.bits->mine + at : now, bytes) == 0;
-  return x.bits->mine && std::memcmp(now, x.bits->mine + at, bytes) == 0;
+  if (!x.bits || !x.bits->old) return false;
+  const WriteBits& b = *x.bits;
+  // Byte offsets from the range's start (an element boundary), rounded out to whole elements
+  // and clipped to the bytes that were kept.
+  const uint64_t eb = x.eb;
+  uint64_t from = uint64_t(g - x.lo) * x.bpg / eb * eb, to = (uint64_t(g + count - x.lo) * x.bpg + eb - 1) / eb * eb;
+  from = std::max(from, uint64_t(b.oldLo - x.lo) * x.bpg);
+  to = std::min(to, uint64_t(b.oldHi - x.lo) * x.bpg);
+  if (to <= from) return false;
+  return std::memcmp(b.old + (from - uint64_t(b.oldLo - x.lo) * x.bpg), b.mine + from, size_t(to - from)) == 0;
 }
 
 uint32_t epochOf(Program& p, EpochKey key, const Word& w) {
@@ -225,13 +238,11 @@ bool quick(uint32_t& word, uint32_t mine) {
   return cur == 0 && slot.compare_exchange_strong(cur, mine, std::memory_order_acq_rel);
 }
 
-}  // namespace
-
-void raceRange(Program& p, const Instr& ins, const MemRegion& region, unsigned eb, int64_t lo, int64_t hi, bool write,
-               const WriteBits* bits) {
-  Allocation& r = *region.alloc;
-  const Access x{p, ins, region, r, eb, lo, bits};
-  const uint32_t mine = wordFor(p, ins, write);
+// Records access x to granules [lo, hi) of its allocation.
+void recordRange(const Access& x, int64_t lo, int64_t hi, bool write) {
+  Program& p = x.p;
+  Allocation& r = x.a;
+  const uint32_t mine = wordFor(p, x.ins, write);
   // A read of a chunk already read by several programs changes nothing (accessWord's first
   // test, inlined: every program reading a shared weight row takes this path per chunk).
   const bool plainRead = !write && p.epoch <= 1;
@@ -260,6 +271,38 @@ void raceRange(Program& p, const Instr& ins, const MemRegion& region, unsigned e
   }
 }
 
+// Does a granule of [lo, hi) (within one chunk) hold another program's write?
+bool writtenByOthers(const Program& p, const Allocation& a, int64_t lo, int64_t hi) {
+  const uint32_t me = p.linear + 1;
+  auto other = [&](uint32_t v) { return (v & 3u) == Written && (v >> 12) != me; };
+  const int64_t c = lo / kRaceChunk;
+  const uint32_t cw = std::atomic_ref<uint32_t>(a.race.chunks[size_t(c)]).load(std::memory_order_acquire);
+  if (cw == kLocked) return true;  // being split by a reader: look again after
+  if (cw != kSplit) return other(cw);
+  for (int64_t e = lo; e < hi; ++e)
+    if (other(std::atomic_ref<uint32_t>(a.race.words[size_t(e)]).load(std::memory_order_acquire))) return true;
+  return false;
+}
+
+// Holds the write lock of chunk c of allocation a.
+class ChunkLock {
+ public:
+  ChunkLock(LaunchState& launch, const Allocation& a, int64_t c) {
+    const uint64_t h = (reinterpret_cast<uintptr_t>(&a) >> 6) * 0x9E3779B97F4A7C15ull + uint64_t(c);
+    lock_ = &launch.writeLocks[size_t((h ^ (h >> 29)) % launch.writeLocks.size())];
+    while (lock_->exchange(1, std::memory_order_acquire))
+      while (lock_->load(std::memory_order_relaxed)) std::this_thread::yield();
+  }
+  ~ChunkLock() { lock_->store(0, std::memory_order_release); }
+  ChunkLock(const ChunkLock&) = delete;
+  ChunkLock& operator=(const ChunkLock&) = delete;
+
+ private:
+  std::atomic<uint8_t>* lock_;
+};
+
+}  // namespace
+
 void clearRaceShadow(RaceShadow& s) {
   const int64_t chunks = (s.numel + kRaceChunk - 1) / kRaceChunk;
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, chunks, 4096), [&](const tbb::blocked_range<int64_t>& r) {
@@ -273,20 +316,36 @@ void clearRaceShadow(RaceShadow& s) {
   });
 }
 
-bool raceWrittenByOthers(const Program& p, const Allocation& a, int64_t lo, int64_t hi) {
-  const uint32_t me = p.linear + 1;
-  auto other = [&](uint32_t v) { return (v & 3u) == Written && (v >> 12) != me; };
-  for (int64_t c = lo / kRaceChunk, last = (hi - 1) / kRaceChunk; c <= last; ++c) {
-    const uint32_t cw = std::atomic_ref<uint32_t>(a.race.chunks[size_t(c)]).load(std::memory_order_acquire);
-    if (cw == kLocked) return true;
-    if (cw != kSplit) {
-      if (other(cw)) return true;
-      continue;
-    }
-    for (int64_t e = std::max(lo, c * kRaceChunk), stop = std::min(hi, (c + 1) * kRaceChunk); e < stop; ++e)
-      if (other(std::atomic_ref<uint32_t>(a.race.words[size_t(e)]).load(std::memory_order_acquire))) return true;
+void raceRead(Program& p, const Instr& ins, const MemRegion& r, unsigned eb, int64_t lo, int64_t hi) {
+  recordRange(Access{p, ins, r, *r.alloc, eb, lo, 0, nullptr}, lo, hi, false);
+}
+
+void raceWrite(Program& p, const Instr& ins, const MemRegion& r, unsigned eb, int64_t lo, int64_t hi, uint64_t at,
+               const uint8_t* src, uint64_t bytes) {
+  if (hi <= lo) {
+    std::memcpy(reinterpret_cast<void*>(at), src, size_t(bytes));
+    return;
   }
-  return false;
+  Allocation& a = *r.alloc;
+  const uint64_t bpg = bytes / uint64_t(hi - lo);
+  WriteBits bits;
+  bits.mine = src;
+  const Access x{p, ins, r, a, eb, lo, bpg, &bits};
+  for (int64_t e = lo; e < hi;) {
+    const int64_t c = e / kRaceChunk, stop = std::min((c + 1) * kRaceChunk, hi);
+    const size_t off = size_t(uint64_t(e - lo) * bpg), len = size_t(uint64_t(stop - e) * bpg);
+    uint8_t* dst = reinterpret_cast<uint8_t*>(at + off);
+    ChunkLock lock(p.launch, a, c);
+    bits.old = nullptr;
+    if (writtenByOthers(p, a, e, stop)) {
+      auto* kept = static_cast<uint8_t*>(p.arena.allocate(len));
+      std::memcpy(kept, dst, len);
+      bits.old = kept, bits.oldLo = e, bits.oldHi = stop;
+    }
+    std::memcpy(dst, src + off, len);
+    recordRange(x, e, stop, true);
+    e = stop;
+  }
 }
 
 void raceAtomic(Program& p, const Instr& ins, const MemRegion& region, unsigned eb, uint64_t addr) {
@@ -303,7 +362,7 @@ void raceAtomic(Program& p, const Instr& ins, const MemRegion& region, unsigned 
     }
     Word w = unpack(cur);
     if (w.state == Written && !ordered(p, key, w)) {
-      reportRace(Access{p, ins, region, r, eb, g0, nullptr}, g0, g1 - g0, "atomic", w, "write", false);
+      reportRace(Access{p, ins, region, r, eb, g0, 0, nullptr}, g0, g1 - g0, "atomic", w, "write", false);
       return;
     }
   }

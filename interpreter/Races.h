@@ -13,22 +13,17 @@ namespace tilevm::interp {
 /// Largest grid (programs) whose accesses the shadow words can name.
 inline constexpr uint64_t kMaxRacePrograms = (uint64_t(1) << 20) - 2;
 
-/// What a plain write put in memory, for telling a benign race (identical bits) from a
-/// harmful one; both in memory order from the first granule of the range (null: unknown).
-struct WriteBits {
-  const uint8_t* old = nullptr;   ///< the bytes before this write (taken when raceWrittenByOthers said so)
-  const uint8_t* mine = nullptr;  ///< the bytes this write stored
-};
+/// Records plain reads by `ins` (of `eb`-byte elements, through buffer `r`) of granules
+/// [lo, hi) of r's allocation; reports a race with an earlier unordered write by another
+/// program, in elements of r.
+void raceRead(Program& p, const Instr& ins, const MemRegion& r, unsigned eb, int64_t lo, int64_t hi);
 
-/// Records plain accesses by `ins` (of `eb`-byte elements, through buffer `r`) to granules
-/// [lo, hi) of r's allocation (reads or writes); reports a race with an earlier unordered
-/// access by another program, in elements of r.
-void raceRange(Program& p, const Instr& ins, const MemRegion& r, unsigned eb, int64_t lo, int64_t hi, bool write,
-               const WriteBits* bits = nullptr);
-
-/// May granules [lo, hi) of `a` hold a write by another program (the caller then keeps the
-/// bytes it is about to overwrite, for WriteBits::old)?
-bool raceWrittenByOthers(const Program& p, const Allocation& a, int64_t lo, int64_t hi);
+/// A plain write by `ins` of `bytes` bytes from `src` (in memory order) to address `at`, which
+/// are granules [lo, hi) of r's allocation: writes the memory and records the write, one shadow
+/// chunk at a time under that chunk's lock, so that a write meeting another program's unordered
+/// write compares its bits with exactly the bits that program stored (benign when identical).
+void raceWrite(Program& p, const Instr& ins, const MemRegion& r, unsigned eb, int64_t lo, int64_t hi, uint64_t at,
+               const uint8_t* src, uint64_t bytes);
 
 /// An atomic access of `eb` bytes at `addr`: races only with unordered plain writes.
 void raceAtomic(Program& p, const Instr& ins, const MemRegion& r, unsigned eb, uint64_t addr);

@@ -313,6 +313,24 @@ TEST_CASE("identical writes by several programs are a note, an error when strict
       }
 }
 
+TEST_CASE("two programs storing at once: different bits are never called benign", "[interp][memory][races]") {
+  // Two programs, run in parallel, each store to the same four elements: whichever records
+  // second must compare with the bits the first stored, however the two stores interleave.
+  for (bool same : {true, false}) {
+    auto m = compilePython(kPolicy, "same", {{"SAME", same ? "1" : "0"}}, "out: *fp32");
+    for (int launch = 0; launch < 3000; ++launch) {
+      std::vector<interp::Buffer> b{buffer("out", ScalarKind::F32, 4)};
+      interp::LaunchOptions o;
+      o.grid = {2, 1, 1};
+      o.schedule = interp::Schedule::Parallel;
+      auto r = interp::run(*m, *m->kernels[0], b, {bufArg(0)}, o);
+      INFO("same " << same << " launch " << launch << "\n" << r.text());
+      REQUIRE(r.findings.size() == 1);
+      REQUIRE(r.findings[0].severity == (same ? Severity::Note : Severity::Error));
+    }
+  }
+}
+
 TEST_CASE("a poison store is a warning; reading the undefined elements is the error", "[interp][memory]") {
   for (bool read : {false, true}) {
     auto m = compilePython(kPolicy, "poison", {{"READ", read ? "1" : "0"}, {"BLOCK", "16"}},
