@@ -86,13 +86,14 @@ const char* const kTensorMethods[] = {"to", "reshape", "view", "trans", "permute
                                       "max", "min", "argmax", "argmin", "cumsum", "cumprod", "split", "interleave", "reduce",
                                       "associative_scan", "exp", "exp2", "log", "log2", "sqrt", "abs", "sigmoid",
                                       "softmax", "floor", "ceil", "cos", "sin", "rsqrt", "erf", "ravel", "cast", "flip",
-                                      "sort", "topk", "xor_sum", "gather", "histogram", "item"};
+                                      "sort", "topk", "xor_sum", "reduce_or", "gather", "histogram", "item"};
 
-// Canonical spelling: "tl.NAME" for everything in triton.language (and its math / libdevice
-// submodules), "triton.NAME" for the triton package itself.
+// Canonical spelling: "tl.NAME" for everything in triton.language (and its math, libdevice,
+// random, standard and core submodules), "triton.NAME" for the triton package itself.
 std::string canonical(const std::string& path) {
   if (path == "triton.language" || path == "triton.language.math" || path == "triton.language.extra.cuda.libdevice" ||
-      path == "triton.language.extra.libdevice" || path == "triton.language.libdevice")
+      path == "triton.language.extra.libdevice" || path == "triton.language.libdevice" || path == "triton.language.random" ||
+      path == "triton.language.standard" || path == "triton.language.core")
     return "tl";
   static const char* prefixes[] = {"triton.language.extra.cuda.libdevice.", "triton.language.extra.libdevice.",
                                    "triton.language.libdevice.",
@@ -575,7 +576,8 @@ void registerDebug(BuiltinTable& t) {
     Args a(L, c, "to_tensor", {"x"});
     return a.tensor(0);
   };
-  for (const char* fn : {"rand", "randn", "randint", "randint4x", "philox", "sort", "topk", "xor_sum", "gather", "histogram",
+  for (const char* fn : {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "philox", "uint_to_uniform_float",
+                         "pair_uniform_to_normal", "swizzle2d", "reduce_or", "sort", "topk", "xor_sum", "gather", "histogram",
                          "dot_scaled"}) {
     std::string name = fn;
     t["tl." + name] = [name](Lowerer& L, CallArgs& c) { return L.inlinePrelude(name, c); };

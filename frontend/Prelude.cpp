@@ -80,9 +80,15 @@ def philox(seed, c0, c1, c2, c3, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 
 @triton.jit
 def randint4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
+    # As Triton: 32-bit Philox whatever the offsets' width (64-bit ones fill two counters).
     offset = tl.to_tensor(offset)
-    zero = offset * 0
-    return philox(seed, offset, zero, zero, zero, n_rounds)
+    offset_lo = offset.to(tl.uint32)
+    zero = offset_lo * 0
+    if offset.dtype.primitive_bitwidth > 32:
+        offset_hi = (offset >> 32).to(tl.uint32)
+    else:
+        offset_hi = zero
+    return philox(seed, offset_lo, offset_hi, zero, zero, n_rounds)
 
 
 @triton.jit
@@ -110,6 +116,12 @@ def rand(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
 
 
 @triton.jit
+def rand4x(seed, offsets, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
+    i1, i2, i3, i4 = randint4x(seed, offsets, n_rounds)
+    return uint_to_uniform_float(i1), uint_to_uniform_float(i2), uint_to_uniform_float(i3), uint_to_uniform_float(i4)
+
+
+@triton.jit
 def pair_uniform_to_normal(u1, u2):
     # Box-Muller
     u1 = tl.maximum(1.0e-7, u1)
@@ -123,6 +135,14 @@ def randn(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
     r0, r1, r2, r3 = randint4x(seed, offset, n_rounds)
     n0, n1 = pair_uniform_to_normal(uint_to_uniform_float(r0), uint_to_uniform_float(r1))
     return n0
+
+
+@triton.jit
+def randn4x(seed, offset, n_rounds: tl.constexpr = N_ROUNDS_DEFAULT):
+    u1, u2, u3, u4 = rand4x(seed, offset, n_rounds)
+    n1, n2 = pair_uniform_to_normal(u1, u2)
+    n3, n4 = pair_uniform_to_normal(u3, u4)
+    return n1, n2, n3, n4
 
 
 # Sorting (triton.language.standard's sort and topk), along the last dimension, whose extent
@@ -257,6 +277,32 @@ def _xor_combine(a, b):
 def xor_sum(input, axis=None, keep_dims=False):
     tl.static_assert(input.dtype.is_int(), "xor_sum only supported for integers")
     return tl.reduce(input, axis, _xor_combine, keep_dims=keep_dims)
+
+
+@triton.jit
+def _or_combine(a, b):
+    return a | b
+
+
+@triton.jit
+def reduce_or(input, axis, keep_dims=False):
+    tl.static_assert(input.dtype.is_int(), "reduce_or only supported for integers")
+    return tl.reduce(input, axis, _or_combine, keep_dims=keep_dims)
+
+
+# triton.language.standard's swizzle2d: row-major indices of a size_i x size_j matrix to
+# column-major ones within each group of size_g rows (the last group may have fewer).
+@triton.jit
+def swizzle2d(i, j, size_i, size_j, size_g):
+    ij = i * size_j + j
+    size_gj = size_g * size_j
+    group_id = ij // size_gj
+    off_i = group_id * size_g
+    size_g = tl.minimum(size_i - off_i, size_g)
+    ij = ij % size_gj
+    new_i = off_i + ij % size_g
+    new_j = ij // size_g
+    return new_i, new_j
 )PY";
 
 }  // namespace
