@@ -111,6 +111,14 @@ def _same_code(a, b):
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "grid", "warmup")
 
 
+class _SourcePosition:
+    """Where a kernel's `def` is: Triton's FunctionRewriter's `filename` and `def_file_lineno`."""
+
+    def __init__(self, filename, def_file_lineno):
+        self.filename = filename
+        self.def_file_lineno = def_file_lineno
+
+
 class JITFunction:
     """A @triton.jit function: compiled from its live source (`src`, which a program may
     rewrite) and the values its globals and closure hold, by tilevm's frontend."""
@@ -137,6 +145,7 @@ class JITFunction:
         self._indent = len(first) - len(first.lstrip())
         self._src = text[start.start():]
         self._unit = None  # (serial, unit): resolved at the first launch, again after src changes
+        self.pre_run_hooks = []
 
     @property
     def src(self):
@@ -177,7 +186,17 @@ class JITFunction:
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
 
+    def add_pre_run_hook(self, hook):
+        """As Triton's: `hook(*args, **kwargs)` runs before each launch, with the launch's arguments."""
+        assert callable(hook)
+        self.pre_run_hooks.append(hook)
+
     def run(self, *args, grid, _repeat=1, **kwargs):
+        warmup = kwargs.pop("warmup", False)
+        if warmup:  # Triton's run(warmup=True): compile, do not launch
+            return self.warmup(*args, grid=grid, **kwargs)
+        for hook in self.pre_run_hooks:
+            hook(*args, **kwargs)
         # Launch options are not kernel arguments (unless the kernel names a parameter so:
         # Triton's softmax tutorial takes num_stages as a constexpr); num_warps sizes the GPU
         # engine's programs and num_stages its software pipelining; neither means anything to the
@@ -193,6 +212,13 @@ class JITFunction:
         (compiler.py) with its metadata, n_regs and n_spills, launched as kernel[grid](...)."""
         from .compiler import warmup
         return warmup(self, args, grid, kwargs)
+
+    def rewrite(self):
+        """Triton's interpreter (InterpretedFunction.rewrite) rewrites the kernel's source into
+        Python it can run and keeps where the `def` is in `rewriter`. tilevm compiles the
+        source instead, so the function comes back as it is; `rewriter` says the same."""
+        self.rewriter = _SourcePosition(self.source_path, self.def_file_line_number)
+        return self.fn
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.__name__} is a @triton.jit function: launch it as {self.__name__}[grid](...)")
@@ -219,7 +245,7 @@ class _Wrapper:
 
     def __init__(self, inner):
         self.inner = inner
-        self.fn = inner.fn
+        self.fn = inner  # as Triton's: the kernel (or decorator layer) this one wraps
         self.__name__ = inner.__name__
         self.arg_names = inner.arg_names
 

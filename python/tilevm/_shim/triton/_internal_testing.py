@@ -38,6 +38,12 @@ def get_current_target():
     return triton.runtime.driver.active.get_current_target()
 
 
+def get_arch():
+    """The target's architecture as a string ("" on the interpreter), as Triton's."""
+    target = get_current_target()
+    return "" if target is None else str(target.arch)
+
+
 def _backend_is(name):
     target = get_current_target()
     return target is not None and target.backend == name
@@ -107,6 +113,11 @@ def is_hip_rdna3():
 
 def is_hip_rdna4():
     return _hip_arch(lambda a: "gfx120" in a)
+
+
+# The names Triton's tests used for RDNA3/RDNA4 before it renamed them.
+is_hip_gfx11 = is_hip_rdna3
+is_hip_gfx12 = is_hip_rdna4
 
 
 def is_hip_gfx1250():
