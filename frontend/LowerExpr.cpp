@@ -512,10 +512,7 @@ CV Lowerer::eval(const Expr& e, Env& env) {
     case Expr::K::IfExp: {
       CV c = eval(*e.b, env);
       if (!c.isTensor()) return constexprTruth(c, *e.b, "condition") ? eval(*e.a, env) : eval(*e.c, env);
-      // A runtime condition: both sides are evaluated, then selected (no side effects).
-      CV x = eval(*e.a, env);
-      CV y = eval(*e.c, env);
-      return select(c, x, y, e);
+      return lowerRuntimeIfExp(e, c, env);
     }
     case Expr::K::NamedExpr: {
       CV v = eval(*e.b, env);

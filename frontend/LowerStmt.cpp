@@ -166,6 +166,37 @@ CV Lowerer::ifCondition(const CV& cond, const Expr& test) {
   fail(test, "an if condition must be a scalar, got " + cond.describe());
 }
 
+CV Lowerer::lowerRuntimeIfExp(const Expr& e, const CV& cond, Env& env) {
+  CV c = cast(ifCondition(cond, *e.b), DType::of(ScalarKind::I1), *e.b);
+  setLoc(e);
+  ir::Op* op = b.create(Opcode::If, {c.value}, {});
+  ir::Block* parent = b.insertionBlock();
+  const Expr* sides[2] = {e.a.get(), e.c.get()};
+  CV v[2];
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    CV side = eval(*sides[i], env);
+    v[i] = side.kind == CV::K::None ? side : toTensor(side, *sides[i]);
+  }
+  const bool isVoid = v[0].kind == CV::K::None && v[1].kind == CV::K::None;
+  auto sameType = [&] {
+    if (!v[0].isTensor() || !v[1].isTensor() || !(v[0].dtype == v[1].dtype)) return false;
+    auto s0 = v[0].type().shape(), s1 = v[1].type().shape();
+    return s0.size() == s1.size() && std::equal(s0.begin(), s0.end(), s1.begin());
+  };
+  if (!isVoid && !sameType())
+    fail(e, "a conditional expression with a runtime condition has inconsistent types " + v[0].describe() + " and " +
+                v[1].describe() + " (as in Triton, each side must have the same type)");
+  for (int i = 0; i < 2; ++i) {
+    b.setInsertionPoint(&op->regions[i]->block);
+    setLoc(e);
+    b.create(Opcode::Yield, isVoid ? std::vector<ir::Value*>{} : std::vector<ir::Value*>{v[i].value}, {});
+  }
+  b.setInsertionPoint(parent);
+  if (isVoid) return CV::none();
+  return CV::tensor(appendResult(op, v[0].type()), v[0].dtype);
+}
+
 Lowerer::Flow Lowerer::lowerReturningIf(const Stmt& s, const CV& cond, Env& env) {
   CV c = cast(ifCondition(cond, *s.test), DType::of(ScalarKind::I1), *s.test);
   setLoc(s.line, s.col);

@@ -162,6 +162,9 @@ class Lowerer {
   Flow lowerReturningIf(const Stmt& s, const CV& cond, Env& env);
   /// The scalar a runtime `if` tests: the condition, or a one-element tile's element.
   CV ifCondition(const CV& cond, const Expr& test);
+  /// `a if cond else b` with a runtime condition, as Triton lowers it: each side in its own
+  /// branch of an if (only the side taken runs), made a tensor; both of one type, or both None.
+  CV lowerRuntimeIfExp(const Expr& e, const CV& cond, Env& env);
   /// A value that differs between the branches of a runtime `if` (v[0] then, v[1] else):
   /// each branch yields it (numbers materialized there) and its merged dtype is returned;
   /// nullopt when both are the same compile-time value. The messages name a type mismatch and

@@ -11,8 +11,8 @@ using ir::ScalarKind;
 namespace {
 
 // Philox-4x32 with 10 rounds (Salmon et al., SC'11), written from the paper's description.
-std::array<uint32_t, 4> philox(uint64_t seed, uint32_t counter) {
-  uint32_t c[4] = {counter, 0, 0, 0};
+std::array<uint32_t, 4> philox(uint64_t seed, uint32_t counter, uint32_t counter1 = 0) {
+  uint32_t c[4] = {counter, counter1, 0, 0};
   uint32_t k0 = uint32_t(seed), k1 = uint32_t(seed >> 32);
   for (int round = 0; round < 10; ++round) {
     uint64_t p0 = uint64_t(0xD2511F53u) * c[0], p1 = uint64_t(0xCD9E8D57u) * c[2];
@@ -26,7 +26,7 @@ std::array<uint32_t, 4> philox(uint64_t seed, uint32_t counter) {
 }
 
 // Philox-4x64 with 10 rounds (the same construction with 64-bit words and Random123's
-// constants): what Triton uses for int64 offsets, keyed by the whole seed.
+// constants): what Triton's tl.philox runs on 64-bit counters, keyed by the whole seed.
 std::array<uint64_t, 4> philox64(uint64_t seed, uint64_t counter) {
   uint64_t c[4] = {counter, 0, 0, 0};
   uint64_t k0 = seed, k1 = 0;
@@ -39,12 +39,6 @@ std::array<uint64_t, 4> philox64(uint64_t seed, uint64_t counter) {
     k1 += 0xBB67AE8584CAA73Bull;
   }
   return {c[0], c[1], c[2], c[3]};
-}
-
-float uniform64(uint64_t bits) {
-  int64_t x = int64_t(bits);
-  if (x < 0) x = -x - 1;
-  return float(x) * 1.0842020432385337e-19f;
 }
 
 float uniform(uint32_t bits) {
@@ -71,6 +65,13 @@ def rng64(ri, ru, base, seed, BLOCK: tl.constexpr):
     offs = base + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
     tl.store(ri + tl.arange(0, BLOCK) + tl.program_id(0) * BLOCK, tl.randint(seed, offs))
     tl.store(ru + tl.arange(0, BLOCK) + tl.program_id(0) * BLOCK, tl.rand(seed, offs))
+
+@triton.jit
+def philox64(ri, base, seed, BLOCK: tl.constexpr):
+    offs = base + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
+    z = offs * 0
+    a, b, c, d = tl.philox(seed, offs, z, z, z)
+    tl.store(ri + tl.arange(0, BLOCK) + tl.program_id(0) * BLOCK, a)
 )";
 
 }  // namespace
@@ -102,19 +103,34 @@ TEST_CASE("tl.randint, tl.rand and tl.randn follow Philox for any seed and offse
   }
 }
 
-TEST_CASE("int64 offsets take Philox-4x64, as Triton's random.py", "[interp][random]") {
+TEST_CASE("int64 offsets take 32-bit Philox on their two words, as Triton's randint4x", "[interp][random]") {
+  std::mt19937_64 rng(freshSeed());
+  const int64_t B = 32, P = 2;
+  auto m = compilePython(kKernel, "rng64", {{"BLOCK", "32"}}, "ri: *u32, ru: *fp32, base: i64, seed: i64");
+  const int64_t base = int64_t(rng() >> 2), s = int64_t(rng());
+  std::vector<interp::Buffer> b{buffer("ri", ScalarKind::I32, B * P), buffer("ru", ScalarKind::F32, B * P)};
+  runChecked(*m, b, {bufArg(0), bufArg(1), intArg(base), intArg(s)}, {P, 1, 1});
+  for (int64_t i = 0; i < B * P; ++i) {
+    const uint64_t off = uint64_t(base + i);
+    auto want = philox(uint64_t(s), uint32_t(off), uint32_t(off >> 32));
+    INFO("seed " << s << " offset " << base + i);
+    REQUIRE(uint32_t(as<int32_t>(b[0])[i]) == want[0]);
+    REQUIRE(as<float>(b[1])[i] == uniform(want[0]));
+  }
+}
+
+TEST_CASE("tl.philox on 64-bit counters is Philox-4x64", "[interp][random]") {
   auto kat = philox64(0, 0);
   CHECK(kat == std::array<uint64_t, 4>{0x16554d9eca36314cull, 0xdb20fe9d672d0fdcull, 0xd7e772cee186176bull, 0x7e68b68aec7ba23bull});
   std::mt19937_64 rng(freshSeed());
   const int64_t B = 32, P = 2;
-  auto m = compilePython(kKernel, "rng64", {{"BLOCK", "32"}}, "ri: *u64, ru: *fp32, base: i64, seed: i64");
+  auto m = compilePython(kKernel, "philox64", {{"BLOCK", "32"}}, "ri: *u64, base: i64, seed: i64");
   const int64_t base = int64_t(rng() >> 2), s = int64_t(rng());
-  std::vector<interp::Buffer> b{buffer("ri", ScalarKind::I64, B * P), buffer("ru", ScalarKind::F32, B * P)};
-  runChecked(*m, b, {bufArg(0), bufArg(1), intArg(base), intArg(s)}, {P, 1, 1});
+  std::vector<interp::Buffer> b{buffer("ri", ScalarKind::I64, B * P)};
+  runChecked(*m, b, {bufArg(0), intArg(base), intArg(s)}, {P, 1, 1});
   for (int64_t i = 0; i < B * P; ++i) {
     auto want = philox64(uint64_t(s), uint64_t(base + i));
     INFO("seed " << s << " offset " << base + i);
     REQUIRE(uint64_t(as<int64_t>(b[0])[i]) == want[0]);
-    REQUIRE(as<float>(b[1])[i] == uniform64(want[0]));
   }
 }
