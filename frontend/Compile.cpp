@@ -146,8 +146,11 @@ Result<std::unique_ptr<ir::Module>> KernelSource::compile(const CompileOptions& 
 
 Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, ModuleLoader* loader, const CompileOptions& opts) {
   const PyModule& mainModule = *fn.module;
+  // A parameter, or an element of a tuple argument: PARAM.PATH (tupleArgumentPath, Lowerer.h).
   auto hasParam = [&](const std::string& n) {
-    return std::any_of(fn.params.begin(), fn.params.end(), [&](const Param& p) { return p.name == n; });
+    const std::string head = n.substr(0, n.find('.'));
+    if (head.size() < n.size() && !Lowerer::tuplePathValid(n.substr(head.size() + 1))) return false;
+    return std::any_of(fn.params.begin(), fn.params.end(), [&](const Param& p) { return p.name == head; });
   };
   std::map<std::string, CV> constexprs;
   for (const auto& [name, text] : opts.defines) {
@@ -209,7 +212,8 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
     signature[name] = dt;
   }
   for (const Param& p : fn.params)
-    if (signature.count(p.name) && isConstexprParam(p))
+    if ((signature.count(p.name) || signature.lower_bound(p.name + ".") != signature.lower_bound(p.name + "/")) &&
+        isConstexprParam(p))
       return optionError("--signature: '" + p.name + "' is tl.constexpr: give its value with -D " + p.name + "=VALUE");
 
   auto out = std::make_unique<ir::Module>();

@@ -289,6 +289,10 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
         return m;
       }
       fail(at, "dtypes have no attribute '" + name + "'");
+    case CV::K::Tuple:
+      for (size_t i = 0; i < base.fields.size() && i < base.elts.size(); ++i)
+        if (base.fields[i] == name) return base.elts[i];
+      fail(at, (base.fields.empty() ? "tuples have" : "this named tuple has") + std::string(" no attribute '") + name + "'");
     case CV::K::Int:
     case CV::K::Float:
     case CV::K::Bool:

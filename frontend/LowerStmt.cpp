@@ -574,6 +574,50 @@ void Lowerer::yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const 
   b.create(Opcode::Yield, next, {});
 }
 
+namespace {
+
+// One component of a tuple argument's element path: INDEX, or INDEX_FIELD for a named tuple's
+// field (a field name never starts with '_').
+bool tupleComponent(const std::string& c, int64_t& index, std::string& field) {
+  const size_t sep = c.find('_');
+  const std::string digits = c.substr(0, sep);
+  if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return false;
+  index = std::stoll(digits);
+  field = sep == std::string::npos ? "" : c.substr(sep + 1);
+  if (sep != std::string::npos &&
+      (field.empty() || !(std::isalpha(static_cast<unsigned char>(field[0]))) ||
+       !std::all_of(field.begin(), field.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; })))
+    return false;
+  return true;
+}
+
+std::vector<std::string> splitPath(const std::string& path) {
+  std::vector<std::string> out;
+  for (size_t at = 0;;) {
+    const size_t dot = path.find('.', at);
+    out.push_back(path.substr(at, dot == std::string::npos ? std::string::npos : dot - at));
+    if (dot == std::string::npos) return out;
+    at = dot + 1;
+  }
+}
+
+// A tuple argument as its elements arrive (NAME.PATH entries), then as the value the kernel sees.
+struct TupleNode {
+  std::optional<CV> leaf;
+  std::map<int64_t, std::pair<std::string, TupleNode>> kids;  // index -> (field, element)
+};
+
+}  // namespace
+
+bool Lowerer::tuplePathValid(const std::string& path) {
+  int64_t index;
+  std::string field;
+  for (const std::string& c : splitPath(path))
+    if (!tupleComponent(c, index, field)) return false;
+  return true;
+}
+
 void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>& constexprs,
                           const std::map<std::string, DType>& signature,
                           const std::map<std::string, DescriptorParam>& descriptors) {
@@ -581,6 +625,7 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
   Env env;
   std::vector<std::pair<std::string, ir::Type>> params;
   std::vector<std::pair<std::string, DType>> runtime;
+  std::vector<const Param*> tupleArgs;
   for (const Param& p : fn.params) {
     if (auto it = constexprs.find(p.name); it != constexprs.end()) {
       env[p.name] = it->second;
@@ -603,6 +648,19 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
           params.emplace_back(n, ir::Type(i64.elem()));
           runtime.emplace_back(n, i64);
         }
+      continue;
+    }
+    const std::string prefix = p.name + ".";
+    auto inSignature = signature.lower_bound(prefix);
+    const bool signatureElements = inSignature != signature.end() && inSignature->first.rfind(prefix, 0) == 0;
+    auto inConstexprs = constexprs.lower_bound(prefix);
+    if (signatureElements || (inConstexprs != constexprs.end() && inConstexprs->first.rfind(prefix, 0) == 0)) {
+      // A tuple argument: its runtime elements are parameters PARAM.PATH; the tuple is made below.
+      for (; inSignature != signature.end() && inSignature->first.rfind(prefix, 0) == 0; ++inSignature) {
+        params.emplace_back(inSignature->first, ir::Type(inSignature->second.elem()));
+        runtime.emplace_back(inSignature->first, inSignature->second);
+      }
+      tupleArgs.push_back(&p);
       continue;
     }
     auto sig = signature.find(p.name);
@@ -631,6 +689,45 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
       for (size_t k = 0; k < d.block.size(); ++k) desc.elts.push_back(env.at(name + "." + field + std::to_string(k)));
     for (auto it = env.begin(); it != env.end();) it = it->first.rfind(name + ".", 0) == 0 ? env.erase(it) : std::next(it);
     env[name] = desc;
+  }
+  for (const Param* p : tupleArgs) {
+    // Its elements: constants from -D, runtime values from the parameters just made.
+    const std::string prefix = p->name + ".";
+    TupleNode root;
+    auto add = [&](const std::string& key, const CV& v) {
+      TupleNode* node = &root;
+      for (const std::string& c : splitPath(key.substr(prefix.size()))) {
+        int64_t index;
+        std::string field;
+        tupleComponent(c, index, field);  // checked by compileFunction
+        auto& kid = node->kids[index];
+        if (!field.empty()) kid.first = field;
+        node = &kid.second;
+      }
+      node->leaf = v;
+    };
+    for (auto it = constexprs.lower_bound(prefix); it != constexprs.end() && it->first.rfind(prefix, 0) == 0; ++it)
+      add(it->first, it->second);
+    for (auto it = env.lower_bound(prefix); it != env.end() && it->first.rfind(prefix, 0) == 0;) {
+      add(it->first, it->second);
+      it = env.erase(it);
+    }
+    std::function<CV(const TupleNode&, const std::string&)> make = [&](const TupleNode& n, const std::string& path) -> CV {
+      if (n.leaf && n.kids.empty()) return *n.leaf;
+      if (n.leaf) fail(p->line, p->col, "tuple argument '" + path + "' is given both as a value and as elements");
+      CV t = CV::tuple({});
+      bool named = false;
+      for (const auto& [index, kid] : n.kids) {
+        if (index != int64_t(t.elts.size()))
+          fail(p->line, p->col, "tuple argument '" + path + "': element " + std::to_string(t.elts.size()) + " is not given");
+        t.elts.push_back(make(kid.second, path + "." + std::to_string(index)));
+        t.fields.push_back(kid.first);
+        named = named || !kid.first.empty();
+      }
+      if (!named) t.fields.clear();
+      return t;
+    };
+    env[p->name] = make(root, p->name);
   }
   Flow f = execBlock(fn.body, env);
   if (f.returned && f.value.kind != CV::K::None) fail(fn.line, fn.col, "a kernel cannot return a value");

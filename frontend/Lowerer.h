@@ -52,6 +52,12 @@ class Lowerer {
 
   /// Lowers `fn` as kernel `fn.name`. `constexprs` binds compile-time parameters (defaults fill
   /// the rest); `signature` gives every other parameter's dtype, in order.
+  /// Is `path` the part after `PARAM.` of a tuple argument's element: dot-separated
+  /// components, each an index, or INDEX_FIELD for a named tuple's field ("1.0", "0_ptr.2")?
+  /// Elements are given as -D or --signature entries under such names; the kernel sees the
+  /// tuple they make (its runtime elements are parameters named so).
+  static bool tuplePathValid(const std::string& path);
+
   void lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>& constexprs,
                    const std::map<std::string, DType>& signature,
                    const std::map<std::string, DescriptorParam>& descriptors = {});

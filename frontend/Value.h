@@ -72,6 +72,7 @@ struct CV {
   const FunctionDef* fn = nullptr;
   const PyModule* pymod = nullptr;
   std::vector<int64_t> ints;
+  std::vector<std::string> fields;  ///< a named tuple's field names, one per element (Tuple)
 
   static CV none() { return CV{}; }
   static CV boolean(bool b) { CV v; v.kind = K::Bool; v.i = b; return v; }

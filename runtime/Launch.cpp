@@ -94,6 +94,9 @@ Result<LoadedKernel> loadKernel(const KernelRequest& r, std::vector<ArgValue>& a
       }
     std::string sig;
     for (const auto& p : *params) {
+      // A tuple argument's elements: --arg PARAM.PATH each (frontend's tuplePathValid).
+      for (auto e = byName.lower_bound(p.name + "."); e != byName.end() && e->first.rfind(p.name + ".", 0) == 0; ++e)
+        sig += (sig.empty() ? "" : ", ") + e->first + ": " + signatureType(args[e->second]);
       auto it = byName.find(p.name);
       if (it == byName.end()) continue;
       const ArgValue& a = args[it->second];
@@ -153,9 +156,11 @@ Result<BoundArgs> bindArgs(const ir::Kernel& k, std::vector<ArgValue>& args, boo
   for (size_t i = 0; i < k.params().size(); ++i) {
     const std::string& name = k.paramNames[i];
     const ir::Type& t = k.params()[i]->type;
-    // A tensor descriptor parameter arrives as NAME.base, NAME.shapeK and NAME.strideK.
-    size_t dot = name.find('.');
-    auto it = byName.find(dot == std::string::npos ? name : name.substr(0, dot));
+    // A tuple argument's element is its own parameter, NAME.PATH, given as --arg NAME.PATH; a
+    // tensor descriptor parameter arrives as NAME.base, NAME.shapeK and NAME.strideK of --arg NAME.
+    auto it = byName.find(name);
+    size_t dot = it != byName.end() ? std::string::npos : name.find('.');
+    if (dot != std::string::npos) it = byName.find(name.substr(0, dot));
     if (it == byName.end()) return commandLine("missing --arg " + name + "=SPEC for parameter '" + name + "' (" + t.str() + ")");
     used[it->second] = true;
     interp::Arg arg;

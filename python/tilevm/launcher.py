@@ -103,8 +103,8 @@ def _scalar_type(v):
 def _define_text(name, v, constexpr=False):
     """The constexpr text of argument `name`'s value (the frontend parses and checks it). A tuple
     (or list) given to a tl.constexpr parameter is the tuple of its elements' texts; a value no
-    text can stand for (a function, a tensor given for a constexpr, a tuple for a runtime
-    parameter) is a TypeError here, not its repr handed on."""
+    text can stand for (a function, a tensor given for a constexpr) is a TypeError here, not its
+    repr handed on."""
     if type(v).__name__ == "constexpr" and type(v).__module__.startswith("triton"):
         v = v.value
     if isinstance(v, (tuple, list)) and constexpr:
@@ -120,8 +120,8 @@ def _define_text(name, v, constexpr=False):
         return v.name
     what = type(v).__qualname__ if type(v).__module__ == "builtins" else f"{type(v).__module__}.{type(v).__qualname__}"
     raise TypeError(f"argument '{name}': a {what}: tilevm passes arrays, tensors, numbers, strings, None, dtypes, "
-                    "tl.constexpr values and tuples of them to tl.constexpr parameters to kernels (tuples to runtime "
-                    "parameters, functions and other objects as arguments are not supported yet)")
+                    "tl.constexpr values and tuples of them to kernels (functions and other objects as arguments are "
+                    "not supported yet)")
 
 
 class _Binder:
@@ -271,28 +271,44 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
                 return result
     grid = _grid(grid, b, values, kwargs)
     defines, entries, launch_args = {}, [], []
-    for name, v, constexpr in zip(b.names, values, b.constexpr):
+
+    def argument(name, v, constexpr):
         if _descriptor(v) and not constexpr:
+            if "." in name:
+                raise TypeError(f"argument '{name}': a tensor descriptor inside a tuple argument is not supported")
             entry, more = _descriptor_args(name, v)
             entries.append(entry)
             launch_args.extend(more)
-            continue
+            return
+        if isinstance(v, tuple) and not constexpr:
+            # A tuple argument, as Triton's: each element is passed as an argument would be, as
+            # NAME.PATH (INDEX, or INDEX_FIELD for a named tuple's field); the kernel sees the tuple.
+            if not v:
+                defines[name] = "()"
+            fields = getattr(type(v), "_fields", None)
+            for i, e in enumerate(v):
+                constant = type(e).__name__ == "constexpr" and type(e).__module__.startswith("triton")
+                argument(f"{name}.{i}" + (f"_{fields[i]}" if fields else ""), e, constant)
+            return
         scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
         info = None if (scalar or constexpr or v is None or isinstance(v, str)) else _array_info(v)
         if constexpr or v is None or isinstance(v, str) or (not scalar and info is None):
             defines[name] = _define_text(name, v, constexpr)
-            continue
+            return
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
             ty = _element_type(name, dtype)
             entries.append(f"{name}: *{ty}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))
-            continue
+            return
         t = _scalar_type(v)
         entries.append(f"{name}: {t}")
         value = v.item() if _numpy_scalar(v) else v
         launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", name, value, t))
+
+    for name, v, constexpr in zip(b.names, values, b.constexpr):
+        argument(name, v, constexpr)
     signature = ", ".join(entries)
     _expected(jit_fn, expect, signature, defines)
     # Every launch option is checked by tilevm's one options checker (the CLI's messages).
