@@ -3,7 +3,8 @@
 // and constexprs) and launches it on the interpreter
 // over NumPy / torch memory in place (no copies), or on the GPU engine (runtime/CudaDevice:
 // buffers copied to the GPU and back; CUDA tensors too), its options checked by the CLI's
-// checker (runtime/RunOptions.h). The Python side is python/tilevm/.
+// checker (runtime/RunOptions.h); compares buffers as `tilevm diff` does (runtime/Compare.h), for
+// `python3 -m tilevm --diff triton`. The Python side is python/tilevm/.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -26,7 +27,10 @@
 #include "frontend/SourceUnit.h"
 #include "frontend/Value.h"
 #include "interpreter/Interpreter.h"
+#include "interpreter/Numeric.h"
+#include "interpreter/Profile.h"
 #include "interpreter/WriteSet.h"
+#include "runtime/Compare.h"
 #include "runtime/Device.h"
 #include "runtime/Files.h"
 #include "runtime/Errors.h"
@@ -411,7 +415,8 @@ PYBIND11_MODULE(_tilevm, m) {
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
-         const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream, bool warmup) {
+         const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream, bool warmup,
+         const std::string& access) {
         rt::RunOptions o = checkedOptions(options);
         // On the GPU, as Triton launches: on the caller's stream, queued without waiting when
         // every array is already on the GPU (CUDA tensors); CPU arrays are copied and waited for.
@@ -426,6 +431,7 @@ PYBIND11_MODULE(_tilevm, m) {
         bindArgs(*c, args, o.device.gpu, buffers, launchArgs, owners);
         rt::LaunchResult result;
         py::object directHandle = py::none();
+        py::object out_writers = py::none();
         rt::BoundArgs bound;
         bound.buffers = std::move(buffers);
         bound.args = launchArgs;
@@ -434,7 +440,23 @@ PYBIND11_MODULE(_tilevm, m) {
           // Addresses no argument's array holds (pointer tables) resolve to live arrays.
           py_ext::LiveArrays live;
           o.launch.interpreter.resolver = &live;
+          // `access`: the buffer whose writers to record (the first program to write each element).
+          std::optional<interp::AccessMap> accessMap;
+          if (!access.empty()) {
+            bool known = false;
+            for (const auto& b : bound.buffers) known = known || b.name == access;
+            if (!known) throw py::value_error("access='" + access + "': no array argument of that name");
+            o.launch.interpreter.access = &accessMap.emplace(access);
+          }
           if (!warmup) result = runInterruptibly(*c, bound, o.launch);
+          if (accessMap && accessMap->firstWriter) {
+            std::string w(size_t(accessMap->numel) * sizeof(uint32_t), '\0');
+            for (int64_t i = 0; i < accessMap->numel; ++i) {
+              uint32_t id = accessMap->firstWriter[size_t(i)].load(std::memory_order_relaxed);
+              std::memcpy(w.data() + size_t(i) * sizeof id, &id, sizeof id);
+            }
+            out_writers = py::bytes(w);
+          }
           py_ext::UndefinedMemory::get().carryOut(bound.buffers, owners);
           live.carryOut();
         } else {
@@ -488,11 +510,14 @@ PYBIND11_MODULE(_tilevm, m) {
         out["module_loads"] = counts.moduleLoads;
         out["cache_hits"] = counts.hits;
         out["direct"] = directHandle;
+        // With `access`: per element of that buffer's allocation, the linear id + 1 of the first
+        // program that wrote it (0: none), as little-endian uint32.
+        out["writers"] = out_writers;
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
       py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("stream") = 0,
-      py::arg("warmup") = false);
+      py::arg("warmup") = false, py::arg("access") = "");
   py::class_<DirectHandle, std::shared_ptr<DirectHandle>>(m, "DirectLaunch",
                                                            "A kernel loaded on the GPU for one specialization of its arguments")
       .def(
@@ -521,6 +546,81 @@ PYBIND11_MODULE(_tilevm, m) {
           },
           "Queues the kernel without waiting; False (nothing launched) when the arguments are not those it was "
           "specialized for, or its module was unloaded");
+  m.def(
+      "diff_tolerance",
+      [](const std::string& signature, const std::map<std::string, std::string>& defines, const py::object& unit,
+         int64_t unitKey) {
+        // The tolerance `tilevm diff` grants a kernel by default (tools/DiffCommand.cpp, no
+        // --ulps/--rtol/--atol/--exact): the ulps of the ops it uses; relative error, scaled by
+        // the buffer's rms, for kernels that reduce; tf32 dots' rtol.
+        auto c = compileUnit(unitKey, unit, signature, defines);
+        const ir::Kernel& k = *c->loaded.kernel;
+        py::dict t;
+        bool relative = rt::reducesInAnyOrder(k);
+        t["max_ulps"] = rt::defaultUlps(k);
+        t["relative"] = relative;
+        t["scale_by_rms"] = relative;
+        t["tf32_dot"] = relative && rt::dotsInTf32(k);
+        return t;
+      },
+      py::arg("signature"), py::arg("defines"), py::arg("unit"), py::arg("unit_key"),
+      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot}");
+  m.def(
+      "compare_buffers",
+      [](const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape, const py::buffer& expected,
+         const py::buffer& actual, const py::dict& tolerance) {
+        // rt::compareBuffers, `tilevm diff`'s comparison: `expected` (the interpreter's) and
+        // `actual` (the GPU's) are the elements' bytes in row-major order of `shape`.
+        auto bufferOf = [&](const py::buffer& b) {
+          py::buffer_info info = b.request();
+          interp::Buffer out;
+          out.name = name;
+          out.elem = kindOf(dtype);
+          out.shape = shape;
+          const uint8_t* p = static_cast<const uint8_t*>(info.ptr);
+          out.bytes.assign(p, p + size_t(info.size) * size_t(info.itemsize));
+          return out;
+        };
+        interp::Buffer e = bufferOf(expected), a = bufferOf(actual);
+        size_t want = size_t(e.numel()) * interp::storageBytes(e.elem);
+        if (e.bytes.size() != want || a.bytes.size() != want)
+          throw py::value_error("compare_buffers('" + name + "'): " + std::to_string(e.bytes.size()) + " and " +
+                                std::to_string(a.bytes.size()) + " bytes for " + std::to_string(e.numel()) + " elements of " +
+                                dtype + " (" + std::to_string(want) + " bytes)");
+        rt::Tolerance tol;
+        tol.maxUlps = tolerance.contains("max_ulps") ? tolerance["max_ulps"].cast<uint64_t>() : 0;
+        tol.relative = tolerance.contains("relative") && tolerance["relative"].cast<bool>();
+        tol.scaleByRms = tolerance.contains("scale_by_rms") && tolerance["scale_by_rms"].cast<bool>();
+        tol.tf32Dot = tolerance.contains("tf32_dot") && tolerance["tf32_dot"].cast<bool>();
+        tol.rtol = tolerance.contains("rtol") ? tolerance["rtol"].cast<double>() : -1;
+        tol.atol = tolerance.contains("atol") ? tolerance["atol"].cast<double>() : -1;
+        rt::BufferDiff d = rt::compareBuffers(e, a, tol);
+        py::dict r;
+        r["buffer"] = d.buffer;
+        r["elements"] = d.elements;
+        r["mismatches"] = d.mismatches;
+        r["max_abs_error"] = d.maxAbsError;
+        r["max_ulps"] = d.maxUlps;
+        r["is_float"] = d.isFloat;
+        r["shape_error"] = d.shapeError;
+        r["text"] = rt::describe(d);
+        if (d.first) {
+          py::dict f;
+          f["flat"] = d.first->flat;
+          f["index"] = py::tuple(py::cast(d.first->index));
+          f["expected"] = d.first->expected;  // the interpreter's value
+          f["actual"] = d.first->actual;      // the GPU's value
+          f["ulps"] = d.first->ulps == UINT64_MAX ? py::object(py::none()) : py::object(py::int_(d.first->ulps));
+          f["nan_in_one"] = d.first->ulps == UINT64_MAX;
+          r["first"] = f;
+        } else {
+          r["first"] = py::none();
+        }
+        return r;
+      },
+      py::arg("name"), py::arg("dtype"), py::arg("shape"), py::arg("expected"), py::arg("actual"), py::arg("tolerance"),
+      "`tilevm diff`'s comparison of one buffer: exact for integers and booleans, ulps or relative error for floats, "
+      "NaN positions matched; the first divergence located");
   m.def("cache_counters", [] {
     rt::CacheCounters c = rt::cacheCounters();
     return py::make_tuple(c.bytecodeEncodes, c.prepares, c.moduleLoads, c.hits);

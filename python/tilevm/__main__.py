@@ -1,11 +1,16 @@
 """python3 -m tilevm [--check all|none|LIST] [--check-warn] [--threads N] [--schedule S]
                   [--timeout SECONDS] [--fuel N] [--strict] [--device cpu|cuda[:N]] [--autotune]
                   (script.py | -m MODULE) [args...]
+python3 -m tilevm --diff triton [--diff-stop] [--diff-every N] [--diff-kernels NAMES]
+                  [--diff-budget N] [--diff-record DIR] (script.py | -m MODULE) [args...]
+python3 -m tilevm --diff-replay DIR [--diff-stop]
 
 Runs script.py as `python3 script.py` would (or MODULE as `python3 -m MODULE` would), with tilevm's
 `triton` module first on the path: its kernels run on tilevm's checking interpreter (or, with
 --device cuda, on tilevm's GPU engine). Python programs it starts with sys.executable get tilevm's
-`triton` and these options too (PYTHONPATH and TILEVM_OPTIONS)."""
+`triton` and these options too (PYTHONPATH and TILEVM_OPTIONS). With --diff triton the script
+runs on the real `triton` and GPU instead, each launch checked against tilevm's interpreter
+(docs/diff-triton.md)."""
 import argparse
 import importlib.util
 import json
@@ -16,7 +21,7 @@ import sys
 import tilevm
 
 # tilevm's options that take no value; every other one takes one (`--opt V` or `--opt=V`).
-_FLAGS = ("--check-warn", "--strict", "--autotune", "-h", "--help")
+_FLAGS = ("--check-warn", "--strict", "--autotune", "--diff-stop", "-h", "--help")
 
 
 def _split(argv):
@@ -51,6 +56,14 @@ def _parser():
     p.add_argument("--strict", action="store_true", help="benign races (identical values written by unordered programs) are errors")
     p.add_argument("--device", default="cpu", help="cpu (the checking interpreter) or cuda[:N] (the GPU engine)")
     p.add_argument("--autotune", action="store_true", help="time every @triton.autotune configuration (default: the first runs)")
+    d = p.add_argument_group("checking real Triton's GPU launches (docs/diff-triton.md)")
+    d.add_argument("--diff", choices=["triton"], help="run on the real triton package and GPU; check each launch on the interpreter")
+    d.add_argument("--diff-stop", action="store_true", help="raise at the first divergence")
+    d.add_argument("--diff-every", default="1", metavar="N", help="diff every Nth launch of each kernel (default: 1, all)")
+    d.add_argument("--diff-kernels", default=None, metavar="NAMES", help="diff only these kernels (comma-separated names)")
+    d.add_argument("--diff-budget", default=str(64 << 20), metavar="N", help="skip launches whose arrays hold more elements (default: 64M)")
+    d.add_argument("--diff-record", default=None, metavar="DIR", help="save each diffed launch as a fixture (npz + json) in DIR")
+    d.add_argument("--diff-replay", default=None, metavar="DIR", help="diff the fixtures in DIR on the interpreter (no Triton, no GPU)")
     return p
 
 
@@ -73,7 +86,11 @@ def main(argv=None):
     ours, (kind, target), rest = _split(argv)
     p = _parser()
     a = p.parse_args(ours)
-    if target is None:
+    diffing = a.diff is not None or a.diff_replay is not None
+    if diffing:
+        from .diff_triton import cli as diff_cli
+        diff_cli.check(p, a, target)
+    if target is None and a.diff_replay is None:
         p.error("expected script.py or -m MODULE" if kind is None else
                 ("-m needs a module name" if kind == "module" else "expected script.py after --"))
     launch = dict(check=a.check, threads=a.threads, schedule=a.schedule, timeout=a.timeout, fuel=a.fuel, strict=a.strict, device=a.device)
@@ -92,15 +109,26 @@ def main(argv=None):
             sys.exit(2)
     tilevm.options.update(launch, warn=a.check_warn, autotune=a.autotune)
     shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_shim")
+    if diffing:
+        diff_cli.main(a, kind, target, rest, shim)
+        return
+    run(kind, target, rest, shim)
+
+
+def run(kind, target, rest, shim):
+    """Runs the script or module as Python would, with `shim` (tilevm's `triton`) first on the
+    path, or (shim None) with the path as Python sets it."""
     for name in [m for m in sys.modules if m == "triton" or m.startswith("triton.")]:
         del sys.modules[name]
-    _inherit(shim)
+    if shim is not None:
+        _inherit(shim)
     # Python put the current directory first for `-m tilevm` (unless -P): `-m MODULE` keeps it
     # there, a script's directory replaces it, as `python3 -m MODULE` and `python3 script.py` do;
     # tilevm's `triton` comes right after, before PYTHONPATH and site-packages.
     cwd_first = not getattr(sys.flags, "safe_path", False)
     if kind == "module":
-        sys.path.insert(1 if cwd_first else 0, shim)
+        if shim is not None:
+            sys.path.insert(1 if cwd_first else 0, shim)
         try:
             found = importlib.util.find_spec(target)
         except (ImportError, ValueError) as e:  # a parent package that is missing or fails
@@ -117,7 +145,7 @@ def main(argv=None):
     sys.argv = [target] + rest
     if cwd_first:
         del sys.path[0]
-    sys.path[0:0] = [os.path.dirname(script), shim]
+    sys.path[0:0] = [os.path.dirname(script)] + ([shim] if shim is not None else [])
     runpy.run_path(script, run_name="__main__")
 
 

@@ -237,9 +237,11 @@ def _expected(jit_fn, expect, signature, defines):
                         f"({signature}) and {defines}: warm up a kernel for each")
 
 
-def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None):
+def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None, access=""):
     """Launches (or, with `warmup`, only compiles) jit_fn over the grid; `expect`: the (signature,
-    constexprs) a compiled kernel was made for, which this call must have (else nothing runs)."""
+    constexprs) a compiled kernel was made for, which this call must have (else nothing runs);
+    `access`: on the interpreter, the array argument whose writers the result's "writers" holds
+    (per element of its allocation, the first writing program's linear id + 1, uint32 bytes)."""
     b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
     # Python call would.
@@ -320,7 +322,8 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     try:
         serial, unit = unit_info or jit_fn._tilevm_unit()  # resolved once per launch
         result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
-                                unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup)
+                                unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup,
+                                access=access)
     except errors.CompilationError as e:
         # On the interpreter it is also Triton's InterpreterError, which Triton's interpreter
         # raises for the same kernel; the same object, cause and traceback.

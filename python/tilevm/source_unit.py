@@ -12,9 +12,26 @@ import sys
 import types
 
 
+# Sees another JIT's function (real Triton's JITFunction, under `--diff triton`) as one of
+# tilevm's: a function of the value, returning the stand-in or None (tilevm/diff_triton/live.py).
+foreign_jit = None
+
+_serial = 0
+
+
+def next_serial():
+    """A new key of a source unit (the extension caches each unit's parse by it): one counter
+    for every kind of JIT function in the process."""
+    global _serial
+    _serial += 1
+    return _serial
+
+
 def _jit_of(v):
-    """The JITFunction `v` is, or None."""
-    return v if getattr(type(v), "_tilevm_jit", False) is True else None  # the class says: a module's __getattr__ cannot
+    """The JITFunction `v` is (tilevm's, or its stand-in for another JIT's), or None."""
+    if getattr(type(v), "_tilevm_jit", False) is True:  # the class says: a module's __getattr__ cannot
+        return v
+    return foreign_jit(v) if foreign_jit is not None else None
 
 
 def _used_names(tree):
@@ -135,8 +152,9 @@ class _Builder:
                 return self.value(int(v))
             if isinstance(v, np.floating):
                 return ("float", 0, float(v), "", 0)
-        if _jit_of(v) is not None:
-            return ("function", 0, 0.0, "", self.function(v))
+        jit = _jit_of(v)
+        if jit is not None:
+            return ("function", 0, 0.0, "", self.function(jit))
         if type(v).__name__ == "dtype" and type(v).__module__.startswith("triton"):
             return ("dtype", 0, 0.0, str(v.name), 0)
         if isinstance(v, types.ModuleType):

@@ -45,9 +45,6 @@ class Config:
         return f"Config({self.kwargs}, num_warps={self.num_warps}, num_stages={self.num_stages})"
 
 
-_unit_serial = 0
-
-
 def _source_lines(fn):
     """The lines of `fn`'s definition and the line number of the first, as inspect finds them;
     for a function built by exec() from a string (no file, nothing in linecache), the string
@@ -171,10 +168,8 @@ class JITFunction:
         """(serial, source unit): the names resolved once; a warm launch only checks, as Triton
         does, that the globals they came from still hold the same values."""
         if self._unit is None:
-            global _unit_serial
-            _unit_serial += 1
             unit, self._used_globals = _source_unit.build(self)
-            self._unit = (_unit_serial, unit)
+            self._unit = (_source_unit.next_serial(), unit)
         else:
             _source_unit.check_globals(self._used_globals)
         return self._unit

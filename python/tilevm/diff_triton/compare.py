@@ -1,0 +1,140 @@
+"""One launch checked: the kernel run on tilevm's interpreter (every check on) from copies of the
+launch's inputs, then each array argument compared with what the GPU left in it, by `tilevm
+diff`'s comparison and default tolerance (runtime/Compare.h, through the extension)."""
+import warnings
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+import numpy as np
+
+import tilevm
+from .. import _tilevm
+from .. import launcher
+from . import live
+from . import snapshot
+
+
+@dataclass
+class BufferDiff:
+    """One array argument compared: compare_buffers' result (elements, mismatches, first, ...),
+    and the program of the interpreter that first wrote the first divergent element."""
+    name: str
+    dtype: str
+    shape: tuple
+    result: dict
+    writer: Optional[tuple] = None
+
+    @property
+    def diverged(self):
+        return self.result["first"] is not None or bool(self.result["shape_error"])
+
+
+@dataclass
+class LaunchDiff:
+    """A launch's comparison. `error`: why it could not be compared (the kernel does not compile
+    for tilevm, an argument it cannot take); then `buffers` is empty."""
+    kernel: str
+    grid: tuple
+    site: str = ""
+    buffers: List[BufferDiff] = field(default_factory=list)
+    tolerance: dict = field(default_factory=dict)
+    findings: int = 0  # the interpreter's errors and warnings on this launch
+    report: str = ""   # their text (tilevm run's)
+    error: str = ""
+
+    @property
+    def diverged(self):
+        return any(b.diverged for b in self.buffers)
+
+    @property
+    def first(self):
+        """The first divergent buffer, or None."""
+        return next((b for b in self.buffers if b.diverged), None)
+
+
+def _run(kernel, grid, values, num_warps, num_stages, access=""):
+    """Runs the kernel on the interpreter over `values` (changed in place): the launch's result
+    (tilevm.last_launch), findings left in it rather than raised."""
+    o = tilevm.options
+    saved = dict(o)
+    o.update(device="cpu", warn=False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # stores of undefined lanes: counted in the result
+            try:
+                return launcher.launch(kernel, grid, (), values, num_warps=num_warps, num_stages=num_stages, access=access)
+            except tilevm.KernelError:
+                return tilevm.last_launch  # set before raising: findings, report
+    finally:
+        o.clear()
+        o.update(saved)
+
+
+def _pid(linear, grid):
+    gx, gy, _ = grid
+    return (linear % gx, (linear // gx) % gy, linear // (gx * gy))
+
+
+def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writers=True):
+    """Compares a launch's GPU results with tilevm's interpreter.
+
+    jit:    the kernel: a Triton JITFunction (or tilevm's)
+    values: {parameter: value} bound in the kernel's order, constexprs included; arrays are the
+            inputs as they were before the launch (left unchanged: the interpreter runs on copies)
+    grid:   3 ints
+    gpu:    {parameter: array}: what the launch left in each array argument (CPU copies)
+    writers: on a divergence, run once more to find which program wrote the element
+    """
+    kernel = live.kernel_of(jit)
+    grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+    d = LaunchDiff(kernel=kernel.__name__, grid=grid, site=site)
+    ran = snapshot.copy_values(values)
+    try:
+        result = _run(kernel, grid, ran, num_warps, num_stages)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as e:  # a kernel or argument tilevm cannot take: said, never a pass
+        d.error = f"{type(e).__name__}: {e}"
+        return d
+    d.findings = int(result["findings"]) + int(result["warnings"])
+    d.report = result["report"] if d.findings else ""
+    serial, unit = kernel._tilevm_unit()
+    d.tolerance = dict(_tilevm.diff_tolerance(result["signature"], result["defines"], unit, serial))
+    for name, v in ran.items():
+        arrays = snapshot.arrays_of(name, v)
+        if not arrays:
+            continue
+        gpu_arrays = {n: a for n, a, _ in snapshot.arrays_of(name, gpu[name])} if name in gpu else {}
+        for buf, expected, ty in arrays:
+            ty = ty or snapshot.dtype_name(expected)
+            tilevm_ty = launcher._element_type(buf, ty)
+            shape = tuple(int(s) for s in expected.shape)
+            actual = gpu_arrays.get(buf)
+            if actual is None:
+                d.error = f"no GPU result for argument '{buf}'"
+                return d
+            r = _tilevm.compare_buffers(buf, tilevm_ty, list(shape), snapshot.contiguous_bytes(expected),
+                                        snapshot.contiguous_bytes(actual), d.tolerance)
+            d.buffers.append(BufferDiff(buf, tilevm_ty, shape, dict(r)))
+    first = d.first
+    if writers and first is not None and first.result["first"] is not None:
+        first.writer = _writer(kernel, grid, values, first, num_warps, num_stages)
+    return d
+
+
+def _writer(kernel, grid, values, buf, num_warps, num_stages):
+    """The program (x, y, z) of the interpreter that first wrote buf's first divergent element
+    (a second run, recording that buffer's writers), or None when no program wrote it."""
+    again = snapshot.copy_values(values)
+    array = next(a for n, v in again.items() for b, a, _ in snapshot.arrays_of(n, v) if b == buf.name)
+    try:
+        result = _run(kernel, grid, again, num_warps, num_stages, access=buf.name)
+    except Exception:
+        return None
+    if result.get("writers") is None:
+        return None
+    ids = np.frombuffer(result["writers"], dtype=np.uint32)
+    at = snapshot.element_offset(array, buf.result["first"]["index"])
+    if not 0 <= at < len(ids) or ids[at] == 0:
+        return None
+    return _pid(int(ids[at]) - 1, grid)

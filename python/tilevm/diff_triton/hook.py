@@ -1,0 +1,138 @@
+"""The hooks in real Triton (3.6): JITFunction.run, where kernel[grid](...), the autotuner and
+heuristics all end, diffs each launch that runs for real (not warmups, not the autotuner's
+benchmarking, which Autotuner._bench marks); Session does the work of one launch."""
+import inspect
+import os
+import sys
+import threading
+
+from . import compare
+from . import record
+from . import report
+from . import snapshot
+
+
+class DivergenceError(RuntimeError):
+    """--diff-stop: the first launch whose GPU results differ from the interpreter's."""
+
+
+# Launch options of Triton's JITFunction.run (keywords that are not kernel parameters).
+_WARPS, _STAGES = "num_warps", "num_stages"
+
+
+class Session:
+    """The options of --diff triton and what they have counted.
+
+    every: diff every Nth launch of each kernel; kernels: names to diff (None: all); budget: the
+    most array elements a diffed launch may have (larger ones are skipped, counted so); stop:
+    raise DivergenceError at the first divergence; record_dir: a directory for fixtures (or
+    None); out: where reports go; skip_paths: files whose directories hold no call site (the
+    triton and tilevm packages); sync: waits for the GPU (torch.cuda.synchronize)."""
+
+    def __init__(self, every=1, kernels=None, budget=64 << 20, stop=False, record_dir=None, out=None, skip_paths=(),
+                 sync=None):
+        self.every, self.kernels, self.budget, self.stop = every, kernels, budget, stop
+        self.recorder = record.Recorder(record_dir) if record_dir else None
+        self.out = out or sys.stderr
+        self.summary = report.Summary()
+        self.counts = {}
+        self.skip_paths = tuple(os.path.dirname(os.path.abspath(p)) + os.sep for p in skip_paths)
+        self._local = threading.local()
+        self.sync = sync
+
+    # Autotuner._bench sets this while it times configurations.
+    def benchmarking(self):
+        return getattr(self._local, "bench", 0) > 0
+
+    def _depth(self, delta):
+        self._local.bench = getattr(self._local, "bench", 0) + delta
+
+    def call_site(self):
+        """file:line of the first frame outside Triton and tilevm (the script's launch)."""
+        f = sys._getframe(1)
+        while f is not None:
+            path = os.path.abspath(f.f_code.co_filename)
+            if not path.startswith(self.skip_paths) and not f.f_code.co_filename.startswith("<frozen"):
+                return f"{f.f_code.co_filename}:{f.f_lineno}"
+            f = f.f_back
+        return ""
+
+    def launch(self, jit, run, args, grid, kwargs):
+        """One launch of `jit` through Triton's own `run`, diffed when the options say so."""
+        name = jit.fn.__name__
+        if self.kernels is not None and name not in self.kernels:
+            return run(jit, *args, grid=grid, warmup=False, **kwargs)
+        self.summary.launched(name)
+        n = self.counts[name] = self.counts.get(name, 0) + 1
+        if (n - 1) % self.every:
+            self.summary.skipped(name, "every")
+            return run(jit, *args, grid=grid, warmup=False, **kwargs)
+        params = inspect.signature(jit.fn).parameters
+        try:
+            bound = inspect.signature(jit.fn).bind(*args, **{k: v for k, v in kwargs.items() if k in params})
+        except TypeError:  # Triton raises its own error for the call
+            return run(jit, *args, grid=grid, warmup=False, **kwargs)
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        if snapshot.element_count(values) > self.budget:
+            self.summary.skipped(name, "budget")
+            return run(jit, *args, grid=grid, warmup=False, **kwargs)
+        g = grid(dict(values)) if callable(grid) else grid
+        g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
+        inputs = snapshot.copy_values(values)
+        site = self.call_site()
+        result = run(jit, *args, grid=grid, warmup=False, **kwargs)
+        if self.sync is None:
+            import torch
+            self.sync = torch.cuda.synchronize
+        self.sync()
+        gpu = {k: v for k, v in snapshot.copy_values(values).items() if snapshot.arrays_of(k, v)}
+        options = {k: v for k, v in kwargs.items() if k not in params}
+        num_warps = int(options.get(_WARPS) or 4)
+        num_stages = int(options.get(_STAGES) or 1)
+        self.check(jit, inputs, g, gpu, num_warps, num_stages, site, options)
+        return result
+
+    def check(self, jit, inputs, grid, gpu, num_warps=4, num_stages=1, site="", options=None):
+        """Compares one launch (inputs before it, gpu after it), records and reports it."""
+        d = compare.diff_launch(jit, inputs, grid, gpu, num_warps=num_warps, num_stages=num_stages, site=site)
+        self.summary.add(d)
+        if self.recorder is not None:
+            self.recorder.save(jit, inputs, d.grid, gpu, options or {}, site)
+        text = report.launch_text(d)
+        if text:
+            print(text, file=self.out, flush=True)
+        if self.stop and d.diverged:
+            raise DivergenceError(text)
+        return d
+
+
+def install(triton, session):
+    """Wraps real Triton's JITFunction.run and Autotuner._bench for `session`."""
+    jit_class = triton.runtime.jit.JITFunction
+    original = jit_class.run
+
+    def run(self, *args, grid, warmup, **kwargs):
+        if warmup or session.benchmarking() or getattr(session._local, "inside", False):
+            return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+        session._local.inside = True
+        try:
+            return session.launch(self, original, args, grid, kwargs)
+        finally:
+            session._local.inside = False
+
+    run.__wrapped__ = original
+    jit_class.run = run
+    autotuner = getattr(getattr(triton.runtime, "autotuner", None), "Autotuner", None)
+    bench = getattr(autotuner, "_bench", None)
+    if bench is not None:
+        def _bench(self, *args, **kwargs):
+            session._depth(1)
+            try:
+                return bench(self, *args, **kwargs)
+            finally:
+                session._depth(-1)
+
+        _bench.__wrapped__ = bench
+        autotuner._bench = _bench
+    return bench is not None

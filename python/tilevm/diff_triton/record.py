@@ -1,0 +1,165 @@
+"""Fixtures of diffed launches, and their replay without Triton or a GPU.
+
+A fixture is two files per launch, DIR/launch-NNNN.json and DIR/launch-NNNN.npz:
+  json: {"format": 1, "kernel", "source_file", "qualname", "src" (the kernel's source as Triton
+         held it), "grid": [x, y, z], "site", "options" (launch options: num_warps, ...),
+         "args": [per parameter, in order: {"name", "kind": "tensor", "dtype" (torch's name),
+         "shape", "stride", "offset" (elements), "storage" (a key of the npz)} or {"name",
+         "kind": "int" | "float" | "bool" | "none" | "str" | "dtype", "value"}]}
+  npz:  "in.KEY" and "gpu.KEY": each storage's bytes (uint8) before the launch and as the GPU
+        left it; tensors that shared a storage share its key.
+Replay loads source_file as a module (not as __main__; relative paths are found next to the
+json first), takes the kernel by qualname, sets its src to the recorded one, and diffs the
+recorded GPU results against the interpreter as the live run did."""
+import glob
+import importlib.util
+import json
+import os
+import sys
+
+import numpy as np
+
+from . import live
+from . import snapshot
+
+
+def _scalar(name, v):
+    if type(v).__name__ == "constexpr" and hasattr(v, "value"):
+        v = v.value
+    if v is None:
+        return {"name": name, "kind": "none", "value": None}
+    for kind, t in (("bool", bool), ("int", int), ("float", float), ("str", str)):
+        if isinstance(v, t):
+            return {"name": name, "kind": kind, "value": v}
+    if isinstance(getattr(v, "name", None), str) and not callable(v):
+        return {"name": name, "kind": "dtype", "value": v.name}
+    raise TypeError(f"argument '{name}': a {type(v).__qualname__} cannot be recorded")
+
+
+def _storage_of(t):
+    """(key, the whole storage as uint8 NumPy) of a CPU tensor."""
+    import torch
+    address, nbytes = snapshot._storage(t)
+    whole = t.as_strided((nbytes // t.element_size(),), (1,), 0)
+    return address, whole.contiguous().view(torch.uint8).numpy()
+
+
+class Recorder:
+    """Writes one fixture per diffed launch into `directory`."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        os.makedirs(directory, exist_ok=True)
+        self.count = len(glob.glob(os.path.join(directory, "launch-*.json")))
+
+    def save(self, jit, inputs, grid, gpu, options, site):
+        args, arrays, keys, after = [], {}, {}, {}
+        for name, v in inputs.items():
+            if snapshot.is_tensor(v):
+                address, data = _storage_of(v)
+                key = keys.setdefault(address, f"s{len(keys)}")
+                arrays[f"in.{key}"] = data
+                # The GPU's results laid out as the input was (a storage's other bytes as they were).
+                if key not in after:
+                    after[key] = snapshot.Copier().tensor(v)
+                    after[key] = after[key].as_strided((snapshot._storage(after[key])[1] // v.element_size(),), (1,), 0)
+                after[key].as_strided(tuple(v.shape), tuple(v.stride()), v.storage_offset()).copy_(gpu[name])
+                arrays[f"gpu.{key}"] = _storage_of(after[key])[1]
+                args.append({"name": name, "kind": "tensor", "dtype": snapshot.dtype_name(v), "shape": list(v.shape),
+                             "stride": list(v.stride()), "offset": int(v.storage_offset()), "storage": key})
+            elif snapshot.arrays_of(name, v):
+                print(f"tilevm --diff-record: argument '{name}' ({type(v).__qualname__}): only torch tensors are recorded; "
+                      "launch not recorded", file=sys.stderr)
+                return None
+            else:
+                args.append(_scalar(name, v))
+        fn = jit.fn
+        doc = {"format": 1, "kernel": fn.__name__, "source_file": fn.__code__.co_filename, "qualname": fn.__qualname__,
+               "src": jit.src, "grid": list(grid), "site": site,
+               "options": {k: v for k, v in options.items() if isinstance(v, (int, float, bool, str)) or v is None},
+               "args": args}
+        stem = os.path.join(self.directory, f"launch-{self.count:04d}")
+        self.count += 1
+        np.savez_compressed(stem + ".npz", **arrays)
+        with open(stem + ".json", "w") as f:
+            json.dump(doc, f, indent=1)
+        return stem
+
+
+_modules = {}
+
+
+def _kernel(doc, directory):
+    """The tilevm JITFunction of a fixture's kernel (tilevm's `triton` must be the one imported)."""
+    path = doc["source_file"]
+    near = os.path.join(directory, path)
+    if not os.path.isabs(path) and os.path.exists(near):
+        path = near
+    path = os.path.abspath(path)
+    module = _modules.get(path)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(f"_tilevm_replay_{len(_modules)}", path)
+        if spec is None:
+            raise FileNotFoundError(f"{doc['source_file']}: the kernel's source file is not found")
+        module = importlib.util.module_from_spec(spec)
+        sys.path.insert(0, os.path.dirname(path))
+        spec.loader.exec_module(module)
+        _modules[path] = module
+    obj = module
+    for part in doc["qualname"].split("."):
+        obj = getattr(obj, part)
+    # An autotune or heuristics layer holds the JIT function (tilevm's, or another JIT's).
+    while getattr(type(obj), "_tilevm_jit", False) is not True and not live._looks_like_jit(obj):
+        inner = getattr(obj, "inner", None) or getattr(obj, "fn", None)
+        if inner is None:
+            raise TypeError(f"{doc['source_file']}: {doc['qualname']} is not a JIT function")
+        obj = inner
+    if obj.src != doc["src"]:
+        obj.src = doc["src"]
+    return obj
+
+
+def load(json_path):
+    """(kernel, inputs, grid, gpu, options, site) of one fixture."""
+    import torch
+    with open(json_path) as f:
+        doc = json.load(f)
+    if doc.get("format") != 1:
+        raise ValueError(f"{json_path}: format {doc.get('format')!r}, expected 1")
+    data = np.load(os.path.splitext(json_path)[0] + ".npz")
+    language = sys.modules["triton.language"]
+    stores = {}
+
+    def tensor(a, which):
+        key = (which, a["storage"])
+        if key not in stores:
+            stores[key] = {}
+        dtype = getattr(torch, a["dtype"])
+        whole = stores[key].get(dtype)
+        if whole is None:
+            raw = torch.from_numpy(np.array(data[f"{which}.{a['storage']}"], dtype=np.uint8))
+            whole = stores[key][dtype] = raw.view(dtype)
+        return whole.as_strided(tuple(a["shape"]), tuple(a["stride"]), a["offset"])
+
+    inputs, gpu = {}, {}
+    for a in doc["args"]:
+        if a["kind"] == "tensor":
+            inputs[a["name"]] = tensor(a, "in")
+            gpu[a["name"]] = tensor(a, "gpu")
+        elif a["kind"] == "dtype":
+            inputs[a["name"]] = language.dtype(a["value"])
+        else:
+            inputs[a["name"]] = a["value"]
+    kernel = _kernel(doc, os.path.dirname(os.path.abspath(json_path)))
+    return kernel, inputs, tuple(doc["grid"]), gpu, doc.get("options", {}), doc.get("site", "")
+
+
+def replay(directory, session):
+    """Diffs every fixture of `directory` in `session` (hook.Session); the number replayed."""
+    paths = sorted(glob.glob(os.path.join(directory, "launch-*.json")))
+    for p in paths:
+        kernel, inputs, grid, gpu, options, site = load(p)
+        session.summary.launched(kernel.fn.__name__)
+        session.check(kernel, inputs, grid, gpu, int(options.get("num_warps") or 4), int(options.get("num_stages") or 1),
+                      site or os.path.basename(p), options)
+    return len(paths)

@@ -1,0 +1,147 @@
+"""--diff triton's comparison and report without Triton or a GPU: kernels held by a stand-in of
+real Triton's JITFunction (its attributes: fn, src, params, def_file_line_number), launches'
+"GPU results" recorded here (float64-correct results computed with NumPy, then changed on
+purpose), compared with tilevm's interpreter; the summary; a fixture recorded and replayed."""
+import io
+import os
+import re
+import tempfile
+
+import numpy as np
+import torch
+
+from modules.diff_triton_kernels import axpy2d, mad_int, unmasked
+from tilevm.diff_triton import compare, hook, record, report
+
+
+rows, cols = 6, 10
+x = torch.randn(rows, cols, dtype=torch.float32)
+y = torch.randn(rows, cols, dtype=torch.float32)
+out = torch.full((rows, cols), -1.0)
+inputs = dict(x_ptr=x, y_ptr=y, out_ptr=out, n_cols=cols, stride=cols, BLOCK=16)
+# The float64 reference, rounded once to float32: the correctly rounded 2x + y.
+ref = torch.from_numpy((2.0 * x.numpy().astype(np.float64) + y.numpy().astype(np.float64)).astype(np.float32))
+gpu = {"x_ptr": x.clone(), "y_ptr": y.clone(), "out_ptr": ref.clone()}
+
+# 1. The GPU's results agree.
+d = compare.diff_launch(axpy2d, inputs, (rows,), gpu)
+assert not d.error, d.error
+assert not d.diverged and d.findings == 0, report.launch_text(d)
+assert [b.name for b in d.buffers] == ["x_ptr", "y_ptr", "out_ptr"]
+assert d.tolerance == {"max_ulps": 0, "relative": False, "scale_by_rms": False, "tf32_dot": False}, d.tolerance
+assert torch.equal(out, torch.full((rows, cols), -1.0)), "the inputs were changed"
+
+# 1b. Strided views of one storage (x and y are two halves of a row): the layout travels with
+# the copies, and only the views' elements are compared.
+both_halves = torch.randn(rows, 2 * cols)
+xv, yv = both_halves[:, :cols], both_halves[:, cols:]
+outv = torch.zeros(rows, 3 * cols)[:, cols:2 * cols]
+vref = torch.from_numpy((2.0 * xv.numpy().astype(np.float64) + yv.numpy().astype(np.float64)).astype(np.float32))
+vvals = dict(x_ptr=xv, y_ptr=yv, out_ptr=outv, n_cols=cols, stride=2 * cols, BLOCK=16)
+vgpu = {"x_ptr": xv.clone(), "y_ptr": yv.clone(), "out_ptr": vref.clone()}
+d = compare.diff_launch(axpy2d, dict(vvals, stride=2 * cols), (rows,), vgpu)
+assert d.diverged, "the out view has stride 3 * cols, the kernel was told 2 * cols: the GPU's result is not it"
+outv = torch.zeros(rows, 2 * cols)[:, cols:]
+d = compare.diff_launch(axpy2d, dict(vvals, out_ptr=outv), (rows,), vgpu)
+assert not d.diverged and d.findings == 0 and not d.error, report.launch_text(d)
+
+# 2. One planted wrong element: that buffer, index, both values, the ulps, the program.
+wrong = {k: v.clone() for k, v in gpu.items()}
+wrong["out_ptr"][4, 7] = float(np.float32(ref[4, 7].item()) + np.float32(0.5))
+d = compare.diff_launch(axpy2d, inputs, (rows,), wrong, site="script.py:12")
+assert d.diverged
+b = d.first
+f = b.result["first"]
+assert b.name == "out_ptr" and f["index"] == (4, 7) and b.result["mismatches"] == 1, b.result
+assert np.float32(f["actual"]) == np.float32(wrong["out_ptr"][4, 7].item()), f  # 9 digits: a float32 exactly
+assert np.float32(f["expected"]) == np.float32(ref[4, 7].item()), f
+
+
+def ordered(v):  # a float32's place on the number line, in ulps from +0
+    bits = int(np.float32(v).view(np.uint32))
+    return -(bits & 0x7FFFFFFF) if bits >> 31 else bits
+
+
+got_ulps = abs(ordered(wrong["out_ptr"][4, 7].item()) - ordered(ref[4, 7].item()))
+assert f["ulps"] == got_ulps and not f["nan_in_one"], (f, got_ulps)
+assert b.writer == (4, 0, 0), b.writer
+text = report.launch_text(d)
+assert "kernel axpy2d, grid (6, 1, 1), at script.py:12: DIVERGED" in text, text
+assert re.search(r"first divergent element: out_ptr\(4, 7\) \(fp32, shape \(6, 10\)\): GPU \S+, interpreter \S+ \(\d+ ulp\)", text), text
+assert "written on the interpreter by program (4, 0, 0)" in text, text
+
+# 3. A NaN where the interpreter has none.
+nan = {k: v.clone() for k, v in gpu.items()}
+nan["out_ptr"][2, 3] = float("nan")
+d = compare.diff_launch(axpy2d, inputs, (rows,), nan)
+f = d.first.result["first"]
+assert d.first.name == "out_ptr" and f["index"] == (2, 3) and f["nan_in_one"] and f["ulps"] is None, f
+assert "NaN in one only" in report.launch_text(d)
+# NaNs in both at the same place agree.
+x_nan = x.clone()
+x_nan[1, 1] = float("nan")
+both = {"x_ptr": x_nan.clone(), "y_ptr": y.clone(), "out_ptr": ref.clone()}
+both["out_ptr"][1, 1] = float("nan")
+d = compare.diff_launch(axpy2d, dict(inputs, x_ptr=x_nan), (rows,), both)
+assert not d.diverged, report.launch_text(d)
+
+# 4. Integers are exact: one off by one is a divergence.
+n = 100
+a = torch.randint(-1000, 1000, (n,), dtype=torch.int32)
+bb = torch.randint(-1000, 1000, (n,), dtype=torch.int32)
+iref = torch.from_numpy((a.numpy().astype(np.int64) * bb.numpy() + 7).astype(np.int32))
+ivals = dict(a_ptr=a, b_ptr=bb, out_ptr=torch.zeros(n, dtype=torch.int32), n=n, K=7, BLOCK=32)
+igpu = {"a_ptr": a.clone(), "b_ptr": bb.clone(), "out_ptr": iref.clone()}
+d = compare.diff_launch(mad_int, ivals, (4,), igpu)
+assert not d.diverged and not d.error, report.launch_text(d)
+igpu["out_ptr"][57] += 1
+d = compare.diff_launch(mad_int, ivals, (4,), igpu)
+f = d.first.result["first"]
+assert d.first.name == "out_ptr" and f["index"] == (57,) and int(f["actual"]) == int(iref[57]) + 1, f
+assert int(f["expected"]) == int(iref[57]) and d.first.writer == (1, 0, 0), (f, d.first.writer)
+assert "integers: exact" in report.launch_text(d)
+
+# 5. The interpreter's findings on the launch are reported (an unmasked load past the end).
+small = torch.arange(10, dtype=torch.float32)
+d = compare.diff_launch(unmasked, dict(x_ptr=small, out_ptr=torch.zeros(16), BLOCK=16), (1,),
+                        {"x_ptr": small.clone(), "out_ptr": torch.zeros(16)})
+assert d.findings >= 1 and "out of bounds" in d.report.lower(), d.report
+
+# 6. The session: counts, every Nth, the summary table; --diff-stop raises.
+s = hook.Session(every=2, out=io.StringIO())
+for i in range(3):
+    s.summary.launched("axpy2d")
+    if i == 1:
+        s.summary.skipped("axpy2d", "every")
+        continue
+    s.check(axpy2d, inputs, (rows,), wrong if i == 2 else gpu)
+s.summary.launched("big")
+s.summary.skipped("big", "budget")
+table = s.summary.text().split("\n")
+assert table[1].split() == ["kernel", "launches", "compared", "agreed", "diverged", "findings", "skipped"], table
+assert table[2].split() == ["axpy2d", "3", "2", "1", "1", "0", "1", "(every", "1)"], table
+assert table[3].split() == ["big", "1", "0", "0", "0", "0", "1", "(budget", "1)"], table
+stop = hook.Session(stop=True, out=io.StringIO())
+try:
+    stop.check(axpy2d, inputs, (rows,), wrong)
+    raise AssertionError("--diff-stop did not raise")
+except hook.DivergenceError as e:
+    assert "out_ptr(4, 7)" in str(e)
+
+# 7. A fixture recorded and replayed: the same verdict, without the live objects.
+with tempfile.TemporaryDirectory() as tmp:
+    rec = record.Recorder(tmp)
+    rec.save(axpy2d, dict(inputs, out_ptr=torch.full((rows, cols), -1.0)), (rows, 1, 1), wrong, {"num_warps": 4}, "here:1")
+    rec.save(axpy2d, dict(vvals, out_ptr=outv), (rows, 1, 1), vgpu, {}, "here:2")  # views of one storage
+    kernel, rin, rgrid, rgpu, ropts, rsite = record.load(os.path.join(tmp, "launch-0000.json"))
+    assert rgrid == (rows, 1, 1) and ropts == {"num_warps": 4} and rsite == "here:1"
+    assert torch.equal(rin["x_ptr"], x) and rin["BLOCK"] == 16 and torch.equal(rgpu["out_ptr"], wrong["out_ptr"])
+    session = hook.Session(out=io.StringIO())
+    _, vin, _, _, _, _ = record.load(os.path.join(tmp, "launch-0001.json"))
+    assert vin["x_ptr"].stride() == (2 * cols, 1) and vin["y_ptr"].storage_offset() == cols
+    assert vin["x_ptr"].data_ptr() + cols * 4 == vin["y_ptr"].data_ptr(), "x and y no longer share a storage"
+    assert record.replay(tmp, session) == 2
+    row = session.summary.rows["axpy2d"]
+    assert (row["launches"], row["compared"], row["diverged"], row["agreed"]) == (2, 2, 1, 1), session.summary.text()
+    assert "out_ptr(4, 7)" in session.out.getvalue()
+print("diff_triton_core: agree, planted element, NaN position, exact integers, findings, summary, replay: ok")
