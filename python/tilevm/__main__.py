@@ -110,7 +110,7 @@ def main(argv=None):
     tilevm.options.update(launch, warn=a.check_warn, autotune=a.autotune)
     shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_shim")
     if diffing:
-        diff_cli.main(a, kind, target, rest, shim)
+        diff_cli.main(a, kind, target, rest, shim, run)
         return
     run(kind, target, rest, shim)
 

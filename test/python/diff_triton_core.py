@@ -10,6 +10,7 @@ import tempfile
 import numpy as np
 import torch
 
+from modules import diff_triton_kernels as K
 from modules.diff_triton_kernels import axpy2d, mad_int, unmasked
 from tilevm.diff_triton import compare, hook, record, report
 
@@ -101,11 +102,31 @@ assert d.first.name == "out_ptr" and f["index"] == (57,) and int(f["actual"]) ==
 assert int(f["expected"]) == int(iref[57]) and d.first.writer == (1, 0, 0), (f, d.first.writer)
 assert "integers: exact" in report.launch_text(d)
 
+# An element the interpreter's programs do not write (past n), written by the GPU.
+ivals_wide = dict(ivals, out_ptr=torch.zeros(n + 28, dtype=torch.int32))
+wide = {"a_ptr": a.clone(), "b_ptr": bb.clone(), "out_ptr": torch.cat([iref, torch.zeros(28, dtype=torch.int32)])}
+wide["out_ptr"][120] = 5
+d = compare.diff_launch(mad_int, ivals_wide, (4,), wide)
+assert d.first.result["first"]["index"] == (120,) and d.first.writer == "none", (d.first.result, d.first.writer)
+assert "no program of the interpreter wrote it" in report.launch_text(d)
+
 # 5. The interpreter's findings on the launch are reported (an unmasked load past the end).
 small = torch.arange(10, dtype=torch.float32)
 d = compare.diff_launch(unmasked, dict(x_ptr=small, out_ptr=torch.zeros(16), BLOCK=16), (1,),
                         {"x_ptr": small.clone(), "out_ptr": torch.zeros(16)})
 assert d.findings >= 1 and "out of bounds" in d.report.lower(), d.report
+
+# A kernel tilevm refuses: not compared, the frontend's located message given (the line from
+# Triton's def_file_line_number, or found from the function where a Triton lacks it).
+bad_line = next(i for i, l in enumerate(open(K.__file__), 1) if "no_such_function(" in l)
+one = torch.zeros(1)
+for drop in (False, True):
+    jit_fn = K.JITFunction(K.refused.fn)
+    if drop:
+        del jit_fn.def_file_line_number, jit_fn.def_file_col_number
+    d = compare.diff_launch(jit_fn, {"x_ptr": one}, (1,), {"x_ptr": one.clone()})
+    assert d.error and f"{K.__file__}:{bad_line}:" in d.error and not d.buffers, d.error
+    assert re.search(r"not compared: \w*CompilationError: .*:\d+:21: error: name .no_such_function. is not defined", report.launch_text(d)), report.launch_text(d)
 
 # 6. The session: counts, every Nth, the summary table; --diff-stop raises.
 s = hook.Session(every=2, out=io.StringIO())

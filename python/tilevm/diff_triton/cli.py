@@ -31,6 +31,10 @@ def real_triton(shim):
     """(triton, "") or (None, why --diff triton cannot run): the triton package (not tilevm's
     stand-in) with JITFunction.run, and torch with CUDA."""
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != shim]
+    # Nor for the programs the script starts (a PYTHONPATH inherited from `python3 -m tilevm`).
+    entries = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if shim in entries:
+        os.environ["PYTHONPATH"] = os.pathsep.join(e for e in entries if e != shim)
     for name in [m for m in sys.modules if m == "triton" or m.startswith("triton.")]:
         del sys.modules[name]
     try:
@@ -55,8 +59,8 @@ def real_triton(shim):
     return triton, ""
 
 
-def main(a, kind, target, rest, shim):
-    from .. import __main__ as front
+def main(a, kind, target, rest, shim, run):
+    """Replays fixtures, or runs the script (`run`: __main__.run, given no shim) under the hooks."""
     if a.diff_replay is not None:
         sys.path.insert(0, shim)  # fixtures replay on tilevm's triton
         for name in [m for m in sys.modules if m == "triton" or m.startswith("triton.")]:
@@ -82,7 +86,7 @@ def main(a, kind, target, rest, shim):
               file=sys.stderr)
     code = 0
     try:
-        front.run(kind, target, rest, None)
+        run(kind, target, rest, None)
     except SystemExit as e:
         code = e.code
     finally:

@@ -17,7 +17,8 @@ from . import snapshot
 @dataclass
 class BufferDiff:
     """One array argument compared: compare_buffers' result (elements, mismatches, first, ...),
-    and the program of the interpreter that first wrote the first divergent element."""
+    and the program of the interpreter that first wrote the first divergent element ((x, y, z);
+    "none": no program wrote it; None: not known)."""
     name: str
     dtype: str
     shape: tuple
@@ -98,6 +99,21 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
         return d
     d.findings = int(result["findings"]) + int(result["warnings"])
     d.report = result["report"] if d.findings else ""
+    try:
+        _compare(d, kernel, result, ran, gpu)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as e:  # an array tilevm cannot compare (its dtype): said, never a pass
+        d.error, d.buffers = f"{type(e).__name__}: {e}", []
+        return d
+    first = d.first
+    if writers and first is not None and first.result["first"] is not None:
+        first.writer = _writer(kernel, grid, values, first, num_warps, num_stages)
+    return d
+
+
+def _compare(d, kernel, result, ran, gpu):
+    """Fills d.tolerance and d.buffers: each array of `ran` (the interpreter's) against `gpu`."""
     serial, unit = kernel._tilevm_unit()
     d.tolerance = dict(_tilevm.diff_tolerance(result["signature"], result["defines"], unit, serial))
     for name, v in ran.items():
@@ -111,20 +127,16 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
             shape = tuple(int(s) for s in expected.shape)
             actual = gpu_arrays.get(buf)
             if actual is None:
-                d.error = f"no GPU result for argument '{buf}'"
-                return d
+                raise ValueError(f"no GPU result for argument '{buf}'")
             r = _tilevm.compare_buffers(buf, tilevm_ty, list(shape), snapshot.contiguous_bytes(expected),
                                         snapshot.contiguous_bytes(actual), d.tolerance)
             d.buffers.append(BufferDiff(buf, tilevm_ty, shape, dict(r)))
-    first = d.first
-    if writers and first is not None and first.result["first"] is not None:
-        first.writer = _writer(kernel, grid, values, first, num_warps, num_stages)
-    return d
 
 
 def _writer(kernel, grid, values, buf, num_warps, num_stages):
     """The program (x, y, z) of the interpreter that first wrote buf's first divergent element
-    (a second run, recording that buffer's writers), or None when no program wrote it."""
+    (a second run, recording that buffer's writers); "none" when no program wrote it; None when
+    the second run could not tell."""
     again = snapshot.copy_values(values)
     array = next(a for n, v in again.items() for b, a, _ in snapshot.arrays_of(n, v) if b == buf.name)
     try:
@@ -135,6 +147,8 @@ def _writer(kernel, grid, values, buf, num_warps, num_stages):
         return None
     ids = np.frombuffer(result["writers"], dtype=np.uint32)
     at = snapshot.element_offset(array, buf.result["first"]["index"])
-    if not 0 <= at < len(ids) or ids[at] == 0:
+    if not 0 <= at < len(ids):
         return None
+    if ids[at] == 0:
+        return "none"
     return _pid(int(ids[at]) - 1, grid)

@@ -2,6 +2,8 @@
 def_file_line_number, def_file_col_number) as tilevm's launcher and source unit builder see one
 of tilevm's own: the same compile-from-live-function path (source_unit.build, launcher.launch),
 the source read from `src` at each launch (a program may rewrite it)."""
+import inspect
+
 from .. import source_unit
 
 
@@ -34,9 +36,13 @@ class LiveKernel:
         return p.name in self._constexpr
 
     def _tilevm_source(self):
-        """(text, file, line of `def`, columns dedented): Triton's def_file_col_number is 1-based."""
-        line = getattr(self.jit, "def_file_line_number", None) or self.fn.__code__.co_firstlineno
-        return self.jit.src, self.source_path, line, max(int(getattr(self.jit, "def_file_col_number", 1)) - 1, 0)
+        """(text, file, line of `def`, columns dedented): Triton's def_file_line_number and
+        def_file_col_number (1-based), or, where a Triton lacks them, found as it finds them."""
+        line = getattr(self.jit, "def_file_line_number", None)
+        col = getattr(self.jit, "def_file_col_number", None)
+        if line is None or col is None:
+            line, col = _def_position(self.fn)
+        return self.jit.src, self.source_path, int(line), max(int(col) - 1, 0)
 
     def _tilevm_unit(self):
         """(serial, source unit), built again when `src` has changed since."""
@@ -47,6 +53,18 @@ class LiveKernel:
         else:
             source_unit.check_globals(self._used_globals)
         return self._unit[:2]
+
+
+def _def_position(fn):
+    """(line, 1-based column) of the `def` of fn, past its decorators."""
+    try:
+        raw, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError):
+        return fn.__code__.co_firstlineno, 1
+    for i, text in enumerate(raw):
+        if text.lstrip().startswith(("def ", "async def ")):
+            return start + i, len(text) - len(text.lstrip()) + 1
+    return start, 1
 
 
 def kernel_of(jit):

@@ -38,10 +38,10 @@ def launch_text(d):
                          f"GPU {f['actual']}, interpreter {f['expected']} ({ulps})")
             lines.append(f"  {r['mismatches']} of {r['elements']} elements of {b.name} differ, max abs error "
                          f"{r['max_abs_error']:g}")
-            if b.writer is not None:
+            if b.writer == "none":
+                lines.append("  no program of the interpreter wrote it (the GPU wrote it, or the kernel did not and the copies differ)")
+            elif b.writer is not None:
                 lines.append(f"  written on the interpreter by program {_index(b.writer)}")
-            else:
-                lines.append("  no program of the interpreter wrote it (the GPU did, or the input differs)")
         others = [x.name for x in d.buffers if x.diverged and x is not b]
         if others:
             lines.append(f"  also divergent: {', '.join(others)}")

@@ -69,3 +69,8 @@ def mad_int(a_ptr, b_ptr, out_ptr, n, K: tl.constexpr, BLOCK: tl.constexpr):
 def unmasked(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+
+
+@jit
+def refused(x_ptr):
+    tl.store(x_ptr, no_such_function(tl.load(x_ptr)))  # noqa: F821 (a located error of tilevm's)
