@@ -10,6 +10,7 @@ import tempfile
 import numpy as np
 import torch
 
+import triton.language as tl
 from modules import diff_triton_kernels as K
 from modules.diff_triton_kernels import axpy2d, mad_int, unmasked
 from tilevm.diff_triton import compare, hook, record, report
@@ -109,6 +110,21 @@ wide["out_ptr"][120] = 5
 d = compare.diff_launch(mad_int, ivals_wide, (4,), wide)
 assert d.first.result["first"]["index"] == (120,) and d.first.writer == "none", (d.first.result, d.first.writer)
 assert "no program of the interpreter wrote it" in report.launch_text(d)
+
+# TensorWrapper arguments (triton.reinterpret): compared as the wrapper's dtype.
+import triton  # noqa: E402 (tilevm's stand-in here; real Triton's wrapper has the same shape)
+bits = torch.randint(0, 2**31 - 1, (16,), dtype=torch.int32)
+high = torch.from_numpy((bits.numpy().astype(np.int64) | 0x80000000).astype(np.uint32).view(np.int32))
+wvals = {"x_ptr": triton.reinterpret(bits, tl.uint32), "out_ptr": triton.reinterpret(torch.zeros(16, dtype=torch.int32), tl.uint32),
+         "BLOCK": 16}
+wgpu = {"x_ptr": triton.reinterpret(bits.clone(), tl.uint32), "out_ptr": triton.reinterpret(high.clone(), tl.uint32)}
+d = compare.diff_launch(K.high_bit, wvals, (1,), wgpu)
+assert not d.diverged and not d.error and [b.dtype for b in d.buffers] == ["u32", "u32"], report.launch_text(d)
+wgpu["out_ptr"].base[9] ^= 1
+d = compare.diff_launch(K.high_bit, wvals, (1,), wgpu)
+f = d.first.result["first"]
+assert f["index"] == (9,) and int(f["actual"]) == int(np.int32(high[9]).view(np.uint32)) ^ 1, f
+assert int(f["expected"]) == int(np.int32(high[9]).view(np.uint32)) >= 2**31, "the values read as uint32"
 
 # 5. The interpreter's findings on the launch are reported (an unmasked load past the end).
 small = torch.arange(10, dtype=torch.float32)

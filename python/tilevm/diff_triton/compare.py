@@ -130,7 +130,28 @@ def _compare(d, kernel, result, ran, gpu):
                 raise ValueError(f"no GPU result for argument '{buf}'")
             r = _tilevm.compare_buffers(buf, tilevm_ty, list(shape), snapshot.contiguous_bytes(expected),
                                         snapshot.contiguous_bytes(actual), d.tolerance)
-            d.buffers.append(BufferDiff(buf, tilevm_ty, shape, dict(r)))
+            r = dict(r)
+            if r["first"] is not None:
+                r["first"] = _values_as(tilevm_ty, dict(r["first"]), expected, actual)
+            d.buffers.append(BufferDiff(buf, tilevm_ty, shape, r))
+
+
+_UNSIGNED_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}
+
+
+def _values_as(ty, first, expected, actual):
+    """The first divergence's values as `ty` reads them: compare_buffers prints the IR's integer
+    kinds, which are signless (an unsigned element as its signed twin), and fp8 elements as
+    integers; here unsigned ones are printed unsigned and fp8 tensors' as floats (a TensorWrapper
+    of fp8 keeps compare_buffers' text)."""
+    if ty in _UNSIGNED_BITS:
+        for k in ("expected", "actual"):
+            v = int(first[k])
+            first[k] = str(v + (1 << _UNSIGNED_BITS[ty]) if v < 0 else v)
+    elif ty.startswith("fp8") and snapshot.is_tensor(expected) and "float8" in str(expected.dtype):  # torch 2's fp8
+        for k, a in (("expected", expected), ("actual", actual)):
+            first[k] = f"{float(a.detach().reshape(-1)[first['flat']].float()):.9g}"
+    return first
 
 
 def _writer(kernel, grid, values, buf, num_warps, num_stages):

@@ -70,7 +70,8 @@ class Session:
         params = inspect.signature(jit.fn).parameters
         try:
             bound = inspect.signature(jit.fn).bind(*args, **{k: v for k, v in kwargs.items() if k in params})
-        except TypeError:  # Triton raises its own error for the call
+        except TypeError:  # Triton raises its own error for the call (if it does not: counted)
+            self.summary.skipped(name, "error")
             return run(jit, *args, grid=grid, warmup=False, **kwargs)
         bound.apply_defaults()
         values = dict(bound.arguments)

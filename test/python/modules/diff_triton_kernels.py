@@ -74,3 +74,9 @@ def unmasked(x_ptr, out_ptr, BLOCK: tl.constexpr):
 @jit
 def refused(x_ptr):
     tl.store(x_ptr, no_such_function(tl.load(x_ptr)))  # noqa: F821 (a located error of tilevm's)
+
+
+@jit
+def high_bit(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) | 0x80000000)
