@@ -13,7 +13,7 @@ import torch
 import triton.language as tl
 from modules import diff_triton_kernels as K
 from modules.diff_triton_kernels import axpy2d, mad_int, unmasked
-from tilevm.diff_triton import compare, hook, record, report
+from tilevm.diff_triton import compare, hook, live, record, report
 
 
 rows, cols = 6, 10
@@ -125,6 +125,16 @@ d = compare.diff_launch(K.high_bit, wvals, (1,), wgpu)
 f = d.first.result["first"]
 assert f["index"] == (9,) and int(f["actual"]) == int(np.int32(high[9]).view(np.uint32)) ^ 1, f
 assert int(f["expected"]) == int(np.int32(high[9]).view(np.uint32)) >= 2**31, "the values read as uint32"
+
+# Triton's own @jit library functions (triton.language.standard's) stay builtins named by their
+# module, as tilevm's frontend knows them; the program's @jit functions are compiled from source.
+def library_fn(x):
+    return x
+
+
+library_fn.__module__ = "triton.language.standard"
+assert live._foreign(K.JITFunction(library_fn)) is None
+assert isinstance(live._foreign(K.scale), live.LiveKernel) and live._foreign(K.scale) is live._foreign(K.scale)
 
 # 5. The interpreter's findings on the launch are reported (an unmasked load past the end).
 small = torch.arange(10, dtype=torch.float32)

@@ -80,7 +80,15 @@ def kernel_of(jit):
 
 
 def _foreign(v):
-    return kernel_of(v) if _looks_like_jit(v) else None
+    """source_unit's view of a foreign JIT function: its LiveKernel, except for Triton's own
+    (triton.language's @jit functions: sigmoid, softmax, cdiv, ...), which stay builtins named
+    by their module, as tilevm's frontend knows them."""
+    if not _looks_like_jit(v):
+        return None
+    module = getattr(v.fn, "__module__", None) or ""
+    if module == "triton" or module.startswith("triton."):
+        return None
+    return kernel_of(v)
 
 
 source_unit.foreign_jit = _foreign

@@ -26,6 +26,10 @@ class JITFunction:
         self.def_file_col_number = len(raw[skipped]) - len(raw[skipped].lstrip()) + 1
         self.src = textwrap.dedent("".join(raw[skipped:]))
         self.params = [KernelParam(p) for p in inspect.signature(fn).parameters.values()]
+        self.__name__, self.__module__ = fn.__name__, fn.__module__
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("a @jit function is launched as fn[grid](...)")
 
     # What stands for the GPU (diff_triton_hook.py sets it): device(jit, args, grid, kwargs).
     device = None
