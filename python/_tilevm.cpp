@@ -29,6 +29,7 @@
 #include "interpreter/Interpreter.h"
 #include "interpreter/Numeric.h"
 #include "interpreter/Profile.h"
+#include "interpreter/Report.h"
 #include "interpreter/WriteSet.h"
 #include "runtime/Compare.h"
 #include "runtime/Device.h"
@@ -487,6 +488,9 @@ PYBIND11_MODULE(_tilevm, m) {
           notes += f.severity == interp::Finding::Severity::Note;
         }
         out["findings"] = rep.errors();  // errors: the launch failed (tilevm run's exit 3)
+        py::list kinds;  // each finding's kind as reports name it ("out-of-bounds", "timeout", ...)
+        for (const interp::Finding& f : rep.findings) kinds.append(interp::kindName(f.kind));
+        out["kinds"] = kinds;
         out["warnings"] = warnings;
         out["notes"] = notes;  // benign races (errors under strict)
         out["report"] = rep.text();

@@ -3,13 +3,17 @@ real Triton's JITFunction (its attributes: fn, src, params, def_file_line_number
 "GPU results" recorded here (float64-correct results computed with NumPy, then changed on
 purpose), compared with tilevm's interpreter; the summary; a fixture recorded and replayed."""
 import io
+import json
 import os
 import re
+import shutil
 import tempfile
 
 import numpy as np
 import torch
 
+import tilevm
+import triton  # tilevm's stand-in here: its reinterpret makes a TensorWrapper as Triton's does
 import triton.language as tl
 from modules import diff_triton_kernels as K
 from modules.diff_triton_kernels import axpy2d, mad_int, unmasked
@@ -112,7 +116,6 @@ assert d.first.result["first"]["index"] == (120,) and d.first.writer == "none", 
 assert "no program of the interpreter wrote it" in report.launch_text(d)
 
 # TensorWrapper arguments (triton.reinterpret): compared as the wrapper's dtype.
-import triton  # noqa: E402 (tilevm's stand-in here; real Triton's wrapper has the same shape)
 bits = torch.randint(0, 2**31 - 1, (16,), dtype=torch.int32)
 high = torch.from_numpy((bits.numpy().astype(np.int64) | 0x80000000).astype(np.uint32).view(np.int32))
 wvals = {"x_ptr": triton.reinterpret(bits, tl.uint32), "out_ptr": triton.reinterpret(torch.zeros(16, dtype=torch.int32), tl.uint32),
@@ -154,6 +157,17 @@ for drop in (False, True):
     assert d.error and f"{K.__file__}:{bad_line}:" in d.error and not d.buffers, d.error
     assert re.search(r"not compared: \w*CompilationError: .*:\d+:21: error: name .no_such_function. is not defined", report.launch_text(d)), report.launch_text(d)
 
+# A run the interpreter stops (--fuel, --timeout) is not compared: its buffers hold a part.
+tilevm.options["fuel"] = 10
+try:
+    counter = torch.zeros(1, dtype=torch.int32)
+    d = compare.diff_launch(K.count_up, {"out_ptr": counter, "n": 1000}, (1,), {"out_ptr": torch.tensor([1000], dtype=torch.int32)})
+finally:
+    tilevm.options["fuel"] = 2**24
+assert not d.buffers and "did not finish (no-termination" in d.error and d.findings == 1, (d.error, d.report)
+d = compare.diff_launch(K.count_up, {"out_ptr": counter, "n": 1000}, (1,), {"out_ptr": torch.tensor([1000], dtype=torch.int32)})
+assert not d.error and not d.diverged, report.launch_text(d)
+
 # 6. The session: counts, every Nth, the summary table; --diff-stop raises.
 s = hook.Session(every=2, out=io.StringIO())
 for i in range(3):
@@ -187,6 +201,13 @@ with tempfile.TemporaryDirectory() as tmp:
     _, vin, _, _, _, _ = record.load(os.path.join(tmp, "launch-0001.json"))
     assert vin["x_ptr"].stride() == (2 * cols, 1) and vin["y_ptr"].storage_offset() == cols
     assert vin["x_ptr"].data_ptr() + cols * 4 == vin["y_ptr"].data_ptr(), "x and y no longer share a storage"
+    # Fixtures made elsewhere: the kernel's file found by its name next to them.
+    doc = json.load(open(os.path.join(tmp, "launch-0001.json")))
+    shutil.copy(doc["source_file"], os.path.join(tmp, "diff_triton_kernels.py"))
+    doc["source_file"] = "/elsewhere/test/python/modules/diff_triton_kernels.py"
+    json.dump(doc, open(os.path.join(tmp, "launch-0001.json"), "w"))
+    moved = record.load(os.path.join(tmp, "launch-0001.json"))[0]
+    assert moved.fn.__code__.co_filename == os.path.join(tmp, "diff_triton_kernels.py"), moved.fn.__code__.co_filename
     assert record.replay(tmp, session) == 2
     row = session.summary.rows["axpy2d"]
     assert (row["launches"], row["compared"], row["diverged"], row["agreed"]) == (2, 2, 1, 1), session.summary.text()

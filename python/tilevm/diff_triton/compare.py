@@ -53,6 +53,10 @@ class LaunchDiff:
         return next((b for b in self.buffers if b.diverged), None)
 
 
+# Findings after which the interpreter's buffers hold a partial result (--timeout, --fuel).
+_UNFINISHED = {"timeout", "no-termination", "interrupted"}
+
+
 def _run(kernel, grid, values, num_warps, num_stages, access=""):
     """Runs the kernel on the interpreter over `values` (changed in place): the launch's result
     (tilevm.last_launch), findings left in it rather than raised."""
@@ -99,6 +103,10 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
         return d
     d.findings = int(result["findings"]) + int(result["warnings"])
     d.report = result["report"] if d.findings else ""
+    unfinished = sorted(set(result.get("kinds", ())) & _UNFINISHED)
+    if unfinished:  # its buffers hold a partial result: comparing them would report the stop
+        d.error = f"the interpreter's run did not finish ({', '.join(unfinished)}: see its findings)"
+        return d
     try:
         _compare(d, kernel, result, ran, gpu)
     except (KeyboardInterrupt, SystemExit):

@@ -9,7 +9,7 @@ A fixture is two files per launch, DIR/launch-NNNN.json and DIR/launch-NNNN.npz:
   npz:  "in.KEY" and "gpu.KEY": each storage's bytes (uint8) before the launch and as the GPU
         left it; tensors that shared a storage share its key.
 Replay loads source_file as a module (not as __main__; relative paths are found next to the
-json first), takes the kernel by qualname, sets its src to the recorded one, and diffs the
+json first, absolute ones that do not exist by their name next to it), takes the kernel by qualname, sets its src to the recorded one, and diffs the
 recorded GPU results against the interpreter as the live run did."""
 import glob
 import importlib.util
@@ -95,6 +95,8 @@ def _kernel(doc, directory):
     near = os.path.join(directory, path)
     if not os.path.isabs(path) and os.path.exists(near):
         path = near
+    elif os.path.isabs(path) and not os.path.exists(path):  # recorded on another machine
+        path = os.path.join(directory, os.path.basename(path))
     path = os.path.abspath(path)
     module = _modules.get(path)
     if module is None:

@@ -84,3 +84,11 @@ def refused(x_ptr):
 def high_bit(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, tl.load(x_ptr + offs) | 0x80000000)
+
+
+@jit
+def count_up(out_ptr, n):
+    acc = 0
+    for i in range(n):
+        acc += 1
+    tl.store(out_ptr, acc)
