@@ -97,4 +97,11 @@ K.axpy2d[(rows,)](x, y, out, cols, cols, BLOCK=16)
 r = small.summary.rows["axpy2d"]
 assert (r["launches"], r["compared"], r["skipped"]) == (1, 0, {"budget": 1}), small.summary.text()
 assert "1 (budget 1)" in small.summary.text()
+# A grid the hook cannot evaluate: the launch runs, is said not compared, and counted.
+odd = hook.Session(out=io.StringIO(), sync=lambda: None)
+hook.install(triton, odd)
+n = len(launched)
+K.axpy2d[lambda meta: ("many",)](x, y, out, cols, cols, BLOCK=16)
+assert len(launched) == n + 1 and odd.summary.rows["axpy2d"]["skipped"] == {"error": 1}, odd.summary.text()
+assert "kernel axpy2d, at " in odd.out.getvalue() and "not compared: ValueError" in odd.out.getvalue(), odd.out.getvalue()
 print("diff_triton_hook: binding, callable grid, call site, autotuner benchmarking, every, kernels, budget: ok")

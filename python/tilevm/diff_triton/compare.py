@@ -93,8 +93,8 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
     kernel = live.kernel_of(jit)
     grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
     d = LaunchDiff(kernel=kernel.__name__, grid=grid, site=site)
-    ran = snapshot.copy_values(values)
     try:
+        ran = snapshot.copy_values(values)
         result = _run(kernel, grid, ran, num_warps, num_stages)
     except (KeyboardInterrupt, SystemExit):
         raise

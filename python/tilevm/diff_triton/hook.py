@@ -78,21 +78,34 @@ class Session:
         if snapshot.element_count(values) > self.budget:
             self.summary.skipped(name, "budget")
             return run(jit, *args, grid=grid, warmup=False, **kwargs)
-        g = grid(dict(values)) if callable(grid) else grid
-        g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
-        inputs = snapshot.copy_values(values)
         site = self.call_site()
+        try:
+            g = grid(dict(values)) if callable(grid) else grid
+            g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
+            inputs = snapshot.copy_values(values)
+        except Exception as e:  # a grid or an argument the hook cannot take: said, and counted
+            self._not_compared(name, site, e)
+            return run(jit, *args, grid=grid, warmup=False, **kwargs)
         result = run(jit, *args, grid=grid, warmup=False, **kwargs)
         if self.sync is None:
             import torch
             self.sync = torch.cuda.synchronize
         self.sync()
-        gpu = {k: v for k, v in snapshot.copy_values(values).items() if snapshot.arrays_of(k, v)}
+        try:
+            gpu = {k: v for k, v in snapshot.copy_values(values).items() if snapshot.arrays_of(k, v)}
+        except Exception as e:
+            self._not_compared(name, site, e)
+            return result
         options = {k: v for k, v in kwargs.items() if k not in params}
         num_warps = int(options.get(_WARPS) or 4)
         num_stages = int(options.get(_STAGES) or 1)
         self.check(jit, inputs, g, gpu, num_warps, num_stages, site, options)
         return result
+
+    def _not_compared(self, kernel, site, e):
+        self.summary.skipped(kernel, "error")
+        where = f", at {site}" if site else ""
+        print(f"tilevm --diff: kernel {kernel}{where}: not compared: {type(e).__name__}: {e}", file=self.out, flush=True)
 
     def check(self, jit, inputs, grid, gpu, num_warps=4, num_stages=1, site="", options=None):
         """Compares one launch (inputs before it, gpu after it), records and reports it."""
