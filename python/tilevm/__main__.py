@@ -118,9 +118,9 @@ def main(argv=None):
 def run(kind, target, rest, shim):
     """Runs the script or module as Python would, with `shim` (tilevm's `triton`) first on the
     path, or (shim None) with the path as Python sets it."""
-    for name in [m for m in sys.modules if m == "triton" or m.startswith("triton.")]:
-        del sys.modules[name]
-    if shim is not None:
+    if shim is not None:  # (without it, the triton imported is kept: --diff triton has hooked it)
+        for name in [m for m in sys.modules if m == "triton" or m.startswith("triton.")]:
+            del sys.modules[name]
         _inherit(shim)
     # Python put the current directory first for `-m tilevm` (unless -P): `-m MODULE` keeps it
     # there, a script's directory replaces it, as `python3 -m MODULE` and `python3 script.py` do;

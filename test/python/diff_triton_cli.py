@@ -1,0 +1,33 @@
+"""`python3 -m tilevm --diff triton script.py` end to end, in a child Python whose `triton` is a
+stand-in of the real package (modules/fake_triton: launches computed in Python) and whose
+torch.cuda says it is available: the hooks in place, launches compared and reported with the
+script's line, warmups and autotuner benchmarking left alone, the summary, exit status 1."""
+import os
+import subprocess
+import sys
+
+import tilevm
+
+here = os.path.dirname(os.path.abspath(__file__))
+script = os.path.join(here, "modules", "diff_triton_script.py")
+package_root = os.path.dirname(os.path.dirname(os.path.abspath(tilevm.__file__)))
+child = f"""
+import sys, torch
+torch.cuda.is_available = lambda: True  # the GPU is the stand-in's Python
+torch.cuda.synchronize = lambda: None
+from tilevm.__main__ import main
+main(["--diff", "triton", {script!r}])
+"""
+env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "modules", "fake_triton"), package_root]))
+env.pop("TILEVM_OPTIONS", None)
+r = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=300)
+err = r.stderr
+assert r.returncode == 1, (r.returncode, r.stdout, err)
+assert r.stdout.strip() == "script done", r.stdout
+line = next(i for i, l in enumerate(open(script), 1) if "# LAUNCH" in l)
+assert f"tilevm --diff: kernel add, grid (4, 1, 1), at {script}:{line}: DIVERGED" in err, err
+assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in err and "by program (1, 0, 0)" in err, err
+rows = [l.split() for l in err.splitlines()]
+assert ["add", "3", "3", "2", "1", "0", "0"] in rows, err
+assert err.count("DIVERGED") == 1, err
+print("diff_triton_cli: the script ran on the stand-in triton, 3 launches compared, the planted element found, exit 1")
