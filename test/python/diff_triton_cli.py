@@ -1,10 +1,12 @@
 """`python3 -m tilevm --diff triton script.py` end to end, in a child Python whose `triton` is a
 stand-in of the real package (modules/fake_triton: launches computed in Python) and whose
 torch.cuda says it is available: the hooks in place, launches compared and reported with the
-script's line, warmups and autotuner benchmarking left alone, the summary, exit status 1."""
+script's line, warmups and autotuner benchmarking left alone, the summary, exit status 1; the
+launches recorded (--diff-record) and replayed (--diff-replay) in a Python without any triton."""
 import os
 import subprocess
 import sys
+import tempfile
 
 import tilevm
 
@@ -16,11 +18,12 @@ import sys, torch
 torch.cuda.is_available = lambda: True  # the GPU is the stand-in's Python
 torch.cuda.synchronize = lambda: None
 from tilevm.__main__ import main
-main(["--diff", "triton", {script!r}])
+main(["--diff", "triton", "--diff-record", sys.argv[1], {script!r}])
 """
 env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "modules", "fake_triton"), package_root]))
 env.pop("TILEVM_OPTIONS", None)
-r = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=300)
+fixtures = tempfile.mkdtemp()
+r = subprocess.run([sys.executable, "-c", child, fixtures], env=env, capture_output=True, text=True, timeout=300)
 err = r.stderr
 assert r.returncode == 1, (r.returncode, r.stdout, err)
 assert r.stdout.strip() == "script done", r.stdout
@@ -30,4 +33,18 @@ assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in err and "
 rows = [l.split() for l in err.splitlines()]
 assert ["add", "3", "3", "2", "1", "0", "0"] in rows, err
 assert err.count("DIVERGED") == 1, err
-print("diff_triton_cli: the script ran on the stand-in triton, 3 launches compared, the planted element found, exit 1")
+
+# The recorded launches replayed with no triton on the path: the same verdicts.
+assert sorted(os.listdir(fixtures)) == [f"launch-000{i}.{e}" for i in range(3) for e in ("json", "npz")], os.listdir(fixtures)
+env = dict(os.environ, PYTHONPATH=package_root)
+env.pop("TILEVM_OPTIONS", None)
+r = subprocess.run([sys.executable, "-m", "tilevm", "--diff-replay", fixtures], env=env, capture_output=True, text=True,
+                   timeout=300, cwd=fixtures)
+assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+assert f"kernel add, grid (4, 1, 1), at {script}:{line}: DIVERGED" in r.stderr, r.stderr
+assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in r.stderr, r.stderr
+assert ["add", "3", "3", "2", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
+for f in os.listdir(fixtures):
+    os.remove(os.path.join(fixtures, f))
+os.rmdir(fixtures)
+print("diff_triton_cli: the script ran on the stand-in triton, 3 launches compared, the planted element found, exit 1; replayed alike")

@@ -6,7 +6,6 @@ import io
 import json
 import os
 import re
-import shutil
 import tempfile
 
 import numpy as np
@@ -201,13 +200,11 @@ with tempfile.TemporaryDirectory() as tmp:
     _, vin, _, _, _, _ = record.load(os.path.join(tmp, "launch-0001.json"))
     assert vin["x_ptr"].stride() == (2 * cols, 1) and vin["y_ptr"].storage_offset() == cols
     assert vin["x_ptr"].data_ptr() + cols * 4 == vin["y_ptr"].data_ptr(), "x and y no longer share a storage"
-    # Fixtures made elsewhere: the kernel's file found by its name next to them.
+    # The fixture holds what tilevm compiles: replay needs neither the kernel's file nor Triton.
     doc = json.load(open(os.path.join(tmp, "launch-0001.json")))
-    shutil.copy(doc["source_file"], os.path.join(tmp, "diff_triton_kernels.py"))
-    doc["source_file"] = "/elsewhere/test/python/modules/diff_triton_kernels.py"
+    assert doc["format"] == 2 and doc["params"][-1] == {"name": "BLOCK", "constexpr": True}, doc["params"]
+    doc["source_file"] = "/elsewhere/diff_triton_kernels.py"
     json.dump(doc, open(os.path.join(tmp, "launch-0001.json"), "w"))
-    moved = record.load(os.path.join(tmp, "launch-0001.json"))[0]
-    assert moved.fn.__code__.co_filename == os.path.join(tmp, "diff_triton_kernels.py"), moved.fn.__code__.co_filename
     assert record.replay(tmp, session) == 2
     row = session.summary.rows["axpy2d"]
     assert (row["launches"], row["compared"], row["diverged"], row["agreed"]) == (2, 2, 1, 1), session.summary.text()

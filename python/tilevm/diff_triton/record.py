@@ -1,24 +1,26 @@
 """Fixtures of diffed launches, and their replay without Triton or a GPU.
 
 A fixture is two files per launch, DIR/launch-NNNN.json and DIR/launch-NNNN.npz:
-  json: {"format": 1, "kernel", "source_file", "qualname", "src" (the kernel's source as Triton
-         held it), "grid": [x, y, z], "site", "options" (launch options: num_warps, ...),
-         "args": [per parameter, in order: {"name", "kind": "tensor", "dtype" (torch's name),
-         "shape", "stride", "offset" (elements), "storage" (a key of the npz)} or {"name",
-         "kind": "int" | "float" | "bool" | "none" | "str" | "dtype", "value"}]}
+  json: {"format": 2, "kernel", "source_file", "qualname", "src" (the kernel's source as Triton
+         held it: for reading), "params": [{"name", "constexpr"}] in order, "unit" (the source
+         unit tilevm compiled: source_unit.py's plain data, the kernel's and its helpers' source
+         and the values of the names they use), "grid": [x, y, z], "site", "options" (launch
+         options: num_warps, ...), "args": [per parameter, in order: {"name", "kind": "tensor",
+         "dtype" (torch's name), "shape", "stride", "offset" (elements), "storage" (a key of the
+         npz)} or {"name", "kind": "int" | "float" | "bool" | "none" | "str" | "dtype", "value"}]}
   npz:  "in.KEY" and "gpu.KEY": each storage's bytes (uint8) before the launch and as the GPU
         left it; tensors that shared a storage share its key.
-Replay loads source_file as a module (not as __main__; relative paths are found next to the
-json first, absolute ones that do not exist by their name next to it), takes the kernel by qualname, sets its src to the recorded one, and diffs the
-recorded GPU results against the interpreter as the live run did."""
+Replay compiles the recorded unit (no module is imported, nothing of the script runs), rebuilds
+the tensors over their storages and diffs the recorded GPU results as the live run did."""
 import glob
-import importlib.util
+import inspect
 import json
 import os
 import sys
 
 import numpy as np
 
+from .. import source_unit
 from . import live
 from . import snapshot
 
@@ -74,8 +76,11 @@ class Recorder:
             else:
                 args.append(_scalar(name, v))
         fn = jit.fn
-        doc = {"format": 1, "kernel": fn.__name__, "source_file": fn.__code__.co_filename, "qualname": fn.__qualname__,
-               "src": jit.src, "grid": list(grid), "site": site,
+        kernel = live.kernel_of(jit)
+        _, unit = kernel._tilevm_unit()
+        params = [{"name": p.name, "constexpr": bool(kernel.is_constexpr(p))} for p in inspect.signature(fn).parameters.values()]
+        doc = {"format": 2, "kernel": fn.__name__, "source_file": fn.__code__.co_filename, "qualname": fn.__qualname__,
+               "src": jit.src, "params": params, "unit": unit, "grid": list(grid), "site": site,
                "options": {k: v for k, v in options.items() if isinstance(v, (int, float, bool, str)) or v is None},
                "args": args}
         stem = os.path.join(self.directory, f"launch-{self.count:04d}")
@@ -86,39 +91,46 @@ class Recorder:
         return stem
 
 
-_modules = {}
+def _tuples(v):
+    """JSON's lists as the tuples source_unit builds (dicts kept)."""
+    if isinstance(v, list):
+        return tuple(_tuples(e) for e in v)
+    if isinstance(v, dict):
+        return {k: _tuples(e) for k, e in v.items()}
+    return v
 
 
-def _kernel(doc, directory):
-    """The tilevm JITFunction of a fixture's kernel (tilevm's `triton` must be the one imported)."""
-    path = doc["source_file"]
-    near = os.path.join(directory, path)
-    if not os.path.isabs(path) and os.path.exists(near):
-        path = near
-    elif os.path.isabs(path) and not os.path.exists(path):  # recorded on another machine
-        path = os.path.join(directory, os.path.basename(path))
-    path = os.path.abspath(path)
-    module = _modules.get(path)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(f"_tilevm_replay_{len(_modules)}", path)
-        if spec is None:
-            raise FileNotFoundError(f"{doc['source_file']}: the kernel's source file is not found")
-        module = importlib.util.module_from_spec(spec)
-        sys.path.insert(0, os.path.dirname(path))
-        spec.loader.exec_module(module)
-        _modules[path] = module
-    obj = module
-    for part in doc["qualname"].split("."):
-        obj = getattr(obj, part)
-    # An autotune or heuristics layer holds the JIT function (tilevm's, or another JIT's).
-    while getattr(type(obj), "_tilevm_jit", False) is not True and not live._looks_like_jit(obj):
-        inner = getattr(obj, "inner", None) or getattr(obj, "fn", None)
-        if inner is None:
-            raise TypeError(f"{doc['source_file']}: {doc['qualname']} is not a JIT function")
-        obj = inner
-    if obj.src != doc["src"]:
-        obj.src = doc["src"]
-    return obj
+class RecordedKernel:
+    """A fixture's kernel as tilevm's launcher takes one: the recorded source unit, and a
+    function of the recorded parameters for binding."""
+
+    _tilevm_jit = True
+
+    def __init__(self, doc):
+        names = [p["name"] for p in doc["params"]]
+        if not all(n.isidentifier() for n in names + [doc["kernel"]]):
+            raise ValueError(f"kernel {doc['kernel']!r}: parameters {names} are not all names")
+        namespace = {}
+        exec(f"def {doc['kernel']}({', '.join(names)}):\n    pass", namespace)
+        self.fn = namespace[doc["kernel"]]
+        self.__name__ = doc["kernel"]
+        self.src = doc["src"]
+        self.source_path = doc["source_file"]
+        self._constexpr = frozenset(p["name"] for p in doc["params"] if p["constexpr"])
+        self._unit = (source_unit.next_serial(), _tuples(doc["unit"]))
+
+    def is_constexpr(self, p):
+        return p.name in self._constexpr
+
+    def _tilevm_unit(self):
+        return self._unit
+
+
+class _DType:
+    """A recorded dtype constexpr: what the launcher reads of one (its name)."""
+
+    def __init__(self, name):
+        self.name = name
 
 
 def load(json_path):
@@ -126,10 +138,9 @@ def load(json_path):
     import torch
     with open(json_path) as f:
         doc = json.load(f)
-    if doc.get("format") != 1:
-        raise ValueError(f"{json_path}: format {doc.get('format')!r}, expected 1")
+    if doc.get("format") != 2:
+        raise ValueError(f"{json_path}: format {doc.get('format')!r}, expected 2")
     data = np.load(os.path.splitext(json_path)[0] + ".npz")
-    language = sys.modules["triton.language"]
     stores = {}
 
     def tensor(a, which):
@@ -149,10 +160,10 @@ def load(json_path):
             inputs[a["name"]] = tensor(a, "in")
             gpu[a["name"]] = tensor(a, "gpu")
         elif a["kind"] == "dtype":
-            inputs[a["name"]] = language.dtype(a["value"])
+            inputs[a["name"]] = _DType(a["value"])
         else:
             inputs[a["name"]] = a["value"]
-    kernel = _kernel(doc, os.path.dirname(os.path.abspath(json_path)))
+    kernel = RecordedKernel(doc)
     return kernel, inputs, tuple(doc["grid"]), gpu, doc.get("options", {}), doc.get("site", "")
 
 
@@ -161,7 +172,7 @@ def replay(directory, session):
     paths = sorted(glob.glob(os.path.join(directory, "launch-*.json")))
     for p in paths:
         kernel, inputs, grid, gpu, options, site = load(p)
-        session.summary.launched(kernel.fn.__name__)
+        session.summary.launched(kernel.__name__)
         session.check(kernel, inputs, grid, gpu, int(options.get("num_warps") or 4), int(options.get("num_stages") or 1),
                       site or os.path.basename(p), options)
     return len(paths)
