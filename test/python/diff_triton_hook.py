@@ -2,7 +2,8 @@
 "launches" by computing the result in Python (the GPU's part), and whose Autotuner._bench
 launches while timing. Checks what the hook does at each launch: arguments bound by the
 signature (launch options apart), a callable grid given the bound arguments, the call site,
---diff-every, --diff-kernels, --diff-budget, benchmarking launches left alone."""
+--diff-every, --diff-kernels, --diff-budget, benchmarking launches left alone, the script's
+do_bench launches counted as skipped."""
 import io
 import os
 import sys
@@ -37,8 +38,15 @@ class Autotuner:
         return kernel.run(*args, grid=(rows,), warmup=False, **config, **meta)
 
 
+def do_bench(fn, warmup=25, rep=100):
+    for _ in range(3):
+        fn()
+    return 0.5
+
+
 triton = types.SimpleNamespace(runtime=types.SimpleNamespace(jit=types.SimpleNamespace(JITFunction=K.JITFunction),
-                                                             autotuner=types.SimpleNamespace(Autotuner=Autotuner)))
+                                                             autotuner=types.SimpleNamespace(Autotuner=Autotuner)),
+                               testing=types.SimpleNamespace(do_bench=do_bench))
 out_text = io.StringIO()
 session = hook.Session(every=1, out=out_text, skip_paths=(K.__file__, tilevm.__file__), sync=lambda: None)
 assert hook.install(triton, session)
@@ -97,6 +105,13 @@ K.axpy2d[(rows,)](x, y, out, cols, cols, BLOCK=16)
 r = small.summary.rows["axpy2d"]
 assert (r["launches"], r["compared"], r["skipped"]) == (1, 0, {"budget": 1}), small.summary.text()
 assert "1 (budget 1)" in small.summary.text()
+# Launches under the script's triton.testing.do_bench are counted as skipped (timing).
+timed = hook.Session(out=io.StringIO(), sync=lambda: None)
+hook.install(triton, timed)
+assert triton.testing.do_bench(lambda: K.axpy2d[(rows,)](x, y, out, cols, cols, BLOCK=16)) == 0.5
+r = timed.summary.rows["axpy2d"]
+assert (r["launches"], r["compared"], r["skipped"]) == (3, 0, {"timing": 3}), timed.summary.text()
+
 # A grid the hook cannot evaluate: the launch runs, is said not compared, and counted.
 odd = hook.Session(out=io.StringIO(), sync=lambda: None)
 hook.install(triton, odd)
@@ -104,4 +119,4 @@ n = len(launched)
 K.axpy2d[lambda meta: ("many",)](x, y, out, cols, cols, BLOCK=16)
 assert len(launched) == n + 1 and odd.summary.rows["axpy2d"]["skipped"] == {"error": 1}, odd.summary.text()
 assert "kernel axpy2d, at " in odd.out.getvalue() and "not compared: ValueError" in odd.out.getvalue(), odd.out.getvalue()
-print("diff_triton_hook: binding, callable grid, call site, autotuner benchmarking, every, kernels, budget: ok")
+print("diff_triton_hook: binding, callable grid, call site, autotuner benchmarking, every, kernels, budget, timing: ok")

@@ -52,10 +52,11 @@ def real_triton(shim):
         return None, f"import torch failed: {type(e).__name__}: {e}"
     if not torch.cuda.is_available():
         return None, "torch.cuda is not available"
-    try:
-        import triton.runtime.autotuner  # noqa: F401 (its _bench is hooked)
-    except Exception:
-        pass
+    for hooked in ("triton.runtime.autotuner", "triton.testing"):  # Autotuner._bench, do_bench: hooked
+        try:
+            __import__(hooked)
+        except Exception:
+            pass
     return triton, ""
 
 

@@ -1,6 +1,8 @@
 """The hooks in real Triton (3.6): JITFunction.run, where kernel[grid](...), the autotuner and
 heuristics all end, diffs each launch that runs for real (not warmups, not the autotuner's
-benchmarking, which Autotuner._bench marks); Session does the work of one launch."""
+benchmarking, which Autotuner._bench marks; launches under the script's triton.testing.do_bench
+or do_bench_cudagraph, or while a CUDA graph is captured, are counted as skipped); Session does
+the work of one launch."""
 import inspect
 import os
 import sys
@@ -47,6 +49,22 @@ class Session:
     def _depth(self, delta):
         self._local.bench = getattr(self._local, "bench", 0) + delta
 
+    # triton.testing.do_bench and do_bench_cudagraph, called by the script, set this.
+    def timing(self):
+        return getattr(self._local, "timing", 0) > 0
+
+    def _timing(self, delta):
+        self._local.timing = getattr(self._local, "timing", 0) + delta
+
+    @staticmethod
+    def capturing():
+        """Whether the current CUDA stream is capturing a graph (copies and waits would break it)."""
+        torch = sys.modules.get("torch")
+        try:
+            return bool(torch is not None and torch.cuda.is_current_stream_capturing())
+        except Exception:  # a torch without CUDA
+            return False
+
     def call_site(self):
         """file:line of the first frame outside Triton and tilevm (the script's launch)."""
         f = sys._getframe(1)
@@ -63,6 +81,9 @@ class Session:
         if self.kernels is not None and name not in self.kernels:
             return run(jit, *args, grid=grid, warmup=False, **kwargs)
         self.summary.launched(name)
+        if self.timing() or self.capturing():  # the script times the kernel, or captures a graph
+            self.summary.skipped(name, "capture" if self.capturing() else "timing")
+            return run(jit, *args, grid=grid, warmup=False, **kwargs)
         n = self.counts[name] = self.counts.get(name, 0) + 1
         if (n - 1) % self.every:
             self.summary.skipped(name, "every")
@@ -149,4 +170,23 @@ def install(triton, session):
 
         _bench.__wrapped__ = bench
         autotuner._bench = _bench
+    testing = getattr(triton, "testing", None)
+    for fname in ("do_bench", "do_bench_cudagraph"):
+        timed = getattr(testing, fname, None)
+        if timed is not None:
+            setattr(testing, fname, _timed(session, timed))
     return bench is not None
+
+
+def _timed(session, fn):
+    """triton.testing's benchmark `fn`, its launches counted as skipped (timing), not compared."""
+    def timed(*args, **kwargs):
+        session._timing(1)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            session._timing(-1)
+
+    timed.__wrapped__ = fn
+    timed.__name__, timed.__doc__ = fn.__name__, fn.__doc__
+    return timed

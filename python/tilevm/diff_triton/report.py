@@ -56,7 +56,8 @@ def launch_text(d):
 
 class Summary:
     """Counts per kernel: launches, compared, agreed, diverged, findings, and skipped launches by
-    reason (every: --diff-every; budget: --diff-budget; error: not comparable)."""
+    reason (every: --diff-every; budget: --diff-budget; error: not comparable; timing: under
+    triton.testing.do_bench; capture: while a CUDA graph is captured)."""
 
     COLUMNS = ("kernel", "launches", "compared", "agreed", "diverged", "findings", "skipped")
 
