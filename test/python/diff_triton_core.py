@@ -2,6 +2,7 @@
 real Triton's JITFunction (its attributes: fn, src, params, def_file_line_number), launches'
 "GPU results" recorded here (float64-correct results computed with NumPy, then changed on
 purpose), compared with tilevm's interpreter; the summary; a fixture recorded and replayed."""
+import contextlib
 import io
 import json
 import os
@@ -166,6 +167,12 @@ finally:
 assert not d.buffers and "did not finish (no-termination" in d.error and d.findings == 1, (d.error, d.report)
 d = compare.diff_launch(K.count_up, {"out_ptr": counter, "n": 1000}, (1,), {"out_ptr": torch.tensor([1000], dtype=torch.int32)})
 assert not d.error and not d.diverged, report.launch_text(d)
+
+# The interpreter's device_print output is not the script's (the GPU printed its own).
+printed = io.StringIO()
+with contextlib.redirect_stdout(printed):
+    d = compare.diff_launch(K.printer, {"x_ptr": torch.ones(1)}, (1,), {"x_ptr": torch.ones(1)})
+assert not d.error and not d.diverged and printed.getvalue() == "", (d.error, printed.getvalue())
 
 # 6. The session: counts, every Nth, the summary table; --diff-stop raises.
 s = hook.Session(every=2, out=io.StringIO())

@@ -1,6 +1,8 @@
 """One launch checked: the kernel run on tilevm's interpreter (every check on) from copies of the
 launch's inputs, then each array argument compared with what the GPU left in it, by `tilevm
 diff`'s comparison and default tolerance (runtime/Compare.h, through the extension)."""
+import contextlib
+import io
 import warnings
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -59,12 +61,13 @@ _UNFINISHED = {"timeout", "no-termination", "interrupted"}
 
 def _run(kernel, grid, values, num_warps, num_stages, access=""):
     """Runs the kernel on the interpreter over `values` (changed in place): the launch's result
-    (tilevm.last_launch), findings left in it rather than raised."""
+    (tilevm.last_launch), findings left in it rather than raised, its device_print output not
+    printed (the GPU's is the script's)."""
     o = tilevm.options
     saved = dict(o)
     o.update(device="cpu", warn=False)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             warnings.simplefilter("ignore")  # stores of undefined lanes: counted in the result
             try:
                 return launcher.launch(kernel, grid, (), values, num_warps=num_warps, num_stages=num_stages, access=access)

@@ -92,3 +92,8 @@ def count_up(out_ptr, n):
     for i in range(n):
         acc += 1
     tl.store(out_ptr, acc)
+
+
+@jit
+def printer(x_ptr):
+    tl.device_print("x", tl.load(x_ptr))
