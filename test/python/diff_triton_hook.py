@@ -105,6 +105,13 @@ K.axpy2d[(rows,)](x, y, out, cols, cols, BLOCK=16)
 r = small.summary.rows["axpy2d"]
 assert (r["launches"], r["compared"], r["skipped"]) == (1, 0, {"budget": 1}), small.summary.text()
 assert "1 (budget 1)" in small.summary.text()
+# Launch options past what tilevm's checker takes (the interpreter uses neither) still compare.
+opts = hook.Session(out=io.StringIO(), sync=lambda: None)
+hook.install(triton, opts)
+K.axpy2d[(rows,)](x, y, out, cols, cols, BLOCK=16, num_warps=64, num_stages=0)
+r = opts.summary.rows["axpy2d"]
+assert (r["compared"], r["agreed"]) == (1, 1), (opts.summary.text(), opts.out.getvalue())
+
 # Launches under the script's triton.testing.do_bench are counted as skipped (timing).
 timed = hook.Session(out=io.StringIO(), sync=lambda: None)
 hook.install(triton, timed)

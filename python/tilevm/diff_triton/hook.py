@@ -118,8 +118,10 @@ class Session:
             self._not_compared(name, site, e)
             return result
         options = {k: v for k, v in kwargs.items() if k not in params}
-        num_warps = int(options.get(_WARPS) or 4)
-        num_stages = int(options.get(_STAGES) or 1)
+        # The interpreter does not use them; values tilevm's checker refuses (it takes Triton's
+        # usual ranges) are left at the defaults rather than failing the comparison.
+        num_warps = _within(options.get(_WARPS), (1, 2, 4, 8, 16, 32), 4)
+        num_stages = _within(options.get(_STAGES), range(1, 9), 1)
         self.check(jit, inputs, g, gpu, num_warps, num_stages, site, options)
         return result
 
@@ -140,6 +142,13 @@ class Session:
         if self.stop and d.diverged:
             raise DivergenceError(text)
         return d
+
+
+def _within(v, allowed, default):
+    try:
+        return int(v) if v is not None and int(v) in allowed else default
+    except (TypeError, ValueError):
+        return default
 
 
 def install(triton, session):
