@@ -1,7 +1,8 @@
 """`python3 -m tilevm --diff triton script.py` end to end, in a child Python whose `triton` is a
 stand-in of the real package (modules/fake_triton: launches computed in Python) and whose
 torch.cuda says it is available: the hooks in place, launches compared and reported with the
-script's line, warmups and autotuner benchmarking left alone, the summary, exit status 1; the
+script's line, warmups and autotuner benchmarking left alone, a warmup's CompiledKernel launched
+and compared, the summary, exit status 1; the
 launches recorded (--diff-record) and replayed (--diff-replay) in a Python without any triton."""
 import os
 import subprocess
@@ -31,11 +32,11 @@ line = next(i for i, l in enumerate(open(script), 1) if "# LAUNCH" in l)
 assert f"tilevm --diff: kernel add, grid (4, 1, 1), at {script}:{line}: DIVERGED" in err, err
 assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in err and "by program (1, 0, 0)" in err, err
 rows = [l.split() for l in err.splitlines()]
-assert ["add", "3", "3", "2", "1", "0", "0"] in rows, err
+assert ["add", "4", "4", "3", "1", "0", "0"] in rows, err
 assert err.count("DIVERGED") == 1, err
 
 # The recorded launches replayed with no triton on the path: the same verdicts.
-assert sorted(os.listdir(fixtures)) == [f"launch-000{i}.{e}" for i in range(3) for e in ("json", "npz")], os.listdir(fixtures)
+assert sorted(os.listdir(fixtures)) == [f"launch-000{i}.{e}" for i in range(4) for e in ("json", "npz")], os.listdir(fixtures)
 env = dict(os.environ, PYTHONPATH=package_root)
 env.pop("TILEVM_OPTIONS", None)
 r = subprocess.run([sys.executable, "-m", "tilevm", "--diff-replay", fixtures], env=env, capture_output=True, text=True,
@@ -43,8 +44,8 @@ r = subprocess.run([sys.executable, "-m", "tilevm", "--diff-replay", fixtures], 
 assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
 assert f"kernel add, grid (4, 1, 1), at {script}:{line}: DIVERGED" in r.stderr, r.stderr
 assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in r.stderr, r.stderr
-assert ["add", "3", "3", "2", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
+assert ["add", "4", "4", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
 for f in os.listdir(fixtures):
     os.remove(os.path.join(fixtures, f))
 os.rmdir(fixtures)
-print("diff_triton_cli: the script ran on the stand-in triton, 3 launches compared, the planted element found, exit 1; replayed alike")
+print("diff_triton_cli: the script ran on the stand-in triton, 4 launches compared (one of a warmup's compiled kernel), the planted element found, exit 1; replayed alike")

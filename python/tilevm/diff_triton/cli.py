@@ -52,7 +52,7 @@ def real_triton(shim):
         return None, f"import torch failed: {type(e).__name__}: {e}"
     if not torch.cuda.is_available():
         return None, "torch.cuda is not available"
-    for hooked in ("triton.runtime.autotuner", "triton.testing"):  # Autotuner._bench, do_bench: hooked
+    for hooked in ("triton.runtime.autotuner", "triton.testing", "triton.compiler.compiler"):  # hooked there too
         try:
             __import__(hooked)
         except Exception:

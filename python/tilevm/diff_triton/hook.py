@@ -1,8 +1,9 @@
 """The hooks in real Triton (3.6): JITFunction.run, where kernel[grid](...), the autotuner and
 heuristics all end, diffs each launch that runs for real (not warmups, not the autotuner's
 benchmarking, which Autotuner._bench marks; launches under the script's triton.testing.do_bench
-or do_bench_cudagraph, or while a CUDA graph is captured, are counted as skipped); Session does
-the work of one launch."""
+or do_bench_cudagraph, or while a CUDA graph is captured, are counted as skipped), and
+CompiledKernel.__getitem__, the launch of a kernel compiled ahead by warmup(); Session does the
+work of one launch."""
 import inspect
 import os
 import sys
@@ -77,28 +78,51 @@ class Session:
 
     def launch(self, jit, run, args, grid, kwargs):
         """One launch of `jit` through Triton's own `run`, diffed when the options say so."""
+        params = inspect.signature(jit.fn).parameters
+
+        def bind():
+            bound = inspect.signature(jit.fn).bind(*args, **{k: v for k, v in kwargs.items() if k in params})
+            bound.apply_defaults()
+            return dict(bound.arguments)
+
+        options = {k: v for k, v in kwargs.items() if k not in params}
+        return self._launch(jit, bind, grid, options, lambda: run(jit, *args, grid=grid, warmup=False, **kwargs))
+
+    def launch_compiled(self, compiled, jit, grid, args, call):
+        """One launch of a kernel Triton compiled ahead (`jit.warmup(...)` gives a
+        CompiledKernel, launched as compiled[grid](*every argument, constexprs too))."""
+        metadata = getattr(compiled, "metadata", None)
+        options = {k: getattr(metadata, k) for k in (_WARPS, _STAGES) if hasattr(metadata, k)}
+
+        def bind():
+            names = list(inspect.signature(jit.fn).parameters)
+            if len(args) != len(names):
+                raise TypeError(f"{len(args)} arguments for the {len(names)} parameters of {jit.fn.__name__}")
+            return dict(zip(names, args))
+
+        return self._launch(jit, bind, grid, options, call)
+
+    def _launch(self, jit, bind, grid, options, call):
+        """The work of one launch: `bind()` gives {parameter: value}, `call()` launches it."""
         name = jit.fn.__name__
         if self.kernels is not None and name not in self.kernels:
-            return run(jit, *args, grid=grid, warmup=False, **kwargs)
+            return call()
         self.summary.launched(name)
         if self.timing() or self.capturing():  # the script times the kernel, or captures a graph
             self.summary.skipped(name, "capture" if self.capturing() else "timing")
-            return run(jit, *args, grid=grid, warmup=False, **kwargs)
+            return call()
         n = self.counts[name] = self.counts.get(name, 0) + 1
         if (n - 1) % self.every:
             self.summary.skipped(name, "every")
-            return run(jit, *args, grid=grid, warmup=False, **kwargs)
-        params = inspect.signature(jit.fn).parameters
+            return call()
         try:
-            bound = inspect.signature(jit.fn).bind(*args, **{k: v for k, v in kwargs.items() if k in params})
+            values = bind()
         except TypeError:  # Triton raises its own error for the call (if it does not: counted)
             self.summary.skipped(name, "error")
-            return run(jit, *args, grid=grid, warmup=False, **kwargs)
-        bound.apply_defaults()
-        values = dict(bound.arguments)
+            return call()
         if snapshot.element_count(values) > self.budget:
             self.summary.skipped(name, "budget")
-            return run(jit, *args, grid=grid, warmup=False, **kwargs)
+            return call()
         site = self.call_site()
         try:
             g = grid(dict(values)) if callable(grid) else grid
@@ -106,8 +130,8 @@ class Session:
             inputs = snapshot.copy_values(values)
         except Exception as e:  # a grid or an argument the hook cannot take: said, and counted
             self._not_compared(name, site, e)
-            return run(jit, *args, grid=grid, warmup=False, **kwargs)
-        result = run(jit, *args, grid=grid, warmup=False, **kwargs)
+            return call()
+        result = call()
         if self.sync is None:
             import torch
             self.sync = torch.cuda.synchronize
@@ -117,7 +141,6 @@ class Session:
         except Exception as e:
             self._not_compared(name, site, e)
             return result
-        options = {k: v for k, v in kwargs.items() if k not in params}
         # The interpreter does not use them; values tilevm's checker refuses (it takes Triton's
         # usual ranges) are left at the defaults rather than failing the comparison.
         num_warps = _within(options.get(_WARPS), (1, 2, 4, 8, 16, 32), 4)
@@ -152,7 +175,8 @@ def _within(v, allowed, default):
 
 
 def install(triton, session):
-    """Wraps real Triton's JITFunction.run and Autotuner._bench for `session`."""
+    """Wraps real Triton's JITFunction.run, CompiledKernel.__getitem__, Autotuner._bench and
+    triton.testing's do_bench and do_bench_cudagraph for `session`."""
     jit_class = triton.runtime.jit.JITFunction
     original = jit_class.run
 
@@ -179,6 +203,27 @@ def install(triton, session):
 
         _bench.__wrapped__ = bench
         autotuner._bench = _bench
+    compiled_class = getattr(getattr(getattr(triton, "compiler", None), "compiler", None), "CompiledKernel", None)
+    getitem = getattr(compiled_class, "__getitem__", None)
+    if getitem is not None:
+        def __getitem__(self, grid):
+            runner = getitem(self, grid)
+            jit = getattr(getattr(self, "src", None), "fn", None)
+            if jit is None or not hasattr(jit, "fn"):  # compiled from IR text, not a Python function
+                return runner
+
+            def launch(*args, **kwargs):
+                if getattr(session._local, "inside", False) or session.benchmarking():
+                    return runner(*args, **kwargs)
+                session._local.inside = True
+                try:
+                    return session.launch_compiled(self, jit, grid, args, lambda: runner(*args, **kwargs))
+                finally:
+                    session._local.inside = False
+            return launch
+
+        __getitem__.__wrapped__ = getitem
+        compiled_class.__getitem__ = __getitem__
     testing = getattr(triton, "testing", None)
     for fname in ("do_bench", "do_bench_cudagraph"):
         timed = getattr(testing, fname, None)

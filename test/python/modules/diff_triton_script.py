@@ -1,6 +1,7 @@
 """A Triton script as --diff triton runs it (diff_triton_cli.py, over the stand-in package in
 modules/fake_triton): an add kernel launched three times, the third with one element wrong on
-the "GPU", a warmup and a launch under the autotuner's benchmarking, which are not compared."""
+the "GPU", a warmup and a launch under the autotuner's benchmarking, which are not compared,
+and a launch of the kernel the warmup compiled."""
 import torch
 
 import triton
@@ -28,9 +29,11 @@ def device(x, y, out, n, BLOCK):
 add.device = device
 n = 100
 x, y, out = torch.randn(n), torch.randn(n), torch.zeros(n)
-add.warmup(x, y, out, n, BLOCK=32, grid=(4,))
+compiled = add.warmup(x, y, out, n, BLOCK=32, grid=(4,))
 for i in range(3):
     wrong["on"] = i == 2
     add[lambda meta: ((meta["n"] + meta["BLOCK"] - 1) // meta["BLOCK"],)](x, y, out, n, BLOCK=32, num_warps=4)  # LAUNCH
+wrong["on"] = False
 Autotuner()._bench(add, x, y, out, n, config={"BLOCK": 32})
+compiled[(4, 1, 1)](x, y, out, n, 32)  # COMPILED: every argument, the constexpr too
 print("script done")

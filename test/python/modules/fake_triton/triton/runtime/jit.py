@@ -23,7 +23,8 @@ class JITFunction:
 
     def run(self, *args, grid, warmup, **kwargs):
         if warmup:
-            return "compiled"
+            from ..compiler import CompiledKernel
+            return CompiledKernel(self)
         names = [p.name for p in self.params]
         return self.device(*args, **{k: v for k, v in kwargs.items() if k in names})
 
