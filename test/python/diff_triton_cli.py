@@ -3,7 +3,8 @@ stand-in of the real package (modules/fake_triton: launches computed in Python) 
 torch.cuda says it is available: the hooks in place, launches compared and reported with the
 script's line, warmups and autotuner benchmarking left alone, a warmup's CompiledKernel launched
 and compared, the summary, exit status 1; the
-launches recorded (--diff-record) and replayed (--diff-replay) in a Python without any triton."""
+launches recorded (--diff-record) and replayed (--diff-replay) in a Python without any triton;
+`-m MODULE`; tilevm's own stand-in found as `triton`: one line, exit 2."""
 import os
 import subprocess
 import sys
@@ -45,6 +46,27 @@ assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
 assert f"kernel add, grid (4, 1, 1), at {script}:{line}: DIVERGED" in r.stderr, r.stderr
 assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in r.stderr, r.stderr
 assert ["add", "4", "4", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
+# -m MODULE runs as python3 -m MODULE would, under the hooks.
+module_child = child.replace(f"{script!r}]", "'-m', 'modules.diff_triton_script']").replace('"--diff-record", sys.argv[1], ', "")
+env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "modules", "fake_triton"), package_root]))
+env.pop("TILEVM_OPTIONS", None)
+r = subprocess.run([sys.executable, "-c", module_child], env=env, capture_output=True, text=True, timeout=300, cwd=here)
+assert r.returncode == 1 and r.stdout.strip() == "script done", (r.returncode, r.stdout, r.stderr)
+assert ["add", "4", "4", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
+
+# tilevm's own stand-in found as `triton` (here another path to it): one line, exit 2.
+link = os.path.join(fixtures, "path")
+os.mkdir(link)
+os.symlink(os.path.join(os.path.dirname(os.path.abspath(tilevm.__file__)), "_shim", "triton"), os.path.join(link, "triton"))
+env = dict(os.environ, PYTHONPATH=os.pathsep.join([link, package_root]))
+env.pop("TILEVM_OPTIONS", None)
+r = subprocess.run([sys.executable, "-m", "tilevm", "--diff", "triton", script], env=env, capture_output=True, text=True,
+                   timeout=300)
+assert r.returncode == 2 and r.stderr.startswith("tilevm: --diff triton needs the triton package and a CUDA GPU (the triton "
+                                                 "imported is tilevm's own stand-in ("), (r.returncode, r.stderr)
+assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+os.remove(os.path.join(link, "triton"))
+os.rmdir(link)
 for f in os.listdir(fixtures):
     os.remove(os.path.join(fixtures, f))
 os.rmdir(fixtures)

@@ -42,7 +42,8 @@ def real_triton(shim):
         import triton.runtime.jit
     except Exception as e:  # ImportError, or a triton that fails to import
         return None, f"import triton failed: {type(e).__name__}: {e}"
-    if os.path.abspath(getattr(triton, "__file__", "") or "").startswith(shim + os.sep):
+    if (os.path.abspath(getattr(triton, "__file__", "") or "").startswith(shim + os.sep)
+            or str(getattr(triton, "__version__", "")).endswith("+tilevm")):  # this tilevm's, or another copy's
         return None, f"the triton imported is tilevm's own stand-in ({triton.__file__})"
     if not callable(getattr(getattr(triton.runtime.jit, "JITFunction", None), "run", None)):
         return None, f"triton {getattr(triton, '__version__', '?')} has no triton.runtime.jit.JITFunction.run"
