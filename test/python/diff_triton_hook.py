@@ -13,7 +13,7 @@ import torch
 
 import tilevm
 from modules import diff_triton_kernels as K
-from tilevm.diff_triton import hook
+from tilevm.diff_triton import hook, snapshot
 
 rows, cols = 5, 12
 planted = {"on": False}
@@ -105,6 +105,9 @@ K.axpy2d[(rows,)](x, y, out, cols, cols, BLOCK=16)
 r = small.summary.rows["axpy2d"]
 assert (r["launches"], r["compared"], r["skipped"]) == (1, 0, {"budget": 1}), small.summary.text()
 assert "1 (budget 1)" in small.summary.text()
+# The budget counts what is copied: a storage once however many arguments view it, and whole.
+assert snapshot.element_count({"a": x, "b": x[1:], "c": y}) == 2 * rows * cols
+assert snapshot.element_count({"row": torch.zeros(1000, 10)[3]}) == 10000
 # Launch options past what tilevm's checker takes (the interpreter uses neither) still compare.
 opts = hook.Session(out=io.StringIO(), sync=lambda: None)
 hook.install(triton, opts)

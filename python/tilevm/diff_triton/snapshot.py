@@ -82,11 +82,18 @@ def arrays_of(name, v):
 
 
 def element_count(values):
-    """Elements of all arrays among the values (each argument's own view)."""
-    n = 0
+    """Elements the copies of the values' arrays hold: each tensor storage once, whole (a view
+    copies its storage), and each NumPy array."""
+    n, seen = 0, set()
     for name, v in values.items():
         for _, a, _ in arrays_of(name, v):
-            n += int(a.numel()) if is_tensor(a) else int(a.size)
+            if is_tensor(a):
+                address, nbytes = _storage(a)
+                if (str(a.device), address) not in seen:
+                    seen.add((str(a.device), address))
+                    n += nbytes // a.element_size()
+            else:
+                n += int(a.size)
     return n
 
 
