@@ -432,7 +432,7 @@ PYBIND11_MODULE(_tilevm, m) {
         bindArgs(*c, args, o.device.gpu, buffers, launchArgs, owners);
         rt::LaunchResult result;
         py::object directHandle = py::none();
-        py::object out_writers = py::none();
+        py::object writers = py::none();  // with `access`: that buffer's first writers
         rt::BoundArgs bound;
         bound.buffers = std::move(buffers);
         bound.args = launchArgs;
@@ -456,7 +456,7 @@ PYBIND11_MODULE(_tilevm, m) {
               uint32_t id = accessMap->firstWriter[size_t(i)].load(std::memory_order_relaxed);
               std::memcpy(w.data() + size_t(i) * sizeof id, &id, sizeof id);
             }
-            out_writers = py::bytes(w);
+            writers = py::bytes(w);
           }
           py_ext::UndefinedMemory::get().carryOut(bound.buffers, owners);
           live.carryOut();
@@ -516,7 +516,7 @@ PYBIND11_MODULE(_tilevm, m) {
         out["direct"] = directHandle;
         // With `access`: per element of that buffer's allocation, the linear id + 1 of the first
         // program that wrote it (0: none), as little-endian uint32.
-        out["writers"] = out_writers;
+        out["writers"] = writers;
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),

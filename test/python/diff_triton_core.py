@@ -51,6 +51,19 @@ outv = torch.zeros(rows, 2 * cols)[:, cols:]
 d = compare.diff_launch(axpy2d, dict(vvals, out_ptr=outv), (rows,), vgpu)
 assert not d.diverged and d.findings == 0 and not d.error, report.launch_text(d)
 
+# 1c. A kernel that reduces: held to tilevm diff's relative tolerance (sums in another order).
+m = torch.randn(8, 300)
+sums = torch.from_numpy(m.numpy().astype(np.float64).sum(axis=1).astype(np.float32))
+rvals = {"x_ptr": m, "out_ptr": torch.zeros(8), "n_cols": 300, "BLOCK": 512}
+d = compare.diff_launch(K.row_sums, rvals, (8,), {"x_ptr": m.clone(), "out_ptr": sums.clone()})
+assert d.tolerance["relative"] and d.tolerance["scale_by_rms"] and not d.tolerance["tf32_dot"], d.tolerance
+assert not d.diverged and not d.error, report.launch_text(d)
+off = sums.clone()
+off[5] += 0.05 * float(sums.abs().max())  # far past a sum's rounding
+d = compare.diff_launch(K.row_sums, rvals, (8,), {"x_ptr": m.clone(), "out_ptr": off})
+assert d.first.name == "out_ptr" and d.first.result["first"]["index"] == (5,), report.launch_text(d)
+assert "torch.testing.assert_close's defaults" in report.launch_text(d)
+
 # 2. One planted wrong element: that buffer, index, both values, the ulps, the program.
 wrong = {k: v.clone() for k, v in gpu.items()}
 wrong["out_ptr"][4, 7] = float(np.float32(ref[4, 7].item()) + np.float32(0.5))

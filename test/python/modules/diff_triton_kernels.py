@@ -97,3 +97,11 @@ def count_up(out_ptr, n):
 @jit
 def printer(x_ptr):
     tl.device_print("x", tl.load(x_ptr))
+
+
+@jit
+def row_sums(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(x, axis=0))
