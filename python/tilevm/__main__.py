@@ -88,7 +88,7 @@ def main(argv=None):
     a = p.parse_args(ours)
     diffing = a.diff is not None or a.diff_replay is not None
     if diffing:
-        from .diff_triton import cli as diff_cli
+        from . import diff_cli
         diff_cli.check(p, a, target)
     if target is None and a.diff_replay is None:
         p.error("expected script.py or -m MODULE" if kind is None else

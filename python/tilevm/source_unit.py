@@ -13,7 +13,7 @@ import types
 
 
 # Sees another JIT's function (real Triton's JITFunction, under `--diff triton`) as one of
-# tilevm's: a function of the value, returning the stand-in or None (tilevm/diff_triton/live.py).
+# tilevm's: a function of the value, returning the stand-in or None (tilevm/diff_live.py).
 foreign_jit = None
 
 _serial = 0

@@ -17,7 +17,8 @@ import triton  # tilevm's stand-in here: its reinterpret makes a TensorWrapper a
 import triton.language as tl
 from modules import diff_triton_kernels as K
 from modules.diff_triton_kernels import axpy2d, mad_int, unmasked
-from tilevm.diff_triton import compare, hook, live, record, report
+from tilevm import diff_compare as compare, diff_hook as hook, diff_live as live
+from tilevm import diff_record as record, diff_report as report
 
 
 rows, cols = 6, 10

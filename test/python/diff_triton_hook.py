@@ -13,7 +13,7 @@ import torch
 
 import tilevm
 from modules import diff_triton_kernels as K
-from tilevm.diff_triton import hook, snapshot
+from tilevm import diff_hook as hook, diff_snapshot as snapshot
 
 rows, cols = 5, 12
 planted = {"on": False}

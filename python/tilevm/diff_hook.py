@@ -9,10 +9,10 @@ import os
 import sys
 import threading
 
-from . import compare
-from . import record
-from . import report
-from . import snapshot
+from . import diff_compare as compare
+from . import diff_record as record
+from . import diff_report as report
+from . import diff_snapshot as snapshot
 
 
 class DivergenceError(RuntimeError):

@@ -20,9 +20,9 @@ import sys
 
 import numpy as np
 
-from .. import source_unit
-from . import live
-from . import snapshot
+from . import source_unit
+from . import diff_live as live
+from . import diff_snapshot as snapshot
 
 
 def _scalar(name, v):

@@ -1,11 +1,21 @@
 """`python3 -m tilevm --diff triton ... script.py` and `--diff-replay DIR`: the options checked,
 real Triton found (or the one line saying why not, exit 2), the hooks installed, the script run,
-the summary printed at exit. Exit status: the script's; 1 when a launch diverged."""
+the summary printed at exit. Exit status: the script's; 1 when a launch diverged.
+
+The mode's modules (docs/diff-triton.md), each one job:
+  diff_live.py      a Triton JITFunction as tilevm's launcher and source_unit see a kernel
+  diff_snapshot.py  CPU copies of a launch's tensors, views and aliases kept
+  diff_compare.py   one launch: the interpreter run from the inputs, its buffers against the GPU's
+  diff_report.py    a divergence's text and the summary table
+  diff_record.py    fixtures of launches (npz + json), and their replay without Triton
+  diff_hook.py      the hooks in real Triton (JITFunction.run, CompiledKernel, Autotuner._bench)
+  diff_cli.py       this: the command line
+"""
 import os
 import sys
 
 import tilevm
-from . import hook
+from . import diff_hook as hook
 
 
 def check(parser, a, target):
@@ -64,7 +74,7 @@ def real_triton(shim):
 def main(a, kind, target, rest, shim, run):
     """Replays fixtures, or runs the script (`run`: __main__.run, given no shim) under the hooks."""
     if a.diff_replay is not None:  # no triton needed: a fixture holds what tilevm compiles
-        from . import record
+        from . import diff_record as record
         session = _session(a, ())
         try:
             n = record.replay(a.diff_replay, session)

@@ -4,7 +4,7 @@ of tilevm's own: the same compile-from-live-function path (source_unit.build, la
 the source read from `src` at each launch (a program may rewrite it)."""
 import inspect
 
-from .. import source_unit
+from . import source_unit
 
 
 def _looks_like_jit(v):

@@ -10,10 +10,10 @@ from typing import List, Optional
 import numpy as np
 
 import tilevm
-from .. import _tilevm
-from .. import launcher
-from . import live
-from . import snapshot
+from . import _tilevm
+from . import launcher
+from . import diff_live as live
+from . import diff_snapshot as snapshot
 
 
 @dataclass
