@@ -554,17 +554,14 @@ PYBIND11_MODULE(_tilevm, m) {
       "diff_tolerance",
       [](const std::string& signature, const std::map<std::string, std::string>& defines, const py::object& unit,
          int64_t unitKey) {
-        // The tolerance `tilevm diff` grants a kernel by default (tools/DiffCommand.cpp, no
-        // --ulps/--rtol/--atol/--exact): the ulps of the ops it uses; relative error, scaled by
-        // the buffer's rms, for kernels that reduce; tf32 dots' rtol.
+        // The tolerance `tilevm diff` grants a kernel given none (rt::defaultTolerance).
         auto c = compileUnit(unitKey, unit, signature, defines);
-        const ir::Kernel& k = *c->loaded.kernel;
+        const rt::Tolerance d = rt::defaultTolerance(*c->loaded.kernel);
         py::dict t;
-        bool relative = rt::reducesInAnyOrder(k);
-        t["max_ulps"] = rt::defaultUlps(k);
-        t["relative"] = relative;
-        t["scale_by_rms"] = relative;
-        t["tf32_dot"] = relative && rt::dotsInTf32(k);
+        t["max_ulps"] = d.maxUlps;
+        t["relative"] = d.relative;
+        t["scale_by_rms"] = d.scaleByRms;
+        t["tf32_dot"] = d.tf32Dot;
         return t;
       },
       py::arg("signature"), py::arg("defines"), py::arg("unit"), py::arg("unit_key"),

@@ -110,6 +110,14 @@ bool dotsInTf32(const ir::Kernel& k) {
   return found;
 }
 
+Tolerance defaultTolerance(const ir::Kernel& k) {
+  Tolerance t{defaultUlps(k)};
+  t.relative = t.scaleByRms = reducesInAnyOrder(k);
+  t.rtol = t.atol = -1;
+  t.tf32Dot = t.relative && dotsInTf32(k);
+  return t;
+}
+
 BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& actual, const Tolerance& tol) {
   BufferDiff d;
   d.buffer = expected.name;

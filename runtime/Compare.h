@@ -62,6 +62,10 @@ uint64_t defaultUlps(const ir::Kernel& k);
 /// of summation, which engines choose differently (diff compares them by relative error).
 bool reducesInAnyOrder(const ir::Kernel& k);
 
+/// The tolerance `diff` holds `k` to when given none: defaultUlps; for kernels that reduce
+/// (reducesInAnyOrder) relative error scaled by the buffer's rms, with kTf32Rtol for tf32 dots.
+Tolerance defaultTolerance(const ir::Kernel& k);
+
 /// The outcome of comparing one buffer.
 struct BufferDiff {
   std::string buffer;

@@ -147,12 +147,14 @@ int runDiff(const DiffCli& cli) {
               << " programs (GPU " << onGpu->report.seconds * 1e3 << " ms)\n";
     // Kernels that reduce are held to relative error (the engines sum in different orders);
     // elementwise ones to --ulps.
-    rt::Tolerance tol{o.ulps >= 0 ? uint64_t(o.ulps) : rt::defaultUlps(*loaded->kernel)};
-    tol.relative = !cli.exact && (o.rtol >= 0 || o.atol >= 0 || rt::reducesInAnyOrder(*loaded->kernel));
+    const rt::Tolerance byDefault = rt::defaultTolerance(*loaded->kernel);
+    rt::Tolerance tol = byDefault;
+    if (o.ulps >= 0) tol.maxUlps = uint64_t(o.ulps);
+    tol.relative = !cli.exact && (o.rtol >= 0 || o.atol >= 0 || byDefault.relative);
     tol.rtol = o.rtol;
     tol.atol = o.atol;
     tol.scaleByRms = tol.relative && o.rtol < 0 && o.atol < 0;
-    tol.tf32Dot = tol.scaleByRms && rt::dotsInTf32(*loaded->kernel);
+    tol.tf32Dot = tol.scaleByRms && byDefault.tf32Dot;
     if (tol.relative)
       std::cout << "tolerance: |gpu - cpu| <= atol + rtol * " << (tol.scaleByRms ? "(|cpu| + rms(cpu))" : "|cpu|") << " ("
                 << (o.rtol >= 0 || o.atol >= 0 ? "as given" : "the kernel reduces: torch.testing.assert_close's defaults per dtype, "
