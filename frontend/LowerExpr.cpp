@@ -142,6 +142,9 @@ CV Lowerer::importedValue(const PyModule& m, const Binding& bnd, const Expr& at)
 std::optional<CV> Lowerer::hostName(const HostNames& names, const std::string& name, const Expr& at) {
   if (auto it = names.values.find(name); it != names.values.end()) {
     if (it->second.kind == CV::K::Function && it->second.fn->syntaxError) throw DiagnosticError(*it->second.fn->syntaxError);
+    // A Triton module or function by its dotted name (`my_cdiv = triton.cdiv`): what the
+    // frontend knows it as, as if the kernel spelled the name.
+    if (it->second.kind == CV::K::Module && !it->second.pymod) return resolvePath(it->second.s, at, *this);
     return it->second;
   }
   if (auto it = names.unsupported.find(name); it != names.unsupported.end())

@@ -237,4 +237,18 @@ assert (out == 4.0).all()
 assert len(builds) == 1 and tilevm._tilevm.files_parsed() - parsed == 2  # the kernel's and helper's text, once
 source_unit.build = real_build
 
+# Triton's functions bound to other names at import are what they name.
+my_cdiv = triton.cdiv
+from triton import cdiv as imported_cdiv  # noqa: E402
+
+
+@triton.jit
+def aliased(o, n):
+    tl.store(o, my_cdiv(n, 4) * 10 + imported_cdiv(n, 8))
+
+
+o = np.zeros(1, dtype=np.int32)
+aliased[(1,)](o, 10)
+assert o[0] == 32, o
+
 print("live_kernels: ok")
