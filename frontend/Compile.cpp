@@ -11,6 +11,7 @@
 #include "frontend/Lowerer.h"
 #include "frontend/Modules.h"
 #include "frontend/PyParser.h"
+#include "frontend/SourceUnit.h"
 #include "ir/Verifier.h"
 
 namespace tilevm::frontend {
@@ -155,6 +156,19 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
   std::map<std::string, CV> constexprs;
   for (const auto& [name, text] : opts.defines) {
     if (!hasParam(name)) return optionError("-D " + name + ": '" + fn.name + "' has no parameter named '" + name + "'");
+    if (!text.empty() && text[0] == '@') {
+      // A @triton.jit function given as an argument: the source unit holds it under this name
+      // (python/tilevm/source_unit.py).
+      const CV* function = nullptr;
+      if (mainModule.host)
+        if (auto it = mainModule.host->values.find(text); it != mainModule.host->values.end() && it->second.kind == CV::K::Function)
+          function = &it->second;
+      if (!function)
+        return optionError("-D " + name + "=" + text + ": a function argument needs the source unit that holds it "
+                           "(the Python door passes one)");
+      constexprs[name] = *function;
+      continue;
+    }
     CV v;
     if (!parseDefine(text, v))
       return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16, a string or a tuple of them");

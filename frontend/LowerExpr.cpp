@@ -78,6 +78,7 @@ bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
     case CV::K::Function:
     case CV::K::Module:
     case CV::K::Builtin:
+    case CV::K::TupleType:
     case CV::K::Method: return true;
     case CV::K::Tensor:
     case CV::K::Slice:
@@ -350,6 +351,15 @@ CallArgs Lowerer::evalArgs(const Expr& call, Env& env) {
   CallArgs args;
   args.site = &call;
   for (const auto& a : call.elts) {
+    if (a->kind == Expr::K::Starred && a->a) {  // f(*t): a tuple's elements, as arguments
+      CV t = eval(*a->a, env);
+      if (t.kind != CV::K::Tuple) fail(*a, "'*' in a call needs a tuple, got " + t.describe());
+      for (const CV& e : t.elts) {
+        args.pos.push_back(e);
+        args.posExprs.push_back(a.get());
+      }
+      continue;
+    }
     args.pos.push_back(eval(*a, env));
     args.posExprs.push_back(a.get());
   }
@@ -376,6 +386,28 @@ CV Lowerer::callValue(const CV& callee, CallArgs& args) {
       // tl.float32(x): a cast, as in Triton.
       if (args.pos.size() == 1 && args.kw.empty()) return cast(args.pos[0], callee.dtype, at);
       break;
+    case CV::K::TupleType: {
+      // A named tuple, as Python makes one: fields by position, then by keyword.
+      const size_t n = callee.fields.size();
+      if (args.pos.size() > n)
+        fail(at, callee.s + "() takes " + std::to_string(n) + " arguments but " + std::to_string(args.pos.size()) + " were given");
+      std::vector<std::optional<CV>> v(n);
+      for (size_t i = 0; i < args.pos.size(); ++i) v[i] = args.pos[i];
+      for (const auto& [name, value] : args.kw) {
+        auto it = std::find(callee.fields.begin(), callee.fields.end(), name);
+        if (it == callee.fields.end()) fail(at, callee.s + "() got an unexpected keyword argument '" + name + "'");
+        auto& slot = v[size_t(it - callee.fields.begin())];
+        if (slot) fail(at, callee.s + "() got multiple values for argument '" + name + "'");
+        slot = value;
+      }
+      CV t = CV::tuple({});
+      for (size_t i = 0; i < n; ++i) {
+        if (!v[i]) fail(at, callee.s + "() missing required argument '" + callee.fields[i] + "'");
+        t.elts.push_back(*v[i]);
+      }
+      t.fields = callee.fields;
+      return t;
+    }
     default: break;
   }
   fail(at, callee.describe() + " is not callable");

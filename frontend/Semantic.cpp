@@ -495,6 +495,7 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
         case CV::K::Function: return x.fn == y.fn;
         case CV::K::Module: return x.s == y.s && x.pymod == y.pymod;
         case CV::K::Builtin: return x.s == y.s;
+        case CV::K::TupleType: return x.s == y.s && x.fields == y.fields;
         default: fail(at, "cannot compare " + a.describe() + " and " + b_.describe() + " at compile time");
       }
     };

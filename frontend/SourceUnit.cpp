@@ -79,6 +79,17 @@ Result<std::unique_ptr<LoadedUnit>> LoadedUnit::load(const SourceUnit& unit) {
           break;
         }
         case HostValue::K::Module: cv = CV::module(v.s); break;
+        case HostValue::K::NamedTuple: {
+          const size_t colon = v.s.find(':');
+          cv.kind = CV::K::TupleType;
+          cv.s = v.s.substr(0, colon);
+          for (size_t at = colon == std::string::npos ? v.s.size() : colon + 1; at < v.s.size();) {
+            const size_t comma = std::min(v.s.find(',', at), v.s.size());
+            cv.fields.push_back(v.s.substr(at, comma - at));
+            at = comma + 1;
+          }
+          break;
+        }
         case HostValue::K::Namespace:
           if (v.ref >= unit.tables.size()) return Diagnostic{"<python>", 0, 0, "internal error: a module without its table"};
           cv = CV::module(v.s);

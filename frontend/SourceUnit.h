@@ -26,6 +26,7 @@ struct HostValue {
     Module,       ///< s: a module tilevm knows by its dotted name (triton.language, math, ...)
     Namespace,    ///< s: the module's name, ref: the table of its attributes the kernels use
     Function,     ///< ref: a @triton.jit function of the unit
+    NamedTuple,   ///< s: "NAME:FIELD,FIELD,...": a named tuple class (typing.NamedTuple, namedtuple)
     Unsupported,  ///< s: what it is (`a torch.Tensor`): an error where a kernel uses it
   };
   K kind = K::None;

@@ -94,6 +94,7 @@ std::string CV::describe() const {
     case K::Method: return "method " + s;
     case K::Slice: return "slice";
     case K::BlockPtr: return s == "block_ptr" ? "block pointer" : "tensor descriptor";
+    case K::TupleType: return "named tuple type " + s;
   }
   return "?";
 }

@@ -61,6 +61,7 @@ struct CV {
     Slice,     ///< elts: lower, upper, step (None where absent)
     BlockPtr,  ///< s: "block_ptr" or "tensor_descriptor"; ints: block shape; elts: base, then
                ///< shape, strides (i64 scalars) and, for block pointers, offsets (i32 scalars)
+    TupleType,  ///< s: a named tuple class's name, fields: its fields (calling it makes one)
   };
   K kind = K::None;
   int64_t i = 0;

@@ -157,7 +157,8 @@ frontend::SourceUnit unitFrom(const py::handle& unit) {
       {"int", frontend::HostValue::K::Int},             {"float", frontend::HostValue::K::Float},
       {"str", frontend::HostValue::K::Str},             {"dtype", frontend::HostValue::K::DType},
       {"module", frontend::HostValue::K::Module},       {"namespace", frontend::HostValue::K::Namespace},
-      {"function", frontend::HostValue::K::Function},   {"unsupported", frontend::HostValue::K::Unsupported}};
+      {"function", frontend::HostValue::K::Function},   {"unsupported", frontend::HostValue::K::Unsupported},
+      {"namedtuple", frontend::HostValue::K::NamedTuple}};
   frontend::SourceUnit u;
   py::tuple t = unit.cast<py::tuple>();
   for (py::handle f : t[0]) {

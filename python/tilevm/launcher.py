@@ -7,6 +7,7 @@ import sys
 import tilevm
 from . import _tilevm
 from . import errors
+from . import source_unit
 
 _DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": "bf16", "int8": "i8",
            "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
@@ -132,6 +133,7 @@ class _Binder:
 
     def __init__(self, jit_fn):
         fn = jit_fn.fn
+        self.kernel = jit_fn
         sig = inspect.signature(fn)
         self.names = list(sig.parameters)
         self.name_set = frozenset(self.names)
@@ -144,6 +146,7 @@ class _Binder:
         self.bind.__defaults__, self.bind.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
         self.bind.__qualname__ = fn.__qualname__
         self.direct = {}  # launch key -> _Direct (the GPU engine's warm launches)
+        self.units = {}  # (unit serial, JIT functions given as arguments) -> (serial, unit, used globals)
 
 
 def _binder(jit_fn):
@@ -151,6 +154,20 @@ def _binder(jit_fn):
     if b is None:
         b = jit_fn._tilevm_binder = _Binder(jit_fn)
     return b
+
+
+def _unit_with(b, base, functions):
+    """(serial, unit) of the kernel whose unit is `base` (serial, unit), built again with the JIT
+    functions given as arguments ({name: function}, names as in the constexprs: "@name"); one
+    per set of functions, whose globals are checked at each reuse as the kernel's are."""
+    key = (base[0], tuple((name, id(f)) for name, f in functions.items()))
+    entry = b.units.get(key)
+    if entry is None or any(f is not g for f, g in zip(functions.values(), entry[3])):
+        unit, used = source_unit.build(b.kernel, functions)
+        entry = b.units[key] = (source_unit.next_serial(), unit, used, tuple(functions.values()))
+    else:
+        source_unit.check_globals(entry[2])
+    return entry[0], entry[1]
 
 
 def _element_type(name, dtype):
@@ -273,8 +290,13 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
                 return result
     grid = _grid(grid, b, values, kwargs)
     defines, entries, launch_args = {}, [], []
+    functions = {}  # JIT functions given as arguments, by argument (path) name
 
     def argument(name, v, constexpr):
+        if source_unit._jit_of(v) is not None:  # a constexpr, as in Triton: the kernel calls it
+            functions[name] = v
+            defines[name] = "@" + name
+            return
         if _descriptor(v) and not constexpr:
             if "." in name:
                 raise TypeError(f"argument '{name}': a tensor descriptor inside a tuple argument is not supported")
@@ -321,6 +343,8 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     # constexprs.
     try:
         serial, unit = unit_info or jit_fn._tilevm_unit()  # resolved once per launch
+        if functions:
+            serial, unit = _unit_with(b, (serial, unit), functions)
         result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
                                 unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup,
                                 access=access)

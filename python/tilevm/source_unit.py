@@ -161,6 +161,8 @@ class _Builder:
             if _is_triton_module(v.__name__):
                 return ("module", 0, 0.0, v.__name__, 0)
             return ("namespace", 0, 0.0, v.__name__, self.namespace(v, chains))
+        if isinstance(v, type) and issubclass(v, tuple) and isinstance(getattr(v, "_fields", None), tuple):
+            return ("namedtuple", 0, 0.0, f"{v.__name__}:{','.join(v._fields)}", 0)  # called in a kernel: a tuple
         mod = getattr(v, "__module__", None)
         if callable(v) and isinstance(mod, str) and _is_triton_module(mod) and hasattr(v, "__name__"):
             return ("module", 0, 0.0, f"{mod}.{v.__name__}", 0)  # triton.cdiv and the like: by name
@@ -185,11 +187,16 @@ class _Builder:
         return table
 
 
-def build(jit_fn):
+def build(jit_fn, arguments=None):
     """The source unit of `jit_fn` (a JITFunction of the stand-in) as Python sees it now, and the
-    globals it read: {(name, id(globals)): (value, globals)}, for check_globals."""
+    globals it read: {(name, id(globals)): (value, globals)}, for check_globals. `arguments`:
+    {name: JIT function} passed to the kernel as arguments, in the kernel's table as "@name"
+    (the constexpr text launcher.py gives them)."""
     b = _Builder()
     b.function(jit_fn)
+    for name, f in (arguments or {}).items():
+        jit = _jit_of(f)
+        b.tables[0]["@" + name] = ("function", 0, 0.0, "", b.function(jit))
     return (b.functions, b.tables), b.used_globals
 
 

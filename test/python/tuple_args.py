@@ -1,6 +1,7 @@
 # Tuples as runtime kernel arguments, as Triton passes them: nested tuples of arrays, numbers,
 # None and tl.constexpr values, and named tuples whose fields the kernel reads by name; each
-# element checked as an argument (bounds of an array inside a tuple included).
+# element checked as an argument (bounds of an array inside a tuple included). Named tuples made
+# in a kernel, @triton.jit functions as arguments (alone and inside a tuple), and f(*t).
 from typing import NamedTuple
 
 import numpy as np
@@ -55,4 +56,61 @@ except tilevm.KernelError as e:
     assert "out of bounds" in str(e) and "src.0_ptr" in str(e), str(e)
 else:
     raise AssertionError("a load past an array inside a tuple argument must be reported")
-print("tuple_args: nested and named tuple arguments agree with NumPy; their arrays are bounds-checked")
+
+
+class Op(NamedTuple):
+    fn: object
+    captured: tuple
+
+
+@triton.jit
+def scale(x, a, b):
+    return x * a + b
+
+
+@triton.jit
+def shift(x, a, b):
+    return x + a - b
+
+
+@triton.jit
+def make(ptr, n):
+    return Strided(stride=1, ptr=ptr, n=n)
+
+
+@triton.jit
+def apply_k(out, src, op, f, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    view = make(src, BLOCK)
+    x = tl.load(view.ptr + offs * view.stride)
+    y = op.fn(x, *op.captured)
+    tl.store(out + offs, f(y, view.n, 0.0))
+
+
+x = rng.standard_normal(B).astype(np.float32)
+for fn, ref in ((scale, lambda v: v * 2.0 + 1.0), (shift, lambda v: v + 2.0 - 1.0)):
+    for outer, outer_ref in ((scale, lambda v: v * B), (shift, lambda v: v + B)):
+        out = np.empty(B, np.float32)
+        apply_k[(1, )](out, x, Op(fn, (2.0, 1.0)), outer, BLOCK=B)
+        want = outer_ref(ref(x.astype(np.float64)))
+        assert np.allclose(out, want, rtol=1e-6, atol=1e-5), (fn, outer, np.abs(out - want).max())
+
+
+@triton.jit
+def bad_make(ptr):
+    return Strided(ptr, 1, 2, 3)
+
+
+@triton.jit
+def bad_k(out):
+    t = bad_make(out)
+    tl.store(t.ptr, 1.0)
+
+
+try:
+    bad_k[(1, )](np.zeros(1, np.float32))
+    raise AssertionError("a named tuple of too many fields was accepted")
+except triton.CompilationError as e:
+    assert "Strided() takes 3 arguments but 4 were given" in str(e), e
+print("tuple_args: nested and named tuple arguments, named tuples made in a kernel and function arguments agree "
+      "with NumPy; arrays inside tuples are bounds-checked")
