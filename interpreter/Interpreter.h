@@ -93,6 +93,10 @@ struct LaunchOptions {
   Schedule schedule = Schedule::Parallel;
   uint64_t scheduleSeed = 0;
   std::optional<std::array<int64_t, 3>> onlyPid;  ///< run just this program
+  /// Run just these programs (linear ids, ascending, each inside the grid): a sample of the
+  /// grid (`--diff triton`'s budget). Races and reads of never-written elements are judged
+  /// among them alone. Empty: the whole grid (or onlyPid).
+  std::vector<uint64_t> programs;
   bool trace = false;                             ///< op-by-op summaries (with onlyPid)
   uint64_t fuel = uint64_t(1) << 24;              ///< loop iterations per program before giving up
   /// Wall-clock budget of the launch in seconds (0: none). Past it, no more programs are

@@ -205,8 +205,17 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
   Arena argArena(4096);
   std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
 
-  // What runs: one program (--pid) or the whole grid, batch by batch.
+  // What runs: one program (--pid), a sample (LaunchOptions::programs) or the whole grid, batch
+  // by batch.
   uint64_t firstLinear = 0, programs = total;
+  if (!opts.programs.empty()) {
+    if (opts.onlyPid) throw std::invalid_argument("a program sample and --pid exclude each other");
+    for (size_t i = 0; i < opts.programs.size(); ++i)
+      if (opts.programs[i] >= total || (i && opts.programs[i] <= opts.programs[i - 1]))
+        throw std::invalid_argument("the programs to run must be ascending linear ids inside the grid of " +
+                                    std::to_string(total) + " programs");
+    programs = opts.programs.size();
+  }
   if (opts.onlyPid) {
     const auto& q = *opts.onlyPid;
     for (int d = 0; d < 3; ++d)
@@ -262,7 +271,8 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
     };
     auto runItem = [&](size_t i) {
       size_t slot = slotAt(i);
-      return runOne(firstLinear + first + slot, batch[slot]);
+      const uint64_t at = first + slot;
+      return runOne(opts.programs.empty() ? firstLinear + at : opts.programs[size_t(at)], batch[slot]);
     };
     // A stopping launch schedules nothing more: the first program that sees it cancels the
     // batch's remaining chunks, and no later batch starts.

@@ -418,8 +418,9 @@ PYBIND11_MODULE(_tilevm, m) {
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
          const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream, bool warmup,
-         const std::string& access) {
+         const std::string& access, const std::vector<uint64_t>& programs) {
         rt::RunOptions o = checkedOptions(options);
+        if (!programs.empty() && o.device.gpu) throw py::value_error("programs=: a sample of programs runs on the interpreter only");
         // On the GPU, as Triton launches: on the caller's stream, queued without waiting when
         // every array is already on the GPU (CUDA tensors); CPU arrays are copied and waited for.
         o.launch.gpu.asynchronous = o.launch.repeat == 1;
@@ -450,6 +451,8 @@ PYBIND11_MODULE(_tilevm, m) {
             if (!known) throw py::value_error("access='" + access + "': no array argument of that name");
             o.launch.interpreter.access = &accessMap.emplace(access);
           }
+          // `programs`: run only these (linear ids, ascending): a sample of the grid.
+          o.launch.interpreter.programs = programs;
           if (!warmup) result = runInterruptibly(*c, bound, o.launch);
           if (accessMap && accessMap->firstWriter) {
             std::string w(size_t(accessMap->numel) * sizeof(uint32_t), '\0');
@@ -522,7 +525,7 @@ PYBIND11_MODULE(_tilevm, m) {
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
       py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("stream") = 0,
-      py::arg("warmup") = false, py::arg("access") = "");
+      py::arg("warmup") = false, py::arg("access") = "", py::arg("programs") = std::vector<uint64_t>{});
   py::class_<DirectHandle, std::shared_ptr<DirectHandle>>(m, "DirectLaunch",
                                                            "A kernel loaded on the GPU for one specialization of its arguments")
       .def(

@@ -62,6 +62,8 @@ def _parser():
     d.add_argument("--diff-every", default="1", metavar="N", help="diff every Nth launch of each kernel (default: 1, all)")
     d.add_argument("--diff-kernels", default=None, metavar="NAMES", help="diff only these kernels (comma-separated names)")
     d.add_argument("--diff-budget", default=str(64 << 20), metavar="N", help="skip launches whose arrays hold more elements (default: 64M)")
+    d.add_argument("--diff-programs", default="2048", metavar="N",
+                   help="run a larger grid's launches on a sample of N programs, comparing what they wrote (0: all; default 2048)")
     d.add_argument("--diff-record", default=None, metavar="DIR", help="save each diffed launch as a fixture (npz + json) in DIR")
     d.add_argument("--diff-replay", default=None, metavar="DIR", help="diff the fixtures in DIR on the interpreter (no Triton, no GPU)")
     return p

@@ -29,12 +29,14 @@ def check(parser, a, target):
     for flag, text in (("--diff-every", a.diff_every), ("--diff-budget", a.diff_budget)):
         if not text.isdigit() or int(text) < 1:
             parser.error(f"{flag} {text}: expected a positive integer")
+    if not a.diff_programs.isdigit():
+        parser.error(f"--diff-programs {a.diff_programs}: expected 0 (every program) or a positive integer")
 
 
 def _session(a, skip_paths):
     kernels = None if a.diff_kernels is None else {k.strip() for k in a.diff_kernels.split(",") if k.strip()}
     return hook.Session(every=int(a.diff_every), kernels=kernels, budget=int(a.diff_budget), stop=a.diff_stop,
-                        record_dir=a.diff_record, skip_paths=skip_paths)
+                        record_dir=a.diff_record, skip_paths=skip_paths, programs=int(a.diff_programs))
 
 
 def real_triton(shim):

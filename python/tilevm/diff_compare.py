@@ -44,6 +44,10 @@ class LaunchDiff:
     findings: int = 0  # the interpreter's errors and warnings on this launch
     report: str = ""   # their text (tilevm run's)
     error: str = ""
+    # A sample: the programs (linear ids) the interpreter ran, of `programs` in the grid; then
+    # only the elements they changed are compared.
+    sampled: tuple = ()
+    programs: int = 0
 
     @property
     def diverged(self):
@@ -59,7 +63,7 @@ class LaunchDiff:
 _UNFINISHED = {"timeout", "no-termination", "interrupted"}
 
 
-def _run(kernel, grid, values, num_warps, num_stages, access=""):
+def _run(kernel, grid, values, num_warps, num_stages, access="", programs=()):
     """Runs the kernel on the interpreter over `values` (changed in place): the launch's result
     (tilevm.last_launch), findings left in it rather than raised, its device_print output not
     printed (the GPU's is the script's)."""
@@ -70,7 +74,8 @@ def _run(kernel, grid, values, num_warps, num_stages, access=""):
         with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
             warnings.simplefilter("ignore")  # stores of undefined lanes: counted in the result
             try:
-                return launcher.launch(kernel, grid, (), values, num_warps=num_warps, num_stages=num_stages, access=access)
+                return launcher.launch(kernel, grid, (), values, num_warps=num_warps, num_stages=num_stages, access=access,
+                                       programs=programs)
             except tilevm.KernelError:
                 return tilevm.last_launch  # set before raising: findings, report
     finally:
@@ -83,7 +88,18 @@ def _pid(linear, grid):
     return (linear % gx, (linear // gx) % gy, linear // (gx * gy))
 
 
-def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writers=True):
+def sample_programs(grid, count):
+    """At most `count` linear program ids of the grid, ascending: the first, the last and the
+    rest spread evenly between (every program when the grid has no more)."""
+    total = grid[0] * grid[1] * grid[2]
+    if total <= count:
+        return tuple(range(total))
+    if count <= 1:
+        return (0, )
+    return tuple(sorted({round(i * (total - 1) / (count - 1)) for i in range(count)}))
+
+
+def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writers=True, programs=()):
     """Compares a launch's GPU results with tilevm's interpreter.
 
     jit:    the kernel: a Triton JITFunction (or tilevm's)
@@ -92,13 +108,16 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
     grid:   3 ints
     gpu:    {parameter: array}: what the launch left in each array argument (CPU copies)
     writers: on a divergence, run once more to find which program wrote the element
+    programs: a sample (ascending linear ids) to run instead of the whole grid: then only the
+            elements the sampled programs changed (bytes different from the input) are compared,
+            and races and reads of never-written elements are judged among them alone
     """
     kernel = live.kernel_of(jit)
     grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
-    d = LaunchDiff(kernel=kernel.__name__, grid=grid, site=site)
+    d = LaunchDiff(kernel=kernel.__name__, grid=grid, site=site, sampled=tuple(programs), programs=grid[0] * grid[1] * grid[2])
     try:
         ran = snapshot.copy_values(values)
-        result = _run(kernel, grid, ran, num_warps, num_stages)
+        result = _run(kernel, grid, ran, num_warps, num_stages, programs=d.sampled)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as e:  # a kernel or argument tilevm cannot take: said, never a pass
@@ -111,7 +130,7 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
         d.error = f"the interpreter's run did not finish ({', '.join(unfinished)}: see its findings)"
         return d
     try:
-        _compare(d, kernel, result, ran, gpu)
+        _compare(d, kernel, result, ran, gpu, values if d.sampled else None)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as e:  # an array tilevm cannot compare (its dtype): said, never a pass
@@ -119,12 +138,24 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
         return d
     first = d.first
     if writers and first is not None and first.result["first"] is not None:
-        first.writer = _writer(kernel, grid, values, first, num_warps, num_stages)
+        first.writer = _writer(kernel, grid, values, first, num_warps, num_stages, d.sampled)
     return d
 
 
-def _compare(d, kernel, result, ran, gpu):
-    """Fills d.tolerance and d.buffers: each array of `ran` (the interpreter's) against `gpu`."""
+def _only_changed(expected, actual, before, itemsize):
+    """`actual`'s bytes with every element the interpreter left as it was (`expected` equal to
+    `before`) replaced by the interpreter's: a sampled run compares only what its programs wrote."""
+    e = np.asarray(expected).reshape(-1, itemsize)
+    a = np.array(actual, copy=True).reshape(-1, itemsize)
+    b = np.asarray(before).reshape(-1, itemsize)
+    same = (e == b).all(axis=1)
+    a[same] = e[same]
+    return a.reshape(-1)
+
+
+def _compare(d, kernel, result, ran, gpu, before=None):
+    """Fills d.tolerance and d.buffers: each array of `ran` (the interpreter's) against `gpu`
+    (with `before`, the inputs of a sampled run: only the elements it changed)."""
     serial, unit = kernel._tilevm_unit()
     d.tolerance = dict(_tilevm.diff_tolerance(result["signature"], result["defines"], unit, serial))
     for name, v in ran.items():
@@ -139,8 +170,12 @@ def _compare(d, kernel, result, ran, gpu):
             actual = gpu_arrays.get(buf)
             if actual is None:
                 raise ValueError(f"no GPU result for argument '{buf}'")
-            r = _tilevm.compare_buffers(buf, tilevm_ty, list(shape), snapshot.contiguous_bytes(expected),
-                                        snapshot.contiguous_bytes(actual), d.tolerance)
+            expected_bytes, actual_bytes = snapshot.contiguous_bytes(expected), snapshot.contiguous_bytes(actual)
+            if before is not None and len(expected_bytes) and len(expected_bytes) == len(actual_bytes):
+                original = {n: a for n, a, _ in snapshot.arrays_of(name, before[name])}[buf]
+                itemsize = len(expected_bytes) // max(1, int(np.prod(shape)))
+                actual_bytes = _only_changed(expected_bytes, actual_bytes, snapshot.contiguous_bytes(original), itemsize)
+            r = _tilevm.compare_buffers(buf, tilevm_ty, list(shape), expected_bytes, actual_bytes, d.tolerance)
             r = dict(r)
             if r["first"] is not None:
                 r["first"] = _values_as(tilevm_ty, dict(r["first"]), expected, actual)
@@ -165,14 +200,14 @@ def _values_as(ty, first, expected, actual):
     return first
 
 
-def _writer(kernel, grid, values, buf, num_warps, num_stages):
+def _writer(kernel, grid, values, buf, num_warps, num_stages, programs=()):
     """The program (x, y, z) of the interpreter that first wrote buf's first divergent element
     (a second run, recording that buffer's writers); "none" when no program wrote it; None when
     the second run could not tell."""
     again = snapshot.copy_values(values)
     array = next(a for n, v in again.items() for b, a, _ in snapshot.arrays_of(n, v) if b == buf.name)
     try:
-        result = _run(kernel, grid, again, num_warps, num_stages, access=buf.name)
+        result = _run(kernel, grid, again, num_warps, num_stages, access=buf.name, programs=programs)
     except Exception:
         return None
     if result.get("writers") is None:

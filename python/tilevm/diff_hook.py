@@ -28,13 +28,15 @@ class Session:
 
     every: diff every Nth launch of each kernel; kernels: names to diff (None: all); budget: the
     most array elements a diffed launch may have (larger ones are skipped, counted so); stop:
-    raise DivergenceError at the first divergence; record_dir: a directory for fixtures (or
+    raise DivergenceError at the first divergence; programs: the most programs the interpreter
+    runs of a launch (a larger grid runs a sample: compare.sample_programs; 0: every program);
+    record_dir: a directory for fixtures (or
     None); out: where reports go; skip_paths: files whose directories hold no call site (the
     triton and tilevm packages); sync: waits for the GPU (torch.cuda.synchronize)."""
 
     def __init__(self, every=1, kernels=None, budget=64 << 20, stop=False, record_dir=None, out=None, skip_paths=(),
-                 sync=None):
-        self.every, self.kernels, self.budget, self.stop = every, kernels, budget, stop
+                 sync=None, programs=2048):
+        self.every, self.kernels, self.budget, self.stop, self.programs = every, kernels, budget, stop, programs
         self.recorder = record.Recorder(record_dir) if record_dir else None
         self.out = out or sys.stderr
         self.summary = report.Summary()
@@ -154,8 +156,14 @@ class Session:
         print(f"tilevm --diff: kernel {kernel}{where}: not compared: {type(e).__name__}: {e}", file=self.out, flush=True)
 
     def check(self, jit, inputs, grid, gpu, num_warps=4, num_stages=1, site="", options=None):
-        """Compares one launch (inputs before it, gpu after it), records and reports it."""
-        d = compare.diff_launch(jit, inputs, grid, gpu, num_warps=num_warps, num_stages=num_stages, site=site)
+        """Compares one launch (inputs before it, gpu after it), records and reports it; a grid of
+        more than `programs` programs on a sample of them."""
+        g = tuple(int(x) for x in grid) + (1,) * (3 - len(grid))
+        sample = ()
+        if self.programs and g[0] * g[1] * g[2] > self.programs:
+            sample = compare.sample_programs(g, self.programs)
+        d = compare.diff_launch(jit, inputs, grid, gpu, num_warps=num_warps, num_stages=num_stages, site=site,
+                                programs=sample)
         self.summary.add(d)
         if self.recorder is not None:
             self.recorder.save(jit, inputs, d.grid, gpu, options or {}, site)

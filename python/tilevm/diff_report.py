@@ -22,6 +22,8 @@ def launch_text(d):
     """The lines of one launch's problems: a divergence, an error, the interpreter's findings;
     "" for a launch that agreed without findings."""
     head = f"tilevm --diff: kernel {d.kernel}, grid {d.grid}" + (f", at {d.site}" if d.site else "")
+    if d.sampled:
+        head += f" (a sample: {len(d.sampled)} of {d.programs} programs, the elements they changed)"
     lines = []
     if d.error:
         lines.append(f"{head}: not compared: {d.error}")
@@ -55,18 +57,19 @@ def launch_text(d):
 
 
 class Summary:
-    """Counts per kernel: launches, compared, agreed, diverged, findings, and skipped launches by
-    reason (every: --diff-every; budget: --diff-budget; error: not comparable; timing: under
+    """Counts per kernel: launches, compared (of which sampled: run on a sample of the grid's
+    programs, --diff-programs), agreed, diverged, findings, and skipped launches by reason (every: --diff-every; budget: --diff-budget; error: not comparable; timing: under
     triton.testing.do_bench; capture: while a CUDA graph is captured)."""
 
-    COLUMNS = ("kernel", "launches", "compared", "agreed", "diverged", "findings", "skipped")
+    COLUMNS = ("kernel", "launches", "compared", "sampled", "agreed", "diverged", "findings", "skipped")
 
     def __init__(self):
         self.rows = OrderedDict()
 
     def row(self, kernel):
         if kernel not in self.rows:
-            self.rows[kernel] = {"launches": 0, "compared": 0, "agreed": 0, "diverged": 0, "findings": 0, "skipped": {}}
+            self.rows[kernel] = {"launches": 0, "compared": 0, "sampled": 0, "agreed": 0, "diverged": 0, "findings": 0,
+                                 "skipped": {}}
         return self.rows[kernel]
 
     def launched(self, kernel):
@@ -82,6 +85,7 @@ class Summary:
             self.skipped(d.kernel, "error")
         else:
             r["compared"] += 1
+            r["sampled"] += bool(d.sampled)
             r["diverged" if d.diverged else "agreed"] += 1
         r["findings"] += d.findings
 
@@ -95,8 +99,8 @@ class Summary:
         for k, r in self.rows.items():
             skipped = sum(r["skipped"].values())
             why = ", ".join(f"{w} {n}" for w, n in sorted(r["skipped"].items()))
-            body.append([k, str(r["launches"]), str(r["compared"]), str(r["agreed"]), str(r["diverged"]), str(r["findings"]),
-                         f"{skipped}" + (f" ({why})" if why else "")])
+            body.append([k, str(r["launches"]), str(r["compared"]), str(r["sampled"]), str(r["agreed"]), str(r["diverged"]),
+                         str(r["findings"]), f"{skipped}" + (f" ({why})" if why else "")])
         table = [list(self.COLUMNS)] + body
         widths = [max(len(row[i]) for row in table) for i in range(len(self.COLUMNS))]
         out = ["tilevm --diff triton: summary"]

@@ -254,11 +254,13 @@ def _expected(jit_fn, expect, signature, defines):
                         f"({signature}) and {defines}: warm up a kernel for each")
 
 
-def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None, access=""):
+def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None, access="",
+           programs=()):
     """Launches (or, with `warmup`, only compiles) jit_fn over the grid; `expect`: the (signature,
     constexprs) a compiled kernel was made for, which this call must have (else nothing runs);
     `access`: on the interpreter, the array argument whose writers the result's "writers" holds
-    (per element of its allocation, the first writing program's linear id + 1, uint32 bytes)."""
+    (per element of its allocation, the first writing program's linear id + 1, uint32 bytes);
+    `programs`: on the interpreter, run only these (ascending linear ids: a sample of the grid)."""
     b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
     # Python call would.
@@ -347,7 +349,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             serial, unit = _unit_with(b, (serial, unit), functions)
         result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
                                 unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup,
-                                access=access)
+                                access=access, programs=list(programs))
     except errors.CompilationError as e:
         # On the interpreter it is also Triton's InterpreterError, which Triton's interpreter
         # raises for the same kernel; the same object, cause and traceback.

@@ -33,7 +33,7 @@ line = next(i for i, l in enumerate(open(script), 1) if "# LAUNCH" in l)
 assert f"tilevm --diff: kernel add, grid (4, 1, 1), at {script}:{line}: DIVERGED" in err, err
 assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in err and "by program (1, 0, 0)" in err, err
 rows = [l.split() for l in err.splitlines()]
-assert ["add", "4", "4", "3", "1", "0", "0"] in rows, err
+assert ["add", "4", "4", "0", "3", "1", "0", "0"] in rows, err
 assert err.count("DIVERGED") == 1, err
 
 # The recorded launches replayed with no triton on the path: the same verdicts.
@@ -45,14 +45,14 @@ r = subprocess.run([sys.executable, "-m", "tilevm", "--diff-replay", fixtures], 
 assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
 assert f"kernel add, grid (4, 1, 1), at {script}:{line}: DIVERGED" in r.stderr, r.stderr
 assert "first divergent element: out_ptr(37,) (fp32, shape (100,))" in r.stderr, r.stderr
-assert ["add", "4", "4", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
+assert ["add", "4", "4", "0", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
 # -m MODULE runs as python3 -m MODULE would, under the hooks.
 module_child = child.replace(f"{script!r}]", "'-m', 'modules.diff_triton_script']").replace('"--diff-record", sys.argv[1], ', "")
 env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "modules", "fake_triton"), package_root]))
 env.pop("TILEVM_OPTIONS", None)
 r = subprocess.run([sys.executable, "-c", module_child], env=env, capture_output=True, text=True, timeout=300, cwd=here)
 assert r.returncode == 1 and r.stdout.strip() == "script done", (r.returncode, r.stdout, r.stderr)
-assert ["add", "4", "4", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
+assert ["add", "4", "4", "0", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
 
 # tilevm's own stand-in found as `triton` (here another path to it): one line, exit 2.
 link = os.path.join(fixtures, "path")

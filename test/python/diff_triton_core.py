@@ -188,6 +188,23 @@ with contextlib.redirect_stdout(printed):
     d = compare.diff_launch(K.printer, {"x_ptr": torch.ones(1)}, (1,), {"x_ptr": torch.ones(1)})
 assert not d.error and not d.diverged and printed.getvalue() == "", (d.error, printed.getvalue())
 
+# 5b. A grid past --diff-programs runs on a sample of its programs (first, last, spread between):
+# only the elements they changed are compared, so a wrong row of an unsampled program is not
+# seen, and one of a sampled program is.
+assert compare.sample_programs((6, 1, 1), 3) == (0, 2, 5) and compare.sample_programs((2, 2, 1), 9) == (0, 1, 2, 3)
+sampler = hook.Session(programs=3, out=io.StringIO())
+unseen = {k: v.clone() for k, v in gpu.items()}
+unseen["out_ptr"][4, 3] += 1.0  # row 4: program 4, not in the sample
+d = sampler.check(axpy2d, inputs, (rows,), unseen)
+assert d.sampled == (0, 2, 5) and d.programs == 6 and not d.diverged and not d.error, report.launch_text(d)
+seen = {k: v.clone() for k, v in gpu.items()}
+seen["out_ptr"][5, 3] += 1.0  # row 5: the last program, sampled
+d = sampler.check(axpy2d, inputs, (rows,), seen)
+assert d.diverged and d.first.result["first"]["index"] == (5, 3) and d.first.writer == (5, 0, 0), report.launch_text(d)
+assert "(a sample: 3 of 6 programs, the elements they changed)" in report.launch_text(d)
+r = sampler.summary.rows["axpy2d"]
+assert (r["compared"], r["sampled"], r["agreed"], r["diverged"]) == (2, 2, 1, 1), sampler.summary.text()
+
 # 6. The session: counts, every Nth, the summary table; --diff-stop raises.
 s = hook.Session(every=2, out=io.StringIO())
 for i in range(3):
@@ -199,9 +216,9 @@ for i in range(3):
 s.summary.launched("big")
 s.summary.skipped("big", "budget")
 table = s.summary.text().split("\n")
-assert table[1].split() == ["kernel", "launches", "compared", "agreed", "diverged", "findings", "skipped"], table
-assert table[2].split() == ["axpy2d", "3", "2", "1", "1", "0", "1", "(every", "1)"], table
-assert table[3].split() == ["big", "1", "0", "0", "0", "0", "1", "(budget", "1)"], table
+assert table[1].split() == ["kernel", "launches", "compared", "sampled", "agreed", "diverged", "findings", "skipped"], table
+assert table[2].split() == ["axpy2d", "3", "2", "0", "1", "1", "0", "1", "(every", "1)"], table
+assert table[3].split() == ["big", "1", "0", "0", "0", "0", "0", "1", "(budget", "1)"], table
 stop = hook.Session(stop=True, out=io.StringIO())
 try:
     stop.check(axpy2d, inputs, (rows,), wrong)

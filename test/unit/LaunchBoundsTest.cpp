@@ -1,6 +1,6 @@
 // LaunchBoundsTest.cpp - a launch's time and memory are bounded: LaunchOptions::cancel stops it
 // (set before or during the launch, from another thread), the deadline stops straight-line
-// code, and a fault in a loop is one merged finding.
+// code, a fault in a loop is one merged finding, and a sample of programs runs just those.
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -25,6 +25,12 @@ def straight(x):
     for i in tl.static_range(4096):
         acc = tl.exp(acc * 0.5 + 1.0)
     tl.store(x + tl.arange(0, 65536), acc)
+
+
+@triton.jit
+def mark(x):
+    pid = tl.program_id(0) + tl.program_id(1) * tl.num_programs(0)
+    tl.store(x + pid, pid + 1)
 
 
 @triton.jit
@@ -102,4 +108,30 @@ TEST_CASE("a fault in a loop is one finding whose count grows", "[interp][limits
   CHECK(r.findings[0].kind == Kind::OutOfBounds);
   CHECK(r.findings[0].element == 1000);
   CHECK(r.findings[0].count == 16 * 1000);
+}
+
+TEST_CASE("LaunchOptions::programs runs just the programs it names, on every schedule", "[interp][limits]") {
+  auto m = compilePython(kKernels, "mark", {}, "x: *i32");
+  for (interp::Schedule s : {interp::Schedule::Serial, interp::Schedule::Reverse, interp::Schedule::Parallel}) {
+    std::vector<interp::Buffer> b{buffer("x", ScalarKind::I32, 40)};
+    interp::LaunchOptions o;
+    o.grid = {8, 5, 1};
+    o.schedule = s;
+    o.programs = {0, 9, 17, 39};
+    auto r = interp::run(*m, *m->kernels[0], b, {bufArg(0)}, o);
+    INFO(r.text());
+    CHECK(r.findings.empty());
+    CHECK(r.programs == 4);
+    for (int i = 0; i < 40; ++i) {
+      const bool ran = i == 0 || i == 9 || i == 17 || i == 39;
+      CHECK(as<int32_t>(b[0])[i] == (ran ? i + 1 : 0));
+    }
+  }
+  for (std::vector<uint64_t> bad : {std::vector<uint64_t>{3, 1}, std::vector<uint64_t>{40}, std::vector<uint64_t>{2, 2}}) {
+    std::vector<interp::Buffer> b{buffer("x", ScalarKind::I32, 40)};
+    interp::LaunchOptions o;
+    o.grid = {8, 5, 1};
+    o.programs = bad;
+    CHECK_THROWS_AS(interp::run(*m, *m->kernels[0], b, {bufArg(0)}, o), std::invalid_argument);
+  }
 }
