@@ -13,6 +13,7 @@
 #include "runtime/Device.h"
 #include "runtime/Launch.h"
 #include "tools/Commands.h"
+#include "tools/DiffTriton.h"
 #include "tools/ExitCodes.h"
 #include "tools/Interrupt.h"
 #include "tools/Load.h"
@@ -32,6 +33,7 @@ struct DiffCli {
   std::string ulps, rtol, atol;  // empty: the kernel's default (rt::defaultUlps, per dtype)
   bool exact = false;
   bool self = false;
+  std::string engine = "gpu";  // gpu: tilevm's GPU engine; triton: the real triton package (DiffTriton.h)
 };
 
 // The tolerances: empty texts stay at -1 (the default); others are checked numbers.
@@ -86,6 +88,17 @@ bool compareRuns(const RunResult& reference, const RunResult& other, const rt::T
 }  // namespace
 
 int runDiff(const DiffCli& cli) {
+  if (cli.engine == "triton") {
+    if (cli.self) return std::cerr << "tilevm diff: --self and --engine triton exclude each other\n", kExitBadInput;
+    if (!cli.ulps.empty() || !cli.rtol.empty() || !cli.atol.empty() || cli.exact)
+      return std::cerr << "tilevm diff --engine triton: the tolerance is the kernel's default (--ulps, --rtol, --atol and "
+                          "--exact are for --engine gpu)\n",
+             kExitBadInput;
+    rt::RunOptionTexts options = cli.options;
+    options.device = "cpu";  // the interpreter's side; the GPU is Triton's
+    return runDiffTriton(DiffTritonRequest{cli.input, cli.kernel, options, cli.args, cli.defines, cli.includeDirs});
+  }
+  if (cli.engine != "gpu") return std::cerr << "tilevm diff: --engine " << cli.engine << ": expected gpu or triton\n", kExitBadInput;
   auto checked = rt::parseRunOptions(cli.options);
   if (!checked) return std::cerr << render(checked.error()), kExitBadInput;
   Tolerances o;
@@ -246,6 +259,8 @@ void addDiffCommand(CLI::App& app, int& rc) {
   c->add_option("--atol", o->atol, "absolute tolerance for floats, 0 to 1e9 (see --rtol)");
   c->add_flag("--exact", o->exact, "hold kernels that reduce to --ulps too (no relative tolerance)");
   addGpuOptions(c, o->options, "on the GPU: ");
+  c->add_option("--engine", o->engine, "the other engine: gpu (tilevm's GPU engine) or triton (the real triton package, through python3)")
+      ->capture_default_str();
   c->add_flag("--self", o->self, "no GPU: compare the interpreter with itself (threads, schedules, dense path, bytecode round trip)");
   c->callback([o, &rc] { rc = runDiff(*o); });
 }
