@@ -196,6 +196,7 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
         if (opts.access->numel != b.numel()) opts.access->resize(b.numel());
       }
     if (!found) throw std::invalid_argument("--access " + opts.access->buffer + ": no array argument of that name");
+    opts.access->opLocs = code.opLocs;
   }
   LaunchState launch{module, code, memory, opts, opts.grid, {}, {}, {}, {}, {}, {}};
   if (opts.timeoutSeconds > 0)

@@ -139,8 +139,8 @@ void recordLanes(Program& p, const Instr& ins, Lanes& l, int64_t n, unsigned eb)
     for (int64_t i = 0; i < n; ++i) {
       if (!l.active(i) || a[i] < m.base || a[i] >= end) continue;
       int64_t e = int64_t((a[i] - m.base) / m.elemBytes);
-      if (read) m.record(e, p.linear, false);
-      if (write) m.record(e, p.linear, true);
+      if (read) m.record(e, p.linear, false, ins.memId);
+      if (write) m.record(e, p.linear, true, ins.memId);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/IR.h"
 
@@ -37,10 +38,14 @@ struct AccessMap {
   unsigned elemBytes = 1;
   std::unique_ptr<std::atomic<uint32_t>[]> firstReader, firstWriter;
   std::unique_ptr<std::atomic<uint8_t>[]> otherReader, otherWriter;
+  /// Per element, the memory op of its first write: its index into opLocs + 1 (0: not written).
+  std::unique_ptr<std::atomic<uint32_t>[]> firstWriteOp;
+  std::vector<std::string> opLocs;  ///< set by run(): "file:line:col" of each memory op
   explicit AccessMap(std::string name) : buffer(std::move(name)) {}
   /// Sizes the arrays for a buffer of n elements (done by run() once the buffer is known).
   void resize(int64_t n);
-  void record(int64_t element, uint32_t program, bool write);
+  /// An access of `element` by `program` through memory op `op` (an index into opLocs).
+  void record(int64_t element, uint32_t program, bool write, uint32_t op);
 };
 
 }  // namespace tilevm::interp

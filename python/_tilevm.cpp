@@ -435,6 +435,7 @@ PYBIND11_MODULE(_tilevm, m) {
         rt::LaunchResult result;
         py::object directHandle = py::none();
         py::object writers = py::none();  // with `access`: that buffer's first writers
+        py::object writerOps = py::none(), opLocs = py::none();  // ... the ops of those writes
         rt::BoundArgs bound;
         bound.buffers = std::move(buffers);
         bound.args = launchArgs;
@@ -461,6 +462,12 @@ PYBIND11_MODULE(_tilevm, m) {
               std::memcpy(w.data() + size_t(i) * sizeof id, &id, sizeof id);
             }
             writers = py::bytes(w);
+            for (int64_t i = 0; i < accessMap->numel; ++i) {
+              uint32_t op = accessMap->firstWriteOp[size_t(i)].load(std::memory_order_relaxed);
+              std::memcpy(w.data() + size_t(i) * sizeof op, &op, sizeof op);
+            }
+            writerOps = py::bytes(w);
+            opLocs = py::cast(accessMap->opLocs);
           }
           py_ext::UndefinedMemory::get().carryOut(bound.buffers, owners);
           live.carryOut();
@@ -521,6 +528,10 @@ PYBIND11_MODULE(_tilevm, m) {
         // With `access`: per element of that buffer's allocation, the linear id + 1 of the first
         // program that wrote it (0: none), as little-endian uint32.
         out["writers"] = writers;
+        // ... and the memory op of each first write (an index into "op_locs" + 1; 0: none), with
+        // "op_locs": "file:line:col" of each memory op.
+        out["writer_ops"] = writerOps;
+        out["op_locs"] = opLocs;
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),

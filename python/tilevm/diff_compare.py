@@ -20,12 +20,13 @@ from . import diff_snapshot as snapshot
 class BufferDiff:
     """One array argument compared: compare_buffers' result (elements, mismatches, first, ...),
     and the program of the interpreter that first wrote the first divergent element ((x, y, z);
-    "none": no program wrote it; None: not known)."""
+    "none": no program wrote it; None: not known), with the source location of that store."""
     name: str
     dtype: str
     shape: tuple
     result: dict
     writer: Optional[tuple] = None
+    writer_loc: str = ""
 
     @property
     def diverged(self):
@@ -138,7 +139,7 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
         return d
     first = d.first
     if writers and first is not None and first.result["first"] is not None:
-        first.writer = _writer(kernel, grid, values, first, num_warps, num_stages, d.sampled)
+        first.writer, first.writer_loc = _writer(kernel, grid, values, first, num_warps, num_stages, d.sampled)
     return d
 
 
@@ -201,21 +202,23 @@ def _values_as(ty, first, expected, actual):
 
 
 def _writer(kernel, grid, values, buf, num_warps, num_stages, programs=()):
-    """The program (x, y, z) of the interpreter that first wrote buf's first divergent element
-    (a second run, recording that buffer's writers); "none" when no program wrote it; None when
-    the second run could not tell."""
+    """(the program (x, y, z) of the interpreter that first wrote buf's first divergent element,
+    "file:line:col" of that store): a second run recording that buffer's writers; ("none", "")
+    when no program wrote it; (None, "") when the second run could not tell."""
     again = snapshot.copy_values(values)
     array = next(a for n, v in again.items() for b, a, _ in snapshot.arrays_of(n, v) if b == buf.name)
     try:
         result = _run(kernel, grid, again, num_warps, num_stages, access=buf.name, programs=programs)
     except Exception:
-        return None
+        return None, ""
     if result.get("writers") is None:
-        return None
+        return None, ""
     ids = np.frombuffer(result["writers"], dtype=np.uint32)
     at = snapshot.element_offset(array, buf.result["first"]["index"])
     if not 0 <= at < len(ids):
-        return None
+        return None, ""
     if ids[at] == 0:
-        return "none"
-    return _pid(int(ids[at]) - 1, grid)
+        return "none", ""
+    ops, locs = result.get("writer_ops"), result.get("op_locs") or []
+    op = int(np.frombuffer(ops, dtype=np.uint32)[at]) if ops is not None else 0
+    return _pid(int(ids[at]) - 1, grid), (locs[op - 1] if 0 < op <= len(locs) else "")

@@ -43,7 +43,8 @@ def launch_text(d):
             if b.writer == "none":
                 lines.append("  no program of the interpreter wrote it (the GPU wrote it, or the kernel did not and the copies differ)")
             elif b.writer is not None:
-                lines.append(f"  written on the interpreter by program {_index(b.writer)}")
+                lines.append(f"  written on the interpreter by program {_index(b.writer)}" +
+                             (f", at {b.writer_loc}" if b.writer_loc else ""))
         others = [x.name for x in d.buffers if x.diverged and x is not b]
         if others:
             lines.append(f"  also divergent: {', '.join(others)}")

@@ -85,10 +85,13 @@ def ordered(v):  # a float32's place on the number line, in ulps from +0
 got_ulps = abs(ordered(wrong["out_ptr"][4, 7].item()) - ordered(ref[4, 7].item()))
 assert f["ulps"] == got_ulps and not f["nan_in_one"], (f, got_ulps)
 assert b.writer == (4, 0, 0), b.writer
+# The store that wrote it: the kernel file's line of `tl.store(out_ptr ...` in axpy2d.
+store_line = next(i for i, l in enumerate(open(K.__file__), 1) if "tl.store(out_ptr + row * stride" in l)
+assert re.fullmatch(rf".*diff_triton_kernels\.py:{store_line}:\d+", b.writer_loc), (b.writer_loc, store_line)
 text = report.launch_text(d)
 assert "kernel axpy2d, grid (6, 1, 1), at script.py:12: DIVERGED" in text, text
 assert re.search(r"first divergent element: out_ptr\(4, 7\) \(fp32, shape \(6, 10\)\): GPU \S+, interpreter \S+ \(\d+ ulp\)", text), text
-assert "written on the interpreter by program (4, 0, 0)" in text, text
+assert f"written on the interpreter by program (4, 0, 0), at {b.writer_loc}" in text, text
 
 # 3. A NaN where the interpreter has none.
 nan = {k: v.clone() for k, v in gpu.items()}
