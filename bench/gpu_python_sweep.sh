@@ -5,8 +5,8 @@
 # TUTORIALS=dir (Triton's tutorials, carried, never in the repository) adds them; ONLY="01 05"
 # picks some by number; TUT_TIMEOUT (s, default 240) bounds each run; ENGINES (default "triton
 # tilevm-cuda"; tilevm-cpu: the interpreter on that machine's CPU; diff-triton: real Triton with
-# every launch checked on the interpreter, python3 -m tilevm --diff triton, fixtures under
-# $OUT/fixtures_NAME) picks the engines.
+# every launch checked on the interpreter, python3 -m tilevm --diff triton; RECORD=1 keeps
+# fixtures under $OUT/fixtures_NAME) picks the engines.
 #   1. tilevm_gpu_tests (and with CORPUS=1 the corpus through tilevm diff); 2. test/python scripts under --device cuda (run_scripts.sh, GPU mode);
 #   3. launch overhead (2 and 3 skipped with SCRIPTS=0): bench/launch_overhead.py under Triton, tilevm --device cuda, tilevm cpu;
 #   4. each tutorial under real Triton and under tilevm --device cuda (exit code, time, table).
@@ -44,8 +44,9 @@ if [ -n "${TUTORIALS:-}" ]; then
       start=$(date +%s)
       if [ $engine = triton ]; then (cd "$(dirname "$t")" && timeout ${TUT_TIMEOUT:-240} $PY "$t") > "$log" 2>&1
       elif [ $engine = diff-triton ]; then
+        record=(); [ "${RECORD:-0}" = 1 ] && record=(--diff-record "$OUT/fixtures_$name")
         (cd "$(dirname "$t")" && PYTHONPATH=$ROOT/dist/py timeout ${TUT_TIMEOUT:-240} $PY -m tilevm --diff triton \
-          --diff-record "$OUT/fixtures_$name" "$t") > "$log" 2>&1
+          "${record[@]}" "$t") > "$log" 2>&1
       else
         device=cuda; [ $engine = tilevm-cpu ] && device=cpu
         (cd "$(dirname "$t")" && PYTHONPATH=$ROOT/dist/py timeout ${TUT_TIMEOUT:-240} $PY -m tilevm --device $device "$t") > "$log" 2>&1
