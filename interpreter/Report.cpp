@@ -2,6 +2,7 @@
 #include "interpreter/Report.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -53,18 +54,22 @@ std::string pidStr(const std::array<int64_t, 3>& p) { return joinPid(p, "(", ")"
 auto key(const Finding& f) {
   return std::make_tuple(int(f.kind), int(f.severity), f.loc, f.buffer, f.otherLoc, f.pid, f.otherPid, f.element);
 }
+std::string jsonPid(const std::array<int64_t, 3>& p) { return joinPid(p, "[", "]"); }
+}  // namespace
+
 std::string jsonString(const std::string& s) {
   std::string o = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') o += '\\', o += c;
     else if (c == '\n') o += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) o += ' ';
-    else o += c;
+    else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      o += buf;
+    } else o += c;
   }
   return o + "\"";
 }
-std::string jsonPid(const std::array<int64_t, 3>& p) { return joinPid(p, "[", "]"); }
-}  // namespace
 
 size_t canonicalize(std::vector<Finding>& fs, size_t keep) {
   // Races are symmetric: order the two sides so the smaller program id comes first.

@@ -11,6 +11,9 @@
 
 namespace tilevm::interp {
 
+/// `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+std::string jsonString(const std::string& s);
+
 /// One problem in the kernel (not in tilevm).
 struct Finding {
   /// Timeout: past LaunchOptions::timeoutSeconds; Interrupted: LaunchOptions::cancel was set.

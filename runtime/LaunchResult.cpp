@@ -8,24 +8,6 @@
 
 namespace tilevm::rt {
 
-namespace {
-
-std::string jsonString(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\', o += c;
-    else if (c == '\n') o += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      o += buf;
-    } else o += c;
-  }
-  return o + "\"";
-}
-
-}  // namespace
-
 std::string GpuStats::text() const {
   return "registers " + std::to_string(registers) + " per thread, shared memory " +
          std::to_string(uint64_t(staticSharedBytes < 0 ? 0 : staticSharedBytes) + dynamicSharedBytes) + " bytes per block (" +
@@ -37,7 +19,7 @@ std::string GpuStats::text() const {
 std::string LaunchResult::json() const {
   std::ostringstream extra;
   extra << ",\n  \"compile_seconds\": " << compileSeconds;
-  if (gpu) extra << ",\n  \"kernel_stats\": " << jsonString(gpu->text());
+  if (gpu) extra << ",\n  \"kernel_stats\": " << interp::jsonString(gpu->text());
   CacheCounters c = cacheCounters();  // the process's, after this launch: the keys of tilevm.last_launch
   extra << ",\n  \"launch_caches\": {\"bytecode_encodes\": " << c.bytecodeEncodes << ", \"prepares\": " << c.prepares
         << ", \"module_loads\": " << c.moduleLoads << ", \"cache_hits\": " << c.hits << "}";

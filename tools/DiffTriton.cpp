@@ -22,19 +22,6 @@ namespace tilevm::tools {
 
 namespace {
 
-std::string jsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else out += c;
-  }
-  return out + "\"";
-}
-
 int fail(const std::string& message, int code = kExitBadInput) {
   std::cerr << "tilevm diff --engine triton: " << message << "\n";
   return code;
@@ -64,7 +51,7 @@ int runDiffTriton(const DiffTritonRequest& r) {
   if (ec || !mkdtemp(dir.data())) return fail("cannot make a temporary directory", kExitEnvironment);
   const ir::Kernel& k = *loaded->kernel;
   std::ostringstream m;
-  m << "{\"file\": " << jsonString(std::filesystem::absolute(r.input).string()) << ", \"kernel\": " << jsonString(k.name)
+  m << "{\"file\": " << interp::jsonString(std::filesystem::absolute(r.input).string()) << ", \"kernel\": " << interp::jsonString(k.name)
     << ", \"grid\": [" << checked->launch.grid[0] << ", " << checked->launch.grid[1] << ", " << checked->launch.grid[2]
     << "], \"seed\": " << checked->seed << ", \"args\": [";
   for (size_t i = 0; i < k.params().size(); ++i) {
@@ -72,12 +59,12 @@ int runDiffTriton(const DiffTritonRequest& r) {
     if (name.find('.') != std::string::npos)
       return fail("parameter '" + name + "': tuple and descriptor arguments are not supported with --engine triton");
     const interp::Arg& a = bound->args[i];
-    m << (i ? ", " : "") << "{\"name\": " << jsonString(name);
+    m << (i ? ", " : "") << "{\"name\": " << interp::jsonString(name);
     if (a.isBuffer) {
       const std::string path = dir + "/" + name + ".npy";
       std::string err;
       if (!rt::writeNpy(path, bound->buffers[a.buffer], bound->bufferUnsigned[name], err)) return fail(name + ": " + err);
-      m << ", \"npy\": " << jsonString(path) << "}";
+      m << ", \"npy\": " << interp::jsonString(path) << "}";
     } else if (k.params()[i]->type.isFloat()) {
       std::ostringstream v;
       v.precision(17);
@@ -91,7 +78,7 @@ int runDiffTriton(const DiffTritonRequest& r) {
   bool first = true;
   for (const std::string& d : r.defines) {
     const size_t eq = d.find('=');
-    m << (first ? "" : ", ") << jsonString(d.substr(0, eq)) << ": " << jsonString(d.substr(eq + 1));
+    m << (first ? "" : ", ") << interp::jsonString(d.substr(0, eq)) << ": " << interp::jsonString(d.substr(eq + 1));
     first = false;
   }
   m << "}, \"options\": {\"num_warps\": " << checked->launch.gpu.numWarps << ", \"num_stages\": " << checked->launch.gpu.numStages
