@@ -206,24 +206,23 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
   Arena argArena(4096);
   std::vector<Tile> params = bindArgs(kernel, buffers, args, argArena, memory);
 
-  // What runs: one program (--pid), a sample (LaunchOptions::programs) or the whole grid, batch
-  // by batch.
-  uint64_t firstLinear = 0, programs = total;
-  if (!opts.programs.empty()) {
-    if (opts.onlyPid) throw std::invalid_argument("a program sample and --pid exclude each other");
-    for (size_t i = 0; i < opts.programs.size(); ++i)
-      if (opts.programs[i] >= total || (i && opts.programs[i] <= opts.programs[i - 1]))
-        throw std::invalid_argument("the programs to run must be ascending linear ids inside the grid of " +
-                                    std::to_string(total) + " programs");
-    programs = opts.programs.size();
-  }
+  // What runs, batch by batch: the programs selected (one, --pid; a sample,
+  // LaunchOptions::programs) as linear ids, or (none selected) the whole grid.
+  std::vector<uint64_t> onePid;
+  const std::vector<uint64_t>* selected = opts.programs.empty() ? nullptr : &opts.programs;
+  for (size_t i = 0; selected && i < selected->size(); ++i)
+    if ((*selected)[i] >= total || (i && (*selected)[i] <= (*selected)[i - 1]))
+      throw std::invalid_argument("the programs to run must be ascending linear ids inside the grid of " +
+                                  std::to_string(total) + " programs");
   if (opts.onlyPid) {
+    if (selected) throw std::invalid_argument("a program sample and --pid exclude each other");
     const auto& q = *opts.onlyPid;
     for (int d = 0; d < 3; ++d)
       if (q[size_t(d)] < 0 || q[size_t(d)] >= opts.grid[size_t(d)]) throw std::invalid_argument("--pid is outside the grid");
-    firstLinear = uint64_t(q[0]) + uint64_t(opts.grid[0]) * (uint64_t(q[1]) + uint64_t(opts.grid[1]) * uint64_t(q[2]));
-    programs = 1;
+    onePid = {uint64_t(q[0]) + uint64_t(opts.grid[0]) * (uint64_t(q[1]) + uint64_t(opts.grid[1]) * uint64_t(q[2]))};
+    selected = &onePid;
   }
+  const uint64_t programs = selected ? selected->size() : total;
 
   std::vector<ProgramOutput> batch(size_t(std::min(programs, kBatchPrograms)));
   std::atomic<size_t> peakArena{0};
@@ -273,7 +272,7 @@ Report run(const PreparedKernel& prepared, std::vector<Buffer>& buffers, const s
     auto runItem = [&](size_t i) {
       size_t slot = slotAt(i);
       const uint64_t at = first + slot;
-      return runOne(opts.programs.empty() ? firstLinear + at : opts.programs[size_t(at)], batch[slot]);
+      return runOne(selected ? (*selected)[size_t(at)] : at, batch[slot]);
     };
     // A stopping launch schedules nothing more: the first program that sees it cancels the
     // batch's remaining chunks, and no later batch starts.
