@@ -35,7 +35,7 @@ def _define(text, tl):
     return text  # a bare string, as the CLI's -D reads one
 
 
-def _jit_of(obj):
+def _unwrapped(obj):
     """The JITFunction under autotune/heuristics layers (their `fn`)."""
     while obj is not None and not hasattr(obj, "params"):
         obj = getattr(obj, "fn", None)
@@ -63,7 +63,7 @@ def main(argv):
     except Exception as e:
         print(f"tilevm diff --engine triton: importing {m['file']} failed: {type(e).__name__}: {e}", file=sys.stderr)
         return _BAD
-    jit = _jit_of(getattr(module, m["kernel"], None))
+    jit = _unwrapped(getattr(module, m["kernel"], None))
     if jit is None:
         print(f"tilevm diff --engine triton: {m['file']} has no @triton.jit function named {m['kernel']}", file=sys.stderr)
         return _BAD

@@ -27,7 +27,7 @@ def next_serial():
     return _serial
 
 
-def _jit_of(v):
+def jit_of(v):
     """The JITFunction `v` is (tilevm's, or its stand-in for another JIT's), or None."""
     if getattr(type(v), "_tilevm_jit", False) is True:  # the class says: a module's __getattr__ cannot
         return v
@@ -152,7 +152,7 @@ class _Builder:
                 return self.value(int(v))
             if isinstance(v, np.floating):
                 return ("float", 0, float(v), "", 0)
-        jit = _jit_of(v)
+        jit = jit_of(v)
         if jit is not None:
             return ("function", 0, 0.0, "", self.function(jit))
         if type(v).__name__ == "dtype" and type(v).__module__.startswith("triton"):
@@ -195,7 +195,7 @@ def build(jit_fn, arguments=None):
     b = _Builder()
     b.function(jit_fn)
     for name, f in (arguments or {}).items():
-        jit = _jit_of(f)
+        jit = jit_of(f)
         b.tables[0]["@" + name] = ("function", 0, 0.0, "", b.function(jit))
     return (b.functions, b.tables), b.used_globals
 
