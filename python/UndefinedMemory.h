@@ -28,6 +28,12 @@ class UndefinedMemory {
   /// After a launch that does not track undefined bytes (the GPU engine): the buffers' records
   /// are dropped, since it may have written them.
   void forget(const std::vector<interp::Buffer>& buffers);
+  /// Records `ranges` (byte ranges [first, second) of the `bytes` at `address`, the memory of
+  /// array `owner`) as undefined, as a launch that left them so would: memory a host allocator
+  /// handed out that nothing has written (torch.empty), known to the caller.
+  void mark(pybind11::handle owner, uintptr_t address, size_t bytes, std::vector<std::pair<uint64_t, uint64_t>> ranges);
+  /// The undefined byte ranges recorded at `address` (empty: none).
+  std::vector<std::pair<uint64_t, uint64_t>> rangesAt(uintptr_t address) const;
   /// Records held (for tests).
   size_t size() const { return records_.size(); }
 
@@ -40,5 +46,8 @@ class UndefinedMemory {
   };
   std::map<uintptr_t, Record> records_;
 };
+
+/// The module's functions over the record: mark_undefined, undefined_ranges.
+void bindUndefinedMemory(pybind11::module_& m);
 
 }  // namespace tilevm::py_ext

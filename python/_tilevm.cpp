@@ -413,6 +413,7 @@ rt::LaunchResult runInterruptibly(const Compiled& c, rt::BoundArgs& bound, rt::L
 
 PYBIND11_MODULE(_tilevm, m) {
   m.doc() = "tilevm: Triton kernels on a checking CPU interpreter, or on the GPU engine";
+  py_ext::bindUndefinedMemory(m);
   m.def(
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,

@@ -49,6 +49,9 @@ class LaunchDiff:
     # only the elements they changed are compared.
     sampled: tuple = ()
     programs: int = 0
+    # {buffer: byte ranges} the interpreter's run left undefined in each tensor's storage (what a
+    # later launch reading them reads uninitialized); None when not known (a sample, an error).
+    undefined: Optional[dict] = None
 
     @property
     def diverged(self):
@@ -100,7 +103,7 @@ def sample_programs(grid, count):
     return tuple(sorted({round(i * (total - 1) / (count - 1)) for i in range(count)}))
 
 
-def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writers=True, programs=()):
+def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writers=True, programs=(), undefined=None):
     """Compares a launch's GPU results with tilevm's interpreter.
 
     jit:    the kernel: a Triton JITFunction (or tilevm's)
@@ -112,18 +115,23 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
     programs: a sample (ascending linear ids) to run instead of the whole grid: then only the
             elements the sampled programs changed (bytes different from the input) are compared,
             and races and reads of never-written elements are judged among them alone
+    undefined: {buffer: byte ranges of its tensor's storage} that hold no value yet (torch.empty's
+            memory, what earlier launches left undefined): reading them is a finding
     """
     kernel = live.kernel_of(jit)
     grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
     d = LaunchDiff(kernel=kernel.__name__, grid=grid, site=site, sampled=tuple(programs), programs=grid[0] * grid[1] * grid[2])
     try:
         ran = snapshot.copy_values(values)
+        storages = _mark_undefined(ran, undefined)
         result = _run(kernel, grid, ran, num_warps, num_stages, programs=d.sampled)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as e:  # a kernel or argument tilevm cannot take: said, never a pass
         d.error = f"{type(e).__name__}: {e}"
         return d
+    if not d.sampled:  # a sample's leaves unsampled programs' writes out
+        d.undefined = {buf: _tilevm.undefined_ranges(address) for buf, address in storages.items()}
     d.findings = int(result["findings"]) + int(result["warnings"])
     d.report = result["report"] if d.findings else ""
     unfinished = sorted(set(result.get("kinds", ())) & _UNFINISHED)
@@ -139,8 +147,26 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
         return d
     first = d.first
     if writers and first is not None and first.result["first"] is not None:
-        first.writer, first.writer_loc = _writer(kernel, grid, values, first, num_warps, num_stages, d.sampled)
+        first.writer, first.writer_loc = _writer(kernel, grid, values, first, num_warps, num_stages, d.sampled, undefined)
     return d
+
+
+def _mark_undefined(ran, undefined):
+    """Records `undefined` ({buffer: byte ranges}) for the interpreter's copies in `ran`; returns
+    {buffer: storage address} of each tensor copy (where the launch's leftovers are read)."""
+    storages = {}
+    for name, v in ran.items():
+        for buf, a, _ in snapshot.arrays_of(name, v):
+            if not snapshot.is_tensor(a):
+                continue
+            address, nbytes = snapshot.tensor_storage(a)
+            storages[buf] = address
+            if undefined and undefined.get(buf):
+                root = a
+                while getattr(root, "_base", None) is not None:  # the launch's owner of the memory
+                    root = root._base
+                _tilevm.mark_undefined(root, address, nbytes, undefined[buf])
+    return storages
 
 
 def _only_changed(expected, actual, before, itemsize):
@@ -201,11 +227,12 @@ def _values_as(ty, first, expected, actual):
     return first
 
 
-def _writer(kernel, grid, values, buf, num_warps, num_stages, programs=()):
+def _writer(kernel, grid, values, buf, num_warps, num_stages, programs=(), undefined=None):
     """(the program (x, y, z) of the interpreter that first wrote buf's first divergent element,
     "file:line:col" of that store): a second run recording that buffer's writers; ("none", "")
     when no program wrote it; (None, "") when the second run could not tell."""
     again = snapshot.copy_values(values)
+    _mark_undefined(again, undefined)
     array = next(a for n, v in again.items() for b, a, _ in snapshot.arrays_of(n, v) if b == buf.name)
     try:
         result = _run(kernel, grid, again, num_warps, num_stages, access=buf.name, programs=programs)

@@ -13,6 +13,7 @@ from . import diff_compare as compare
 from . import diff_record as record
 from . import diff_report as report
 from . import diff_snapshot as snapshot
+from . import fresh_memory
 
 
 class DivergenceError(RuntimeError):
@@ -44,6 +45,7 @@ class Session:
         self.skip_paths = tuple(os.path.dirname(os.path.abspath(p)) + os.sep for p in skip_paths)
         self._local = threading.local()
         self.sync = sync
+        self.fresh = fresh_memory.memory  # torch.empty's memory not yet written (fresh_memory.install)
 
     # Autotuner._bench sets this while it times configurations.
     def benchmarking(self):
@@ -88,7 +90,8 @@ class Session:
             return dict(bound.arguments)
 
         options = {k: v for k, v in kwargs.items() if k not in params}
-        return self._launch(jit, bind, grid, options, lambda: run(jit, *args, grid=grid, warmup=False, **kwargs))
+        return self._launch(jit, bind, grid, options, lambda: run(jit, *args, grid=grid, warmup=False, **kwargs),
+                            (*args, *kwargs.values()))
 
     def launch_compiled(self, compiled, jit, grid, args, call):
         """One launch of a kernel Triton compiled ahead (`jit.warmup(...)` gives a
@@ -102,37 +105,49 @@ class Session:
                 raise TypeError(f"{len(args)} arguments for the {len(names)} parameters of {jit.fn.__name__}")
             return dict(zip(names, args))
 
-        return self._launch(jit, bind, grid, options, call)
+        return self._launch(jit, bind, grid, options, call, args)
 
-    def _launch(self, jit, bind, grid, options, call):
-        """The work of one launch: `bind()` gives {parameter: value}, `call()` launches it."""
+    def _unchecked(self, call, raw):
+        """A launch not compared: the memory of its array arguments is no longer known undefined."""
+        if self.fresh._records:
+            for v in raw:
+                for _, a, _ in snapshot.arrays_of("", v):
+                    if snapshot.is_tensor(a):
+                        self.fresh.forget(a)
+        return call()
+
+    def _launch(self, jit, bind, grid, options, call, raw):
+        """The work of one launch: `bind()` gives {parameter: value}, `call()` launches it; `raw`
+        are the arguments as given."""
         name = jit.fn.__name__
         if self.kernels is not None and name not in self.kernels:
-            return call()
+            return self._unchecked(call, raw)
         self.summary.launched(name)
         if self.timing() or self.capturing():  # the script times the kernel, or captures a graph
             self.summary.skipped(name, "capture" if self.capturing() else "timing")
-            return call()
+            return self._unchecked(call, raw)
         n = self.counts[name] = self.counts.get(name, 0) + 1
         if (n - 1) % self.every:
             self.summary.skipped(name, "every")
-            return call()
+            return self._unchecked(call, raw)
         try:
             values = bind()
         except TypeError:  # Triton raises its own error for the call (if it does not: counted)
             self.summary.skipped(name, "error")
-            return call()
+            return self._unchecked(call, raw)
         if snapshot.element_count(values) > self.budget:
             self.summary.skipped(name, "budget")
-            return call()
+            return self._unchecked(call, raw)
         site = self.call_site()
         try:
             g = grid(dict(values)) if callable(grid) else grid
             g = tuple(int(x) for x in (g if isinstance(g, (tuple, list)) else (g,)))
+            tensors = {buf: a for k, v in values.items() for buf, a, _ in snapshot.arrays_of(k, v) if snapshot.is_tensor(a)}
+            undefined = {buf: r for buf, a in tensors.items() if (r := self.fresh.ranges(a))}
             inputs = snapshot.copy_values(values)
         except Exception as e:  # a grid or an argument the hook cannot take: said, and counted
             self._not_compared(name, site, e)
-            return call()
+            return self._unchecked(call, raw)
         result = call()
         if self.sync is None:
             import torch
@@ -142,12 +157,19 @@ class Session:
             gpu = {k: v for k, v in snapshot.copy_values(values).items() if snapshot.arrays_of(k, v)}
         except Exception as e:
             self._not_compared(name, site, e)
+            for a in tensors.values():
+                self.fresh.forget(a)
             return result
         # The interpreter does not use them; values tilevm's checker refuses (it takes Triton's
         # usual ranges) are left at the defaults rather than failing the comparison.
         num_warps = _within(options.get(_WARPS), (1, 2, 4, 8, 16, 32), 4)
         num_stages = _within(options.get(_STAGES), range(1, 9), 1)
-        self.check(jit, inputs, g, gpu, num_warps, num_stages, site, options)
+        d = self.check(jit, inputs, g, gpu, num_warps, num_stages, site, options, undefined)
+        for buf, a in tensors.items():  # what the kernel's source left undefined, for later launches
+            if d.undefined is None:
+                self.fresh.forget(a)
+            else:
+                self.fresh.update(a, d.undefined.get(buf), create=True)
         return result
 
     def _not_compared(self, kernel, site, e):
@@ -155,15 +177,16 @@ class Session:
         where = f", at {site}" if site else ""
         print(f"tilevm --diff: kernel {kernel}{where}: not compared: {type(e).__name__}: {e}", file=self.out, flush=True)
 
-    def check(self, jit, inputs, grid, gpu, num_warps=4, num_stages=1, site="", options=None):
-        """Compares one launch (inputs before it, gpu after it), records and reports it; a grid of
-        more than `programs` programs on a sample of them."""
+    def check(self, jit, inputs, grid, gpu, num_warps=4, num_stages=1, site="", options=None, undefined=None):
+        """Compares one launch (inputs before it, gpu after it; `undefined`: {buffer: byte ranges}
+        of storages that held no value), records and reports it; a grid of more than `programs`
+        programs on a sample of them."""
         g = tuple(int(x) for x in grid) + (1,) * (3 - len(grid))
         sample = ()
         if self.programs and g[0] * g[1] * g[2] > self.programs:
             sample = compare.sample_programs(g, self.programs)
         d = compare.diff_launch(jit, inputs, grid, gpu, num_warps=num_warps, num_stages=num_stages, site=site,
-                                programs=sample)
+                                programs=sample, undefined=undefined)
         self.summary.add(d)
         if self.recorder is not None:
             self.recorder.save(jit, inputs, d.grid, gpu, options or {}, site)

@@ -41,7 +41,7 @@ def _scalar(name, v):
 def _storage_of(t):
     """(key, the whole storage as uint8 NumPy) of a CPU tensor."""
     import torch
-    address, nbytes = snapshot._storage(t)
+    address, nbytes = snapshot.tensor_storage(t)
     whole = t.as_strided((nbytes // t.element_size(),), (1,), 0)
     return address, whole.contiguous().view(torch.uint8).numpy()
 
@@ -64,7 +64,7 @@ class Recorder:
                 # The GPU's results laid out as the input was (a storage's other bytes as they were).
                 if key not in after:
                     after[key] = snapshot.Copier().tensor(v)
-                    after[key] = after[key].as_strided((snapshot._storage(after[key])[1] // v.element_size(),), (1,), 0)
+                    after[key] = after[key].as_strided((snapshot.tensor_storage(after[key])[1] // v.element_size(),), (1,), 0)
                 after[key].as_strided(tuple(v.shape), tuple(v.stride()), v.storage_offset()).copy_(gpu[name])
                 arrays[f"gpu.{key}"] = _storage_of(after[key])[1]
                 args.append({"name": name, "kind": "tensor", "dtype": snapshot.dtype_name(v), "shape": list(v.shape),

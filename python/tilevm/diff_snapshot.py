@@ -25,7 +25,7 @@ def _is_descriptor(x):
     return type(x).__name__ == "TensorDescriptor" and hasattr(x, "block_shape") and hasattr(x, "base")
 
 
-def _storage(t):
+def tensor_storage(t):
     """(address, bytes) of the storage under tensor t."""
     if hasattr(t, "untyped_storage"):  # torch 2
         s = t.untyped_storage()
@@ -41,7 +41,7 @@ class Copier:
         self._wholes = {}
 
     def tensor(self, t):
-        address, nbytes = _storage(t)
+        address, nbytes = tensor_storage(t)
         key = (str(t.device), address, t.dtype)
         whole = self._wholes.get(key)
         if whole is None:
@@ -88,7 +88,7 @@ def element_count(values):
     for name, v in values.items():
         for _, a, _ in arrays_of(name, v):
             if is_tensor(a):
-                address, nbytes = _storage(a)
+                address, nbytes = tensor_storage(a)
                 if (str(a.device), address) not in seen:
                     seen.add((str(a.device), address))
                     n += nbytes // a.element_size()

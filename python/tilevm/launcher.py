@@ -6,7 +6,9 @@ import sys
 
 import tilevm
 from . import _tilevm
+from . import diff_snapshot as snapshot
 from . import errors
+from . import fresh_memory
 from . import source_unit
 
 _DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": "bf16", "int8": "i8",
@@ -57,12 +59,7 @@ def _tensor_info(x):
     """_array_info of a torch tensor (or an object with its data_ptr and storage methods)."""
     if getattr(x, "is_cuda", False) and tilevm.options["device"] == "cpu":
         raise ValueError("a CUDA tensor: the interpreter reads host memory; run with --device cuda (or move it .cpu())")
-    if hasattr(x, "untyped_storage"):  # torch 2
-        storage = x.untyped_storage()
-        start, nbytes = storage.data_ptr(), storage.nbytes()
-    else:  # torch 1.x (Debian 12's 1.13): a typed storage
-        storage = x.storage()
-        start, nbytes = storage.data_ptr(), storage.size() * storage.element_size()
+    start, nbytes = snapshot.tensor_storage(x)
     root = x
     while getattr(root, "_base", None) is not None:
         root = root._base
@@ -324,6 +321,8 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
             ty = _element_type(name, dtype)
+            if o["device"] == "cpu" and snapshot.is_tensor(v):  # torch.empty's memory, unwritten: undefined
+                fresh_memory.memory.hand_over(v, owner, start, nbytes)
             entries.append(f"{name}: *{ty}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))
