@@ -1,2 +1,2 @@
-"""The stand-in triton.runtime (diff_triton_cli.py): its jit and autotuner modules."""
-from . import autotuner, jit  # noqa: F401
+"""The stand-in triton.runtime (diff_triton_cli.py): its jit, autotuner and driver modules."""
+from . import autotuner, driver, jit  # noqa: F401

@@ -1,4 +1,7 @@
-"""JITFunction as real Triton's, as far as --diff triton reads it; run() calls `device`."""
+"""JITFunction as real Triton's, as far as --diff triton reads it; run() calls `device` (or, for a
+script a test runs unchanged, the function of the kernel's name in module `fake_gpu`, which that
+test puts in sys.modules: --diff triton imports this package afresh)."""
+import importlib
 import inspect
 import textwrap
 
@@ -26,7 +29,8 @@ class JITFunction:
             from ..compiler import CompiledKernel
             return CompiledKernel(self)
         names = [p.name for p in self.params]
-        return self.device(*args, **{k: v for k, v in kwargs.items() if k in names})
+        device = self.device or getattr(importlib.import_module("fake_gpu"), self.__name__)
+        return device(*args, **{k: v for k, v in kwargs.items() if k in names})
 
     def __getitem__(self, grid):
         return lambda *args, **kwargs: self.run(grid=grid, warmup=False, *args, **kwargs)
