@@ -6,7 +6,8 @@
 # and the launch overhead (bench/launch_overhead.py: plain, every launch diffed, --diff-every 100).
 # A tutorial runs through bench/profile_tutorial.py (its own checks; its benchmarks, which --diff
 # triton would skip as timing, do not run); 06, whose checks are its pytest test_op, runs that
-# (K06 selects, default "not 4096") with --diff-programs 64. Logs under $OUT, a table last.
+# (K06 selects, default "not 4096") with --diff-programs 64. SCRIPTS=0: the tutorials alone.
+# Logs under $OUT (all of them also in logs.tar.gz), a table last.
 # TUT_TIMEOUT (s, default 150) bounds each run (SIGINT: the summary still prints).
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -25,15 +26,17 @@ one() {  # one NAME DIR SCRIPT [ARGS]: plain Triton, then --diff triton $DIFF_OP
   s=$(date +%s%N)
   (cd "$dir" && PYTHONPATH=$ROOT/dist/py timeout -s INT $T python3 -m tilevm --diff triton ${DIFF_OPTS:-} "$script" "$@") > "$OUT/${name}_diff.log" 2>&1
   local rc2=$? t2=$(( ($(date +%s%N) - s) / 1000000 ))
-  local summary=$(awk '/--diff triton: summary/{f=1;next} f&&NF' "$OUT/${name}_diff.log" | tail -n +2 |
+  local summary=$(awk '/--diff triton: summary/{f=1;next} f&&NF>=8&&$2~/^[0-9]+$/' "$OUT/${name}_diff.log" |
     awk '{l+=$2; c+=$3; a+=$5; d+=$6; f+=$7} END {printf "%d launches, %d compared, %d agreed, %d diverged, %d findings", l, c, a, d, f}')
   table+=("| $name | $rc1 | $((t1 / 1000)).$(( t1 % 1000 / 100 )) | $rc2 | $((t2 / 1000)).$(( t2 % 1000 / 100 )) | $summary |")
   echo "$name: triton rc=$rc1 ${t1} ms; --diff triton rc=$rc2 ${t2} ms; $summary"
 }
-one planted_defects "$ROOT/test/triton" planted_defects.py
-for s in torch_tensors gpu/triton_rules; do  # the scripts on torch's CUDA tensors that import no tilevm
-  one "script_${s#gpu/}" "$ROOT/test/python" "$s.py"
-done
+if [ "${SCRIPTS:-1}" = 1 ]; then
+  one planted_defects "$ROOT/test/triton" planted_defects.py
+  for s in gpu/triton_rules; do  # the scripts on torch's CUDA tensors that import no tilevm
+    one "script_${s#gpu/}" "$ROOT/test/python" "$s.py"
+  done
+fi
 if [ -n "${TUTORIALS:-}" ]; then
   for t in "$TUTORIALS"/*.py; do
     name=$(basename "$t" .py)
@@ -46,8 +49,8 @@ if [ -n "${TUTORIALS:-}" ]; then
     fi
   done
 fi
-echo "== launch overhead (4096-element vector add, us per launch)"
-for i in 1 2; do
+[ "${SCRIPTS:-1}" = 1 ] && echo "== launch overhead (4096-element vector add, us per launch)"
+for i in $([ "${SCRIPTS:-1}" = 1 ] && echo 1 2); do
   python3 bench/launch_overhead.py 3000 2>&1 | sed 's/^/plain triton: /' | tee -a "$OUT/launch_overhead.log"
   PYTHONPATH=dist/py python3 -m tilevm --diff triton bench/launch_overhead.py 300 2>&1 | grep -v '^\s*$' | head -1 |
     sed 's/^/--diff triton, every launch: /' | tee -a "$OUT/launch_overhead.log"
@@ -58,3 +61,4 @@ echo
 echo "| script | Triton rc | Triton s | --diff triton rc | --diff triton s | launches |"
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${table[@]}"
+tar czf "$OUT/logs.tar.gz" -C "$OUT" $(cd "$OUT" && ls *.log)  # one file: a call returns a limited count
