@@ -169,6 +169,15 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
       constexprs[name] = *function;
       continue;
     }
+    if (!text.empty() && text[0] == '!') {
+      // An object the Python door cannot hand over (a uuid given to a tl.constexpr parameter, as
+      // Triton's tests do to defeat its cache): the kernel may take it but not use it.
+      CV v;
+      v.kind = CV::K::Opaque;
+      v.s = text.substr(1);
+      constexprs[name] = v;
+      continue;
+    }
     CV v;
     if (!parseDefine(text, v))
       return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16, a string or a tuple of them");

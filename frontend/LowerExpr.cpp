@@ -23,6 +23,12 @@ bool isConstexprAnnotation(const Expr* a) {
   if (a->kind == Expr::K::Str) return a->str.find("constexpr") != std::string::npos;
   return false;
 }
+
+// The error for naming a value a kernel cannot use: `what` says what it is (`a torch.Tensor`).
+std::string unusableValue(const std::string& name, const std::string& what) {
+  return "'" + name + "' is " + what + ": a kernel can use constexpr values (int, float, bool, None, str, tl.constexpr), "
+         "dtypes, @triton.jit functions and modules";
+}
 }  // namespace
 
 bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
@@ -82,6 +88,7 @@ bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
     case CV::K::Method: return true;
     case CV::K::Tensor:
     case CV::K::Slice:
+    case CV::K::Opaque:
     case CV::K::BlockPtr: break;
   }
   fail(at, std::string(what) + " must be a compile-time constant, got " + v.describe());
@@ -148,10 +155,7 @@ std::optional<CV> Lowerer::hostName(const HostNames& names, const std::string& n
     if (it->second.kind == CV::K::Module && !it->second.pymod) return resolvePath(it->second.s, at, *this);
     return it->second;
   }
-  if (auto it = names.unsupported.find(name); it != names.unsupported.end())
-    fail(at, "'" + name + "' is " + it->second +
-                 ": a kernel can use constexpr values (int, float, bool, None, str, tl.constexpr), dtypes, "
-                 "@triton.jit functions and modules");
+  if (auto it = names.unsupported.find(name); it != names.unsupported.end()) fail(at, unusableValue(name, it->second));
   return std::nullopt;
 }
 
@@ -207,7 +211,10 @@ CV Lowerer::global(const PyModule& m, const std::string& name, const Expr& at) {
 }
 
 CV Lowerer::lookup(const std::string& name, const Expr& at, Env& env) {
-  if (auto it = env.find(name); it != env.end()) return it->second;
+  if (auto it = env.find(name); it != env.end()) {
+    if (it->second.kind == CV::K::Opaque) fail(at, unusableValue(name, it->second.s));
+    return it->second;
+  }
   if (module->host) {
     if (auto v = hostName(*module->host, name, at)) return *v;
   } else if (module->names.count(name)) {

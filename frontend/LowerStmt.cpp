@@ -39,6 +39,7 @@ bool sameConstant(const CV& a, const CV& b) {
     case CV::K::Tensor: return a.value == b.value;
     case CV::K::Function: return a.fn == b.fn;
     case CV::K::TupleType: return a.s == b.s && a.fields == b.fields;
+    case CV::K::Opaque: return false;  // never reaches a comparison: naming it fails
     case CV::K::Tuple:
     case CV::K::Method:
     case CV::K::Slice:

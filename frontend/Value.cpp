@@ -95,6 +95,7 @@ std::string CV::describe() const {
     case K::Slice: return "slice";
     case K::BlockPtr: return s == "block_ptr" ? "block pointer" : "tensor descriptor";
     case K::TupleType: return "named tuple type " + s;
+    case K::Opaque: return s;
   }
   return "?";
 }

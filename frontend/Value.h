@@ -62,6 +62,8 @@ struct CV {
     BlockPtr,  ///< s: "block_ptr" or "tensor_descriptor"; ints: block shape; elts: base, then
                ///< shape, strides (i64 scalars) and, for block pointers, offsets (i32 scalars)
     TupleType,  ///< s: a named tuple class's name, fields: its fields (calling it makes one)
+    Opaque,     ///< s: what a Python object tilevm cannot use is (`a uuid.UUID`), given for a
+                ///< tl.constexpr parameter: naming it in the kernel is an error
   };
   K kind = K::None;
   int64_t i = 0;

@@ -100,9 +100,10 @@ def _scalar_type(v):
 
 def _define_text(name, v, constexpr=False):
     """The constexpr text of argument `name`'s value (the frontend parses and checks it). A tuple
-    (or list) given to a tl.constexpr parameter is the tuple of its elements' texts; a value no
-    text can stand for (a function, a tensor given for a constexpr) is a TypeError here, not its
-    repr handed on."""
+    (or list) given to a tl.constexpr parameter is the tuple of its elements' texts; another object
+    given to one is "!a TYPE" (the kernel may take it, not use it); a value no text can stand for
+    (a function, an array given for a constexpr, an object for a runtime parameter) is a TypeError
+    here, not its repr handed on."""
     if type(v).__name__ == "constexpr" and type(v).__module__.startswith("triton"):
         v = v.value
     if isinstance(v, (tuple, list)) and constexpr:
@@ -117,6 +118,10 @@ def _define_text(name, v, constexpr=False):
     if isinstance(getattr(v, "name", None), str) and not callable(v):  # a dtype (Triton's or NumPy's)
         return v.name
     what = type(v).__qualname__ if type(v).__module__ == "builtins" else f"{type(v).__module__}.{type(v).__qualname__}"
+    if constexpr and not callable(v) and not hasattr(v, "data_ptr"):
+        # Any other object given for a tl.constexpr parameter (a uuid, as Triton's tests pass to
+        # defeat its cache): the kernel may take it; naming it there is the frontend's located error.
+        return f"!a {what}"
     raise TypeError(f"argument '{name}': a {what}: tilevm passes arrays, tensors, numbers, strings, None, dtypes, "
                     "tl.constexpr values and tuples of them to kernels (functions and other objects as arguments are "
                     "not supported yet)")
