@@ -1,6 +1,6 @@
 # gpu_dot_bench.py - on the GPU machine: the tensor-core anchors (matmul f16/bf16 4096^3, flash
-# attention fwd B4 H32 N4096 D64 f16, shared/design/ANCHORS.md) through tilevm's GPU engine beside
-# Triton and cuBLAS/SDPA in the same call. Each kernel: `tilevm diff` at a smaller size first
+# attention fwd B4 H32 N4096 D64 f16, D128 too with ATTN_D=64,128; shared/design/ANCHORS.md)
+# through tilevm's GPU engine beside Triton and cuBLAS/SDPA in the same call. Each kernel: `tilevm diff` at a smaller size first
 # (interpreter vs GPU), then a sweep of tile configs under `tilevm run --device cuda --repeat`
 # (CUDA events, L2 cleared before each launch, median), Triton's best config of the same sweep by
 # triton.testing.do_bench, and torch (cuBLAS matmul, SDPA). TFLOP/s = 2MNK / t (matmul),
@@ -48,7 +48,7 @@ TRITON_STAGES = int(os.environ.get("TRITON_STAGES", "3"))
 # f32 tiles pass 48 KiB of shared memory are refused by tilevm and skipped). DTYPES and ATTN=0
 # select a part.
 SIZES = [int(x) for x in os.environ.get("SIZES", "4096").split(",")]
-for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float32").split(",") for S in SIZES]:
+for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float32").split(",") if dt for S in SIZES]:
     d = tilevm("diff", *matmul_args(512, dt, 128, 128, 32, 4))
     verdict = "PASS" if d.returncode == 0 else f"FAIL({d.returncode})"
     best, cfg_best, compile_ms = None, None, None
@@ -86,10 +86,11 @@ def attn_args(BH, N, D, BM, BN, nw):
             "--arg", f"V=randn:f16:{BH}x{N}x{D}", "--arg", f"O=empty:f16:{BH}x{N}x{D}", "--arg", f"sm_scale={D ** -0.5}"]
 
 
-if os.environ.get("ATTN", "1") == "1":
-    d = tilevm("diff", *attn_args(2, 512, 64, 128, 64, 8))
+# ATTN_D="64,128": the head dims (ANCHORS.md's two attention anchors).
+for D in ([int(x) for x in os.environ.get("ATTN_D", "64").split(",")] if os.environ.get("ATTN", "1") == "1" else []):
+    d = tilevm("diff", *attn_args(2, 512, D, 128, 64, 8))
     verdict = "PASS" if d.returncode == 0 else f"FAIL({d.returncode})"
-    B, H, N, D = 4, 32, 4096, 64
+    B, H, N = 4, 32, 4096
     best, cfg_best, compile_ms = None, None, None
     ACFG = [(128, 64, 8), (128, 64, 4), (64, 64, 4)]
     if os.environ.get("ACFG"):

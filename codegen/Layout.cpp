@@ -19,7 +19,8 @@ bool Layout::accumulatorFits(const ir::Type& t, unsigned threads, LayoutKind kin
   if (t.rank() != 2 || t.dim(0) % 16 != 0 || t.dim(1) % 8 != 0) return false;
   unsigned warps = threads / 32;
   switch (kind) {
-    case LayoutKind::Blocked: return false;
+    case LayoutKind::Blocked:
+    case LayoutKind::Rows: return false;
     case LayoutKind::Wgmma: return warps % 4 == 0 && t.dim(0) % (16 * warps) == 0 && t.dim(1) <= 256;
     case LayoutKind::Mma:
       for (unsigned wm = 1; wm <= warps; wm *= 2)
@@ -52,6 +53,15 @@ Layout Layout::accumulatorOf(const ir::Type& t, unsigned threads, LayoutKind kin
       l.warpsN = wn;
     }
   }
+  return l;
+}
+
+Layout Layout::rowsOf(const Layout& acc) {
+  Layout l = acc;
+  l.kind = LayoutKind::Rows;
+  l.parent = acc.kind;
+  l.cols = 1;
+  l.numel = acc.rows;
   return l;
 }
 

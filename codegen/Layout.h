@@ -20,6 +20,8 @@ enum class LayoutKind {
   Blocked,  ///< runs of `vec` consecutive elements, run after run across the threads
   Mma,      ///< mma.sync m16n8k16's C fragment: each warp a rectangle of 16x8 blocks
   Wgmma,    ///< wgmma.mma_async's accumulator: each warpgroup 64-row slabs, each warp 16 rows of them
+  Rows,     ///< one value per row of an accumulator (`parent`), held by the threads holding that row
+            ///< there: a reduction along its rows and what is computed from it (Triton's slice layout)
 };
 
 /// How a tile is laid out in shared memory for the tensor cores to read it (LowerDot.cpp):
@@ -50,6 +52,10 @@ struct Layout {
   LayoutKind kind = LayoutKind::Blocked;
   unsigned warpsM = 1, warpsN = 1;
   int64_t rows = 0, cols = 0;
+  /// Rows: the accumulator kind whose rows it follows (warpsM, warpsN and rows as there; warpsN
+  /// is 1, so each row lies in one warp: its 4 threads of a quad hold copies). A [rows] or
+  /// [rows, 1] tile; thread slot 2 bm + h holds row (16-row block bm's first) + lane / 4 + 8 h.
+  LayoutKind parent = LayoutKind::Blocked;
 
   /// The longest run any kernel uses (16 bytes of a 2-byte type).
   static constexpr unsigned kMaxVec = 8;
@@ -63,19 +69,22 @@ struct Layout {
   /// The accumulator layout of t (accumulatorFits must hold); Mma: the warp arrangement that
   /// loads the fewest operand fragments.
   static Layout accumulatorOf(const ir::Type& t, unsigned threads, LayoutKind kind);
-  bool accumulator() const { return kind != LayoutKind::Blocked; }
+  /// The Rows layout of accumulator layout `acc` (whose warpsN is 1).
+  static Layout rowsOf(const Layout& acc);
+  bool accumulator() const { return kind == LayoutKind::Mma || kind == LayoutKind::Wgmma; }
   unsigned blocksM() const { return unsigned(rows / 16 / warpsM); }  ///< mma: 16-row blocks per warp
   unsigned blocksN() const { return unsigned(cols / 8 / warpsN); }   ///< mma: 8-column blocks per warp
   /// Register slots each thread holds.
   unsigned slots() const {
     if (accumulator()) return blocksM() * blocksN() * 4;
+    if (kind == LayoutKind::Rows) return blocksM() * 2;
     return scalar ? 1 : unsigned((numel + int64_t(vec) * threads - 1) / (int64_t(vec) * threads)) * vec;
   }
   /// Whether every slot of every thread holds an element of the tile.
-  bool full() const { return scalar || accumulator() || numel % (int64_t(vec) * threads) == 0; }
+  bool full() const { return scalar || kind != LayoutKind::Blocked || numel % (int64_t(vec) * threads) == 0; }
   bool operator==(const Layout& o) const {
     return numel == o.numel && threads == o.threads && vec == o.vec && scalar == o.scalar && kind == o.kind &&
-           warpsM == o.warpsM && warpsN == o.warpsN;
+           warpsM == o.warpsM && warpsN == o.warpsN && parent == o.parent;
   }
 };
 

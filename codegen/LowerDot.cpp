@@ -28,7 +28,9 @@ void Lowerer::dot(const ir::Op& op) {
     case LayoutKind::Wgmma: return dotByWgmma(op);
     case LayoutKind::Mma: return dotByMma(op);
     case LayoutKind::Blocked: return dotByFma(op);
+    case LayoutKind::Rows: break;  // a 1-D layout: never a dot's result
   }
+  fail(op, "internal: a dot result in a rows layout");
 }
 
 // Tensor cores. Per k step of 16 and per 16x8 block of the warp's part of the result, one

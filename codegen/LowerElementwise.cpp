@@ -30,7 +30,7 @@ void Lowerer::elementwise(const ir::Op& op) {
   // per group (Triton's deduplication by constancy): `cols < N` with N divisible by 16 is one
   // compare per run, not one per element kept live in a predicate register.
   unsigned group = 1;
-  if (auto it = axes_.find(op.result()); !once && !l.accumulator() && !l.scalar && it != axes_.end())
+  if (auto it = axes_.find(op.result()); !once && l.kind == LayoutKind::Blocked && !l.scalar && it != axes_.end())
     group = unsigned(std::min<int64_t>(it->second.constancy, l.vec));
   Values out;
   for (unsigned k = 0; k < n; ++k) {

@@ -40,21 +40,29 @@ LayoutKind Lowerer::dotKind(const ir::Op& op) const {
 }
 
 void Lowerer::assignLayouts() {
-  auto kindOf = [&](const ir::Value* v) {
+  auto found = [&](const ir::Value* v) -> const Layout* {
     auto it = accumulators_.find(v);
-    return it == accumulators_.end() ? LayoutKind::Blocked : it->second.kind;
+    return it == accumulators_.end() ? nullptr : &it->second;
   };
-  auto set = [&](const ir::Value* v, LayoutKind kind) {
-    if (kindOf(v) != LayoutKind::Blocked || !Layout::accumulatorFits(v->type, threads_, kind)) return false;
-    accumulators_[v] = Layout::accumulatorOf(v->type, threads_, kind);
+  auto set = [&](const ir::Value* v, const Layout& l) {
+    if (found(v)) return false;
+    accumulators_[v] = l;
     return true;
+  };
+  auto setKind = [&](const ir::Value* v, LayoutKind kind) {
+    return Layout::accumulatorFits(v->type, threads_, kind) && set(v, Layout::accumulatorOf(v->type, threads_, kind));
   };
   // Operands that cost nothing in any layout: scalars, constants, splats.
   auto free = [&](const ir::Value* v) {
     return v->type.isScalar() || (v->def && (v->def->code == Opcode::Constant || v->def->code == Opcode::Splat));
   };
+  // A value a for loop carries (its body's argument): its layout follows what the body yields.
+  auto carried = [&](const ir::Value* v) {
+    return !v->def && v->index > 0 && v->owner && v->owner->parent && v->owner->parent->parentOp &&
+           v->owner->parent->parentOp->code == Opcode::For;  // argument 0 is the induction variable
+  };
   ir::walk(k_.body.block, [&](const ir::Op& op) {
-    if (op.code == Opcode::Dot) set(op.result(), dotKind(op));
+    if (op.code == Opcode::Dot) setKind(op.result(), dotKind(op));
   });
   for (bool changed = !accumulators_.empty(); changed;) {
     changed = false;
@@ -64,28 +72,49 @@ void Lowerer::assignLayouts() {
         const ir::Op* yield = body.ops.back().get();
         for (size_t i = 0; i < op.results.size(); ++i) {
           const ir::Value* arg = body.args[i + 1].get();
-          LayoutKind kind = kindOf(yield->operands[i]);
-          if (kind == LayoutKind::Blocked) kind = kindOf(arg);
-          if (kind == LayoutKind::Blocked) kind = kindOf(op.result(unsigned(i)));
-          if (kind == LayoutKind::Blocked) continue;
-          changed |= set(arg, kind);
-          changed |= set(op.result(unsigned(i)), kind);
+          const Layout* l = found(yield->operands[i]);
+          if (!l) l = found(arg);
+          if (!l) l = found(op.result(unsigned(i)));
+          if (!l) continue;
+          Layout copy = *l;
+          changed |= set(arg, copy);
+          changed |= set(op.result(unsigned(i)), copy);
+        }
+      } else if (op.code == Opcode::Reduce && op.operands.size() == 1 && op.intAttr("axis") && *op.intAttr("axis") == 1 &&
+                 op.operands[0]->type.rank() == 2 && found(op.operands[0]) && found(op.operands[0])->accumulator() &&
+                 found(op.operands[0])->warpsN == 1 && ir::bitWidth(op.operands[0]->type.elem().kind) == 32 &&
+                 !op.operands[0]->type.isPtr()) {
+        // Along the rows of an accumulator: in each thread, then across its quad (reduceRows).
+        changed |= set(op.result(), Layout::rowsOf(*found(op.operands[0])));
+      } else if ((op.code == Opcode::ExpandDims || op.code == Opcode::Reshape) && found(op.operands[0]) &&
+                 found(op.operands[0])->kind == LayoutKind::Rows && op.result()->type.numElements() == op.operands[0]->type.numElements() &&
+                 op.result()->type.rank() <= 2 && op.result()->type.dim(0) == op.operands[0]->type.dim(0)) {
+        changed |= set(op.result(), *found(op.operands[0]));  // [rows] <-> [rows, 1]
+      } else if (op.code == Opcode::Broadcast && found(op.operands[0]) && found(op.operands[0])->kind == LayoutKind::Rows &&
+                 op.result()->type.rank() == 2 && op.operands[0]->type.rank() == 2 && op.operands[0]->type.dim(1) == 1) {
+        // x[:, None] broadcast over an accumulator's columns: each slot takes its row's value.
+        const Layout rows = *found(op.operands[0]);
+        if (Layout::accumulatorFits(op.result()->type, threads_, rows.parent)) {
+          Layout l = Layout::accumulatorOf(op.result()->type, threads_, rows.parent);
+          if (l.warpsM == rows.warpsM && l.warpsN == 1) changed |= set(op.result(), l);
         }
       } else if (ir::hasTrait(op.code, ir::Elementwise) && op.results.size() == 1 && !op.result()->type.isScalar() &&
                  !op.result()->type.isPtr()) {
-        // Every operand an accumulator of one kind, or free.
-        std::optional<LayoutKind> kind;
-        bool all = true;
+        // Every operand in one accumulator (or rows) layout, or free; a loop-carried operand
+        // not placed yet does not stop a rows layout (the loop then carries it so).
+        std::optional<Layout> l;
+        bool all = true, waiting = false;
         for (const ir::Value* v : op.operands) {
-          LayoutKind k = kindOf(v);
-          if (k == LayoutKind::Blocked) {
-            all = all && free(v);
+          const Layout* k = found(v);
+          if (!k) {
+            waiting = waiting || (!free(v) && carried(v));
+            all = all && (free(v) || carried(v));
             continue;
           }
-          all = all && (!kind || *kind == k);
-          kind = k;
+          all = all && (!l || *l == *k);
+          l = *k;
         }
-        if (kind && all) changed |= set(op.result(), *kind);
+        if (l && all && (!waiting || l->kind == LayoutKind::Rows)) changed |= set(op.result(), *l);
       }
     });
   }
@@ -111,7 +140,11 @@ std::optional<Layout> Lowerer::expectedLayout(const ir::Op& op, size_t i) const 
       if (v->type.numElements() != op.result()->type.numElements() || op.code != Opcode::Broadcast) return std::nullopt;
       break;
     case Opcode::Store:
-      if (accumulators_.count(op.operands[1])) return layoutOf(op.operands[1]);  // stored where it is
+      if (layoutOf(op.operands[1]).accumulator()) return layoutOf(op.operands[1]);  // stored where it is
+      break;
+    case Opcode::ExpandDims:
+    case Opcode::Reshape:
+      if (layoutOf(op.result()).kind == LayoutKind::Rows) return layoutOf(op.result());  // moves nothing
       break;
     default:
       if (ir::hasTrait(op.code, ir::Elementwise) && op.results.size() == 1) return layoutOf(op.result());
@@ -168,6 +201,9 @@ std::map<const ir::Value*, std::string> Lowerer::layoutNames() {
     Layout l = layoutOf(v);
     if (l.kind == LayoutKind::Wgmma)
       return "wgmma accumulator, " + std::to_string(l.warpsM / 4) + " warpgroups, " + std::to_string(l.slots()) + "/thread";
+    if (l.kind == LayoutKind::Rows)
+      return std::string("rows of the ") + (l.parent == LayoutKind::Wgmma ? "wgmma" : "mma") + " accumulator, " +
+             std::to_string(l.slots()) + "/thread";
     if (l.kind == LayoutKind::Mma)
       return "mma accumulator, " + std::to_string(l.warpsM) + "x" + std::to_string(l.warpsN) + " warps, " +
              std::to_string(l.slots()) + "/thread";

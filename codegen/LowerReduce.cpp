@@ -77,6 +77,10 @@ Lowerer::Values Lowerer::countedLoop(llvm::Value* begin, llvm::Value* end, const
 }
 
 void Lowerer::reduce(const ir::Op& op) {
+  if (layoutOf(op.result()).kind == LayoutKind::Rows) {
+    values_[op.result()] = reduceRows(op);
+    return;
+  }
   const ir::Value* in = op.operands[0];
   llvm::Type* ty = scalarType(in->type.elem());
   Layout l = layoutOf(in);
@@ -109,6 +113,36 @@ void Lowerer::reduce(const ir::Op& op) {
   }
   for (size_t i = 0; i < results.size(); ++i) values_[op.result(unsigned(i))] = results[i];
   barrier();  // the scratch array is free again
+}
+
+// The accumulator's thread holds, of each row it has, 2 elements in each of blocksN 16x8 blocks;
+// the row's other elements are in the 3 other threads of its quad (lanes differing in bits 0-1).
+// Folded in column order in the thread, then with the quad's partials, the lower lane's first, so
+// that every lane of the quad computes the same combination (the combiner need not commute).
+Lowerer::Values Lowerer::reduceRows(const ir::Op& op) {
+  const ir::Value* in = op.operands[0];
+  const Layout al = layoutOf(in), rl = layoutOf(op.result());
+  llvm::Type* ty = scalarType(in->type.elem());
+  auto shuffle = ty->isFloatTy() ? llvm::Intrinsic::nvvm_shfl_sync_bfly_f32 : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+  llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
+  Values out;
+  for (unsigned k = 0; k < rl.slots(); ++k) {
+    unsigned bm = k / 2, h = k % 2;
+    llvm::Value* acc = nullptr;
+    for (unsigned bn = 0; bn < al.blocksN(); ++bn)
+      for (unsigned r = 2 * h; r < 2 * h + 2; ++r) {
+        llvm::Value* v = slot(in, (bm * al.blocksN() + bn) * 4 + r);
+        acc = acc ? combine(*op.regions[0], {acc}, {v})[0] : v;
+      }
+    for (int offset = 1; offset <= 2; offset *= 2) {
+      llvm::Value* other = b_.CreateIntrinsic(shuffle, {}, {b_.getInt32(-1), acc, b_.getInt32(offset), b_.getInt32(0x1f)});
+      llvm::Value* upper = b_.CreateICmpNE(b_.CreateAnd(lane, b_.getInt32(offset)), b_.getInt32(0));
+      llvm::Value* first = b_.CreateSelect(upper, other, acc), *second = b_.CreateSelect(upper, acc, other);
+      acc = combine(*op.regions[0], {first}, {second})[0];
+    }
+    out.push_back(acc);
+  }
+  return out;
 }
 
 // Every thread holds a partial value (32-bit): a butterfly of warp shuffles combines a warp's

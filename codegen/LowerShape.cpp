@@ -217,6 +217,15 @@ void Lowerer::shapeOp(const ir::Op& op) {
     uniform_.insert(op.result());
     return;
   }
+  if (op.code == Opcode::Broadcast && layoutOf(a).kind == LayoutKind::Rows && layoutOf(op.result()).accumulator()) {
+    // x[:, None] over an accumulator: slot (block (bm, bn), element r) is row g + 8 (r / 2) of
+    // block bm, the Rows slot 2 bm + r / 2 (Layout.h).
+    const Layout l = layoutOf(op.result());
+    Values out;
+    for (unsigned k = 0; k < l.slots(); ++k) out.push_back(slot(a, (k / 4 / l.blocksN()) * 2 + (k % 4) / 2));
+    values_[op.result()] = out;
+    return;
+  }
   if (op.code == Opcode::ExpandDims || op.code == Opcode::Reshape ||
       (op.code == Opcode::Broadcast && a->type.numElements() == op.result()->type.numElements())) {
     values_[op.result()] = values_.at(a);  // the same flat order: the same layout

@@ -80,17 +80,20 @@ llvm::Type* Lowerer::scalarType(const ir::ElemType& e) {
 
 llvm::Value* Lowerer::elementIndex(const Layout& l, unsigned k) {
   if (l.scalar) return b_.getInt32(0);
-  if (l.accumulator()) {
+  if (l.accumulator() || l.kind == LayoutKind::Rows) {
     // Slot k = (block (bm, bn), element r of the thread's 4 in it): rows g and g + 8, columns
     // 2t and 2t + 1 of the 16x8 block (g = lane / 4, t = lane % 4). The block's first row: Mma,
     // the warp's rectangle then 16 bm; Wgmma, the warpgroup's rows, its 64-row slab bm, then the
-    // warp's 16 rows in the slab.
+    // warp's 16 rows in the slab. Rows: slot k = 2 bm + h, row g + 8 h of block bm.
+    const bool rowsOnly = l.kind == LayoutKind::Rows;
+    const LayoutKind kind = rowsOnly ? l.parent : l.kind;
     llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
     llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
-    unsigned block = k / 4, r = k % 4, bm = block / l.blocksN(), bn = block % l.blocksN();
+    unsigned block = rowsOnly ? k / 2 : k / 4, r = rowsOnly ? 2 * (k % 2) : k % 4;
+    unsigned bm = rowsOnly ? block : block / l.blocksN(), bn = rowsOnly ? 0 : block % l.blocksN();
     llvm::Value* inBlock = b_.CreateAdd(b_.CreateLShr(lane, b_.getInt32(2)), b_.getInt32(r >= 2 ? 8 : 0));
     llvm::Value *rowStart, *colStart;
-    if (l.kind == LayoutKind::Wgmma) {
+    if (kind == LayoutKind::Wgmma) {
       int32_t perGroup = int32_t(l.rows / (l.warpsM / 4));
       llvm::Value* group = b_.CreateLShr(warp, b_.getInt32(2));
       llvm::Value* quarter = b_.CreateAnd(warp, b_.getInt32(3));
@@ -104,6 +107,7 @@ llvm::Value* Lowerer::elementIndex(const Layout& l, unsigned k) {
       colStart = b_.CreateAdd(b_.CreateMul(warpN, b_.getInt32(int32_t(l.cols / l.warpsN))), b_.getInt32(int32_t(bn * 8)));
     }
     llvm::Value* row = b_.CreateAdd(rowStart, inBlock);
+    if (rowsOnly) return row;
     llvm::Value* col = b_.CreateAdd(colStart, b_.CreateAdd(b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(1)),
                                                            b_.getInt32(int32_t(r & 1))));
     return b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(l.cols))), col);

@@ -174,6 +174,9 @@ class Lowerer {
   llvm::Value* tf32Bits(llvm::Value* bits);
   Values combine(const ir::Region& region, const Values& a, const Values& b);
   llvm::Value* reduceByShuffles(const ir::Op& op, llvm::Type* ty, llvm::Value* acc);
+  /// A reduce along the rows of an accumulator into the Rows layout: each thread combines its
+  /// elements of each of its rows, then the row's quad by two shuffles.
+  Values reduceRows(const ir::Op& op);
   /// A counted loop: body(i, carried) gives the next carried values; returns the last.
   Values countedLoop(llvm::Value* begin, llvm::Value* end, const Values& init,
                      const std::function<Values(llvm::Value*, const Values&)>& body);
