@@ -14,6 +14,7 @@ from . import _tilevm
 from . import launcher
 from . import diff_live as live
 from . import diff_snapshot as snapshot
+from . import diff_tables as tables
 
 
 @dataclass
@@ -103,7 +104,8 @@ def sample_programs(grid, count):
     return tuple(sorted({round(i * (total - 1) / (count - 1)) for i in range(count)}))
 
 
-def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writers=True, programs=(), undefined=None):
+def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writers=True, programs=(), undefined=None,
+                pointed=None):
     """Compares a launch's GPU results with tilevm's interpreter.
 
     jit:    the kernel: a Triton JITFunction (or tilevm's)
@@ -117,6 +119,8 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
             and races and reads of never-written elements are judged among them alone
     undefined: {buffer: byte ranges of its tensor's storage} that hold no value yet (torch.empty's
             memory, what earlier launches left undefined): reading them is a finding
+    pointed: (pointees, before, after) of the tensors pointer-table arguments point into
+            (diff_tables.py): [Pointee], and {label: CPU copy} before the launch and after it
     """
     kernel = live.kernel_of(jit)
     grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
@@ -124,7 +128,14 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
     try:
         ran = snapshot.copy_values(values)
         storages = _mark_undefined(ran, undefined)
-        result = _run(kernel, grid, ran, num_warps, num_stages, programs=d.sampled)
+        targets, saved = {}, []
+        if pointed:  # the tables' copies hold the addresses of the pointees' copies for this run
+            targets = tables.copies(pointed[1])
+            saved = tables.point_tables(ran, pointed[0], targets)
+        try:
+            result = _run(kernel, grid, ran, num_warps, num_stages, programs=d.sampled)
+        finally:
+            tables.restore(saved)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as e:  # a kernel or argument tilevm cannot take: said, never a pass
@@ -140,13 +151,16 @@ def diff_launch(jit, values, grid, gpu, num_warps=4, num_stages=1, site="", writ
         return d
     try:
         _compare(d, kernel, result, ran, gpu, values if d.sampled else None)
+        for label, expected in targets.items():
+            _compare_array(d, label, expected, pointed[2][label], snapshot.dtype_name(expected),
+                           pointed[1][label] if d.sampled else None)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as e:  # an array tilevm cannot compare (its dtype): said, never a pass
         d.error, d.buffers = f"{type(e).__name__}: {e}", []
         return d
     first = d.first
-    if writers and first is not None and first.result["first"] is not None:
+    if writers and first is not None and first.result["first"] is not None and first.name not in targets:  # an argument
         first.writer, first.writer_loc = _writer(kernel, grid, values, first, num_warps, num_stages, d.sampled, undefined)
     return d
 
@@ -191,22 +205,26 @@ def _compare(d, kernel, result, ran, gpu, before=None):
             continue
         gpu_arrays = {n: a for n, a, _ in snapshot.arrays_of(name, gpu[name])} if name in gpu else {}
         for buf, expected, ty in arrays:
-            ty = ty or snapshot.dtype_name(expected)
-            tilevm_ty = launcher._element_type(buf, ty)
-            shape = tuple(int(s) for s in expected.shape)
             actual = gpu_arrays.get(buf)
             if actual is None:
                 raise ValueError(f"no GPU result for argument '{buf}'")
-            expected_bytes, actual_bytes = snapshot.contiguous_bytes(expected), snapshot.contiguous_bytes(actual)
-            if before is not None and len(expected_bytes) and len(expected_bytes) == len(actual_bytes):
-                original = {n: a for n, a, _ in snapshot.arrays_of(name, before[name])}[buf]
-                itemsize = len(expected_bytes) // max(1, int(np.prod(shape)))
-                actual_bytes = _only_changed(expected_bytes, actual_bytes, snapshot.contiguous_bytes(original), itemsize)
-            r = _tilevm.compare_buffers(buf, tilevm_ty, list(shape), expected_bytes, actual_bytes, d.tolerance)
-            r = dict(r)
-            if r["first"] is not None:
-                r["first"] = _values_as(tilevm_ty, dict(r["first"]), expected, actual)
-            d.buffers.append(BufferDiff(buf, tilevm_ty, shape, r))
+            original = {n: a for n, a, _ in snapshot.arrays_of(name, before[name])}[buf] if before is not None else None
+            _compare_array(d, buf, expected, actual, ty or snapshot.dtype_name(expected), original)
+
+
+def _compare_array(d, buf, expected, actual, ty, original=None):
+    """Appends to d.buffers the comparison of array `buf`: the interpreter's `expected` against the
+    GPU's `actual` (of a sampled run: only the elements changed from `original`)."""
+    tilevm_ty = launcher._element_type(buf, ty)
+    shape = tuple(int(s) for s in expected.shape)
+    expected_bytes, actual_bytes = snapshot.contiguous_bytes(expected), snapshot.contiguous_bytes(actual)
+    if original is not None and len(expected_bytes) and len(expected_bytes) == len(actual_bytes):
+        itemsize = len(expected_bytes) // max(1, int(np.prod(shape)))
+        actual_bytes = _only_changed(expected_bytes, actual_bytes, snapshot.contiguous_bytes(original), itemsize)
+    r = dict(_tilevm.compare_buffers(buf, tilevm_ty, list(shape), expected_bytes, actual_bytes, d.tolerance))
+    if r["first"] is not None:
+        r["first"] = _values_as(tilevm_ty, dict(r["first"]), expected, actual)
+    d.buffers.append(BufferDiff(buf, tilevm_ty, shape, r))
 
 
 _UNSIGNED_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64}

@@ -13,6 +13,7 @@ from . import diff_compare as compare
 from . import diff_record as record
 from . import diff_report as report
 from . import diff_snapshot as snapshot
+from . import diff_tables as tables
 from . import fresh_memory
 
 
@@ -145,6 +146,8 @@ class Session:
             tensors = {buf: a for k, v in values.items() for buf, a, _ in snapshot.arrays_of(k, v) if snapshot.is_tensor(a)}
             undefined = {buf: r for buf, a in tensors.items() if (r := self.fresh.ranges(a))}
             inputs = snapshot.copy_values(values)
+            pointees = tables.pointees(values)  # what pointer-table arguments point into
+            pointed_before = tables.copies({p.label: p.tensor for p in pointees})
         except Exception as e:  # a grid or an argument the hook cannot take: said, and counted
             self._not_compared(name, site, e)
             return self._unchecked(call, raw)
@@ -155,6 +158,7 @@ class Session:
         self.sync()
         try:
             gpu = {k: v for k, v in snapshot.copy_values(values).items() if snapshot.arrays_of(k, v)}
+            pointed = (pointees, pointed_before, tables.copies({p.label: p.tensor for p in pointees})) if pointees else None
         except Exception as e:
             self._not_compared(name, site, e)
             for a in tensors.values():
@@ -164,7 +168,7 @@ class Session:
         # usual ranges) are left at the defaults rather than failing the comparison.
         num_warps = _within(options.get(_WARPS), (1, 2, 4, 8, 16, 32), 4)
         num_stages = _within(options.get(_STAGES), range(1, 9), 1)
-        d = self.check(jit, inputs, g, gpu, num_warps, num_stages, site, options, undefined)
+        d = self.check(jit, inputs, g, gpu, num_warps, num_stages, site, options, undefined, pointed)
         for buf, a in tensors.items():  # what the kernel's source left undefined, for later launches
             if d.undefined is None:
                 self.fresh.forget(a)
@@ -177,18 +181,20 @@ class Session:
         where = f", at {site}" if site else ""
         print(f"tilevm --diff: kernel {kernel}{where}: not compared: {type(e).__name__}: {e}", file=self.out, flush=True)
 
-    def check(self, jit, inputs, grid, gpu, num_warps=4, num_stages=1, site="", options=None, undefined=None):
+    def check(self, jit, inputs, grid, gpu, num_warps=4, num_stages=1, site="", options=None, undefined=None, pointed=None):
         """Compares one launch (inputs before it, gpu after it; `undefined`: {buffer: byte ranges}
-        of storages that held no value), records and reports it; a grid of more than `programs`
-        programs on a sample of them."""
+        of storages that held no value; `pointed`: what pointer tables point into, diff_tables.py),
+        records and reports it; a grid of more than `programs` programs on a sample of them."""
         g = tuple(int(x) for x in grid) + (1,) * (3 - len(grid))
         sample = ()
         if self.programs and g[0] * g[1] * g[2] > self.programs:
             sample = compare.sample_programs(g, self.programs)
         d = compare.diff_launch(jit, inputs, grid, gpu, num_warps=num_warps, num_stages=num_stages, site=site,
-                                programs=sample, undefined=undefined)
+                                programs=sample, undefined=undefined, pointed=pointed)
         self.summary.add(d)
-        if self.recorder is not None:
+        if self.recorder is not None and pointed:
+            print(f"tilevm --diff: kernel {d.kernel}: a launch over pointer tables is compared but not recorded", file=self.out)
+        elif self.recorder is not None:
             self.recorder.save(jit, inputs, d.grid, gpu, options or {}, site)
         text = report.launch_text(d)
         if text:

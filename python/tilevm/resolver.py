@@ -8,7 +8,7 @@ import warnings
 from . import launcher
 
 
-def _candidates():
+def candidates():
     """Objects that may be arrays: everything the garbage collector tracks (torch tensors are
     tracked), what those refer to (NumPy arrays are not tracked, but lists, dicts, instances and
     frames that hold them are), and the locals of every running frame."""
@@ -33,7 +33,7 @@ def live_arrays():
     seen, out = set(), []
     with warnings.catch_warnings():  # isinstance on a deprecated module attribute warns (torch.distributed)
         warnings.simplefilter("ignore")
-        arrays = [x for x in _candidates() if isinstance(x, types)]
+        arrays = [x for x in candidates() if isinstance(x, types)]
     for x in arrays:
         if torch is not None and isinstance(x, torch.Tensor) and x.device.type != "cpu":
             continue

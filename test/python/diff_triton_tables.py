@@ -1,0 +1,48 @@
+"""`python3 -m tilevm --diff triton` on a kernel that reaches its tensors through pointer tables
+(modules/diff_triton_tables_script.py, grouped GEMM's pattern), in a child Python whose `triton`
+is the stand-in package and whose "GPU" computes the kernel in Python with one wrong element:
+the tables' pointees are copied, the interpreter's run reads and writes the copies (no
+out-of-bounds finding), and each pointee is compared, the wrong one reported as dst_ptrs[1]."""
+import os
+import subprocess
+import sys
+
+import tilevm
+
+here = os.path.dirname(os.path.abspath(__file__))
+script = os.path.join(here, "modules", "diff_triton_tables_script.py")
+package_root = os.path.dirname(os.path.dirname(os.path.abspath(tilevm.__file__)))
+child = f"""
+import sys, types, torch
+torch.cuda.is_available = lambda: True  # the GPU is the stand-in's Python
+torch.cuda.synchronize = lambda: None
+gpu = sys.modules["fake_gpu"] = types.ModuleType("fake_gpu")
+
+
+def grouped_scale(src_ptrs, dst_ptrs, sizes, BLOCK):
+    import gc
+    live = {{t.data_ptr(): t for t in gc.get_objects() if isinstance(t, torch.Tensor)}}
+    for g, n in enumerate(sizes.tolist()):
+        dst = live[int(dst_ptrs[g])]
+        dst.copy_(live[int(src_ptrs[g])] * 2)
+        if g == 1:
+            dst[3] += 1
+
+
+gpu.grouped_scale = grouped_scale
+from tilevm.__main__ import main
+main(["--diff", "triton", {script!r}])
+"""
+env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "modules", "fake_triton"), package_root]))
+env.pop("TILEVM_OPTIONS", None)
+r = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=300)
+err = r.stderr
+assert r.returncode == 1 and r.stdout.strip() == "script done", (r.returncode, r.stdout, err)
+line = next(i for i, l in enumerate(open(script), 1) if "# LAUNCH" in l)
+assert f"kernel grouped_scale, grid (3, 1, 1), at {script}:{line}: DIVERGED" in err, err
+assert "first divergent element: dst_ptrs[1](3,) (fp32, shape (16,))" in err, err
+assert "1 of 16 elements of dst_ptrs[1] differ" in err, err
+assert "out-of-bounds" not in err and "found" not in err, err
+rows = [l.split() for l in err.splitlines()]
+assert ["grouped_scale", "1", "1", "0", "0", "1", "0", "0"] in rows, err
+print("diff_triton_tables: ok (pointer tables' pointees copied, run on the interpreter and compared)")
