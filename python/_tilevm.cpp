@@ -578,10 +578,13 @@ PYBIND11_MODULE(_tilevm, m) {
         t["relative"] = d.relative;
         t["scale_by_rms"] = d.scaleByRms;
         t["tf32_dot"] = d.tf32Dot;
+        // Programs ordered by a lock: floats summed in the order they take it (GPU vs interpreter
+        // as between the interpreter's own schedules).
+        t["order_dependent"] = rt::orderDependence(*c->loaded.kernel);
         return t;
       },
       py::arg("signature"), py::arg("defines"), py::arg("unit"), py::arg("unit_key"),
-      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot}");
+      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot, order_dependent}");
   m.def(
       "compare_buffers",
       [](const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape, const py::buffer& expected,
@@ -611,6 +614,7 @@ PYBIND11_MODULE(_tilevm, m) {
         tol.tf32Dot = tolerance.contains("tf32_dot") && tolerance["tf32_dot"].cast<bool>();
         tol.rtol = tolerance.contains("rtol") ? tolerance["rtol"].cast<double>() : -1;
         tol.atol = tolerance.contains("atol") ? tolerance["atol"].cast<double>() : -1;
+        if (tolerance.contains("order_dependent")) tol.orderDependent = tolerance["order_dependent"].cast<std::string>();
         rt::BufferDiff d = rt::compareBuffers(e, a, tol);
         py::dict r;
         r["buffer"] = d.buffer;
@@ -618,6 +622,7 @@ PYBIND11_MODULE(_tilevm, m) {
         r["mismatches"] = d.mismatches;
         r["max_abs_error"] = d.maxAbsError;
         r["max_ulps"] = d.maxUlps;
+        r["order_dependent"] = d.orderDependent;  // elements within the summation-order tolerance
         r["is_float"] = d.isFloat;
         r["shape_error"] = d.shapeError;
         r["text"] = rt::describe(d);

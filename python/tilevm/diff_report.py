@@ -4,14 +4,16 @@ from collections import OrderedDict
 
 
 def _tolerance_text(t):
+    order = (f"; floats may differ as sums in another order ({t['order_dependent']}: the GPU's programs take the lock "
+             "in an order that varies run to run), by assert_close's defaults per dtype") if t.get("order_dependent") else ""
     if t.get("relative"):
         text = "|gpu - cpu| <= atol + rtol * (|cpu| + rms(cpu)), torch.testing.assert_close's defaults per dtype"
         if t.get("tf32_dot"):
             text += "; f32 results of tf32 dots: rtol 2^-13"
-        return text + (f", or within {t['max_ulps']} ulp" if t.get("max_ulps") else "")
+        return text + (f", or within {t['max_ulps']} ulp" if t.get("max_ulps") else "") + order
     if t.get("max_ulps"):
-        return f"within {t['max_ulps']} ulp"
-    return "exact (0 ulp; integers and booleans always exact)"
+        return f"within {t['max_ulps']} ulp" + order
+    return "exact (0 ulp; integers and booleans always exact)" + order
 
 
 def _index(idx):

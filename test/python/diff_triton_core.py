@@ -35,7 +35,7 @@ d = compare.diff_launch(axpy2d, inputs, (rows,), gpu)
 assert not d.error, d.error
 assert not d.diverged and d.findings == 0, report.launch_text(d)
 assert [b.name for b in d.buffers] == ["x_ptr", "y_ptr", "out_ptr"]
-assert d.tolerance == {"max_ulps": 0, "relative": False, "scale_by_rms": False, "tf32_dot": False}, d.tolerance
+assert d.tolerance == {"max_ulps": 0, "relative": False, "scale_by_rms": False, "tf32_dot": False, "order_dependent": ""}, d.tolerance
 assert torch.equal(out, torch.full((rows, cols), -1.0)), "the inputs were changed"
 
 # 1b. Strided views of one storage (x and y are two halves of a row): the layout travels with
@@ -64,6 +64,23 @@ off[5] += 0.05 * float(sums.abs().max())  # far past a sum's rounding
 d = compare.diff_launch(K.row_sums, rvals, (8,), {"x_ptr": m.clone(), "out_ptr": off})
 assert d.first.name == "out_ptr" and d.first.result["first"]["index"] == (5,), report.launch_text(d)
 assert "torch.testing.assert_close's defaults" in report.launch_text(d)
+
+# 1d. Programs that take a lock in turn and add to one total: the GPU's order is not the
+# interpreter's, so its float total may differ as a sum in another order does (as between the
+# interpreter's own schedules); a total off by more is a divergence, its reason in the report.
+parts = torch.randn(64, 128)
+order = parts.sum(axis=1).flip(0)  # the programs' partial sums, taken in reverse order
+total = torch.zeros(1)
+for p in order:
+    total += p
+lvals = {"x_ptr": parts, "total_ptr": torch.zeros(1), "lock_ptr": torch.zeros(1, dtype=torch.int32), "BLOCK": 128}
+lgpu = {"x_ptr": parts.clone(), "total_ptr": total.clone(), "lock_ptr": torch.zeros(1, dtype=torch.int32)}
+d = compare.diff_launch(K.locked_total, lvals, (64,), lgpu)
+assert d.tolerance["order_dependent"] == "lock-ordered accumulation" and not d.error, d.tolerance
+assert not d.diverged, report.launch_text(d)
+lgpu["total_ptr"] = total + 0.01 * float(parts.sum(axis=1).abs().max())
+d = compare.diff_launch(K.locked_total, lvals, (64,), lgpu)
+assert d.diverged and "lock-ordered accumulation" in report.launch_text(d), report.launch_text(d)
 
 # 2. One planted wrong element: that buffer, index, both values, the ulps, the program.
 wrong = {k: v.clone() for k, v in gpu.items()}

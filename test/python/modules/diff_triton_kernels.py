@@ -105,3 +105,13 @@ def row_sums(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
     cols = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
     tl.store(out_ptr + row, tl.sum(x, axis=0))
+
+
+@jit
+def locked_total(x_ptr, total_ptr, lock_ptr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    s = tl.sum(tl.load(x_ptr + offs), axis=0)
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.store(total_ptr, tl.load(total_ptr) + s)
+    tl.atomic_xchg(lock_ptr, 0)
