@@ -33,10 +33,21 @@ def check(parser, a, target):
         parser.error(f"--diff-programs {a.diff_programs}: expected 0 (every program) or a positive integer")
 
 
+def _report_stream():
+    """Where reports go: a duplicate of this process's stderr taken before the script runs, so that
+    a test runner capturing stderr (pytest does, at the descriptor, and shows it only for tests
+    that fail) does not swallow the divergences of tests that pass."""
+    try:
+        return os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1)
+    except (AttributeError, OSError, ValueError):  # a stderr without a descriptor
+        return sys.stderr
+
+
 def _session(a, skip_paths):
     kernels = None if a.diff_kernels is None else {k.strip() for k in a.diff_kernels.split(",") if k.strip()}
     return hook.Session(every=int(a.diff_every), kernels=kernels, budget=int(a.diff_budget), stop=a.diff_stop,
-                        record_dir=a.diff_record, skip_paths=skip_paths, programs=int(a.diff_programs))
+                        record_dir=a.diff_record, skip_paths=skip_paths, programs=int(a.diff_programs),
+                        out=_report_stream())
 
 
 def real_triton(shim):
@@ -81,7 +92,7 @@ def main(a, kind, target, rest, shim, run):
         try:
             n = record.replay(a.diff_replay, session)
         finally:
-            print(session.summary.text(), file=sys.stderr)
+            print(session.summary.text(), file=session.out)
         if n == 0:
             print(f"tilevm: --diff-replay {a.diff_replay}: no fixtures (launch-*.json) there", file=sys.stderr)
             sys.exit(2)
@@ -100,7 +111,7 @@ def main(a, kind, target, rest, shim, run):
     except SystemExit as e:
         code = e.code
     finally:
-        print(session.summary.text(), file=sys.stderr)
+        print(session.summary.text(), file=session.out)
     if session.summary.diverged and not code:
         code = 1
     sys.exit(code)

@@ -54,6 +54,15 @@ r = subprocess.run([sys.executable, "-c", module_child], env=env, capture_output
 assert r.returncode == 1 and r.stdout.strip() == "script done", (r.returncode, r.stdout, r.stderr)
 assert ["add", "4", "4", "0", "3", "1", "0", "0"] in [l.split() for l in r.stderr.splitlines()], r.stderr
 
+# Under -m pytest, which captures stderr and shows it only for failing tests, the report of a
+# divergence in a passing test still reaches stderr.
+pytest_child = child.replace(f"{script!r}]", "'-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'modules/test_diff_pytest.py']")
+pytest_child = pytest_child.replace('"--diff-record", sys.argv[1], ', "")
+r = subprocess.run([sys.executable, "-c", pytest_child], env=env, capture_output=True, text=True, timeout=300, cwd=here)
+assert "1 passed" in r.stdout, (r.returncode, r.stdout, r.stderr)
+assert f"at {script}:{line}: DIVERGED" in r.stderr and "first divergent element: out_ptr(37,)" in r.stderr, r.stderr
+assert r.returncode == 1, (r.returncode, r.stderr)
+
 # tilevm's own stand-in found as `triton` (here another path to it): one line, exit 2.
 link = os.path.join(fixtures, "path")
 os.mkdir(link)
