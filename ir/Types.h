@@ -16,8 +16,9 @@ namespace tilevm::ir {
 /// and from the wider floats, and dot operands; no arithmetic computes in them (isFloat() is false).
 enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr, F8E5, F8E4NV, F8E4B15, F8E5B16, F8E4B8 };
 
-/// Largest tile rank and element count the IR accepts (Triton's TRITON_MAX_TENSOR_NUMEL).
-inline constexpr unsigned kMaxRank = 4;
+/// Largest tile rank and element count the IR accepts (Triton's TRITON_MAX_TENSOR_NUMEL). Triton
+/// sets no rank limit; its own tests reshape to rank 9, and 12 leaves room past that.
+inline constexpr unsigned kMaxRank = 12;
 inline constexpr int64_t kMaxTileElements = int64_t(1) << 20;
 
 /// An element type: a scalar kind, or `ptr<pointee>`.

@@ -74,7 +74,7 @@ cases = {
     # counts and tables
     "huge_string_count": HEAD + section(1, varint(2**40) + b"abc"),
     "bad_element_kind": HEAD + strings("k") + types(bytes([42, 0])) + kernels(),
-    "rank_too_high": HEAD + strings("k") + types(bytes([I32, 5]) + b"\x01" * 5) + kernels(),
+    "rank_too_high": HEAD + strings("k") + types(bytes([I32, 13]) + b"\x01" * 13) + kernels(),
     "tile_too_large": HEAD + strings("k") + types(bytes([I32, 2]) + varint(4096) + varint(4096)) + kernels(),
     "zero_dim": HEAD + strings("k") + types(bytes([I32, 1, 0])) + kernels(),
     "unknown_constant_tag": HEAD + strings("k") + types() + consts(bytes([9, 0])) + kernels(),
