@@ -1,6 +1,7 @@
 // Lowerer.h - lowers @triton.jit functions to tile IR. One class; its parts live in
 // LowerExpr.cpp (expressions, calls, inlining), Semantic.cpp (Triton's typing, promotion,
-// broadcasting and casts), LowerStmt.cpp (statements and control flow), Builtins.cpp (tl.*).
+// broadcasting and casts), LowerStmt.cpp (statements and control flow), LowerKernel.cpp (the
+// kernel's parameters and entry), Builtins.cpp (tl.*).
 #pragma once
 
 #include <array>
