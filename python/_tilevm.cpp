@@ -1,10 +1,10 @@
-// _tilevm.cpp - the Python extension: compiles a @triton.jit function from its live source
-// unit (frontend/SourceUnit.h; or a file) with tilevm's frontend (cached per kernel, signature
-// and constexprs) and launches it on the interpreter
-// over NumPy / torch memory in place (no copies), or on the GPU engine (runtime/CudaDevice:
-// buffers copied to the GPU and back; CUDA tensors too), its options checked by the CLI's
-// checker (runtime/RunOptions.h); compares buffers as `tilevm diff` does (runtime/Compare.h), for
-// `python3 -m tilevm --diff triton`. The Python side is python/tilevm/.
+// _tilevm.cpp - the Python extension's module: launches a kernel compiled by CompileCache.cpp
+// (from a @triton.jit function's live source unit, or a file) on the interpreter over NumPy /
+// torch memory in place (no copies), or on the GPU engine (runtime/CudaDevice: buffers copied to
+// the GPU and back; CUDA tensors too), its options checked by the CLI's checker
+// (runtime/RunOptions.h); DiffBindings.cpp adds `tilevm diff`'s comparison for `python3 -m
+// tilevm --diff triton`, UndefinedMemory.cpp the record of undefined memory. The Python side is
+// python/tilevm/.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -39,6 +39,8 @@
 #include "runtime/LaunchCache.h"
 #include "runtime/RunOptions.h"
 #include "LiveArrays.h"
+#include "CompileCache.h"
+#include "DiffBindings.h"
 #include "UndefinedMemory.h"
 #ifdef TILEVM_HAVE_GPU
 #include "codegen/Codegen.h"
@@ -47,14 +49,12 @@
 
 namespace py = pybind11;
 using namespace tilevm;
+using py_ext::Compiled;
+using py_ext::compile;
+using py_ext::compileUnit;
+using py_ext::kindOf;
 
 namespace {
-
-struct Compiled {
-  rt::LoadedKernel loaded;  ///< the module, its kernel and its key (computed once, here)
-  /// Per parameter: may the kernel store through it? (nullopt: any pointer may be written)
-  std::optional<std::vector<bool>> written;
-};
 
 /// A kernel's direct GPU launcher for one specialization (rt::DirectLaunch), which the Python
 /// door keeps per launch key (launcher.py) so a warm launch of CUDA tensors costs what
@@ -107,118 +107,6 @@ rt::Device& gpu(int ordinal) {
 [[noreturn]] void raise(const rt::LaunchError& e, const char* where) {
   if (e.kind == rt::ErrorKind::Environment) throw std::runtime_error(std::string("tilevm: ") + where + ": " + e.diag.message);
   throw py::value_error(e.diag.message);
-}
-
-using CacheKey = std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>, std::vector<std::string>>;
-
-std::map<CacheKey, std::shared_ptr<Compiled>>& cache() {
-  static std::map<CacheKey, std::shared_ptr<Compiled>> c;
-  return c;
-}
-
-// A kernel that does not compile: Triton's CompilationError (tilevm/errors.py), its text the
-// located diagnostic, its parts (file, line, column, message) as attributes.
-[[noreturn]] void compileError(const Diagnostic& d, const SourceManager& sources) {
-  py::object cls = py::module_::import("tilevm.errors").attr("CompilationError");
-  py::object e = cls.attr("from_diagnostic")(render(d, &sources), d.file, d.line, d.col, d.message);
-  PyErr_SetObject(cls.ptr(), e.ptr());
-  throw py::error_already_set();
-}
-
-std::shared_ptr<Compiled> compile(const std::string& path, const std::string& kernel, const std::string& signature,
-                                  const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes) {
-  CacheKey key{path, kernel, signature, defines, includes};
-  if (auto it = cache().find(key); it != cache().end()) return it->second;
-  SourceManager sources;
-  auto text = rt::readFile(path);
-  if (!text) compileError(text.error(), sources);
-  sources.add(path, *text);
-  frontend::CompileOptions o;
-  o.kernel = kernel;
-  o.signature = signature;
-  o.defines = defines;
-  o.includeDirs = includes;
-  o.sources = &sources;
-  auto m = frontend::compileKernel(*text, path, o);
-  if (!m) compileError(m.error(), sources);
-  auto c = std::make_shared<Compiled>();
-  c->loaded.module = std::move(*m);
-  c->loaded.kernel = c->loaded.module->findKernel(kernel);
-  c->loaded.key = rt::kernelKey(*c->loaded.module, *c->loaded.kernel);
-  c->written = interp::writtenParams(*c->loaded.kernel);
-  cache()[key] = c;
-  return c;
-}
-
-// A source unit as python/tilevm/source_unit.py builds it: (functions, tables).
-frontend::SourceUnit unitFrom(const py::handle& unit) {
-  static const std::map<std::string, frontend::HostValue::K> kinds = {
-      {"none", frontend::HostValue::K::None},           {"bool", frontend::HostValue::K::Bool},
-      {"int", frontend::HostValue::K::Int},             {"float", frontend::HostValue::K::Float},
-      {"str", frontend::HostValue::K::Str},             {"dtype", frontend::HostValue::K::DType},
-      {"module", frontend::HostValue::K::Module},       {"namespace", frontend::HostValue::K::Namespace},
-      {"function", frontend::HostValue::K::Function},   {"unsupported", frontend::HostValue::K::Unsupported},
-      {"namedtuple", frontend::HostValue::K::NamedTuple}};
-  frontend::SourceUnit u;
-  py::tuple t = unit.cast<py::tuple>();
-  for (py::handle f : t[0]) {
-    py::tuple ft = f.cast<py::tuple>();
-    u.functions.push_back(frontend::FunctionSource{ft[0].cast<std::string>(), ft[1].cast<std::string>(), ft[2].cast<uint32_t>(),
-                                                   ft[3].cast<uint32_t>(), ft[4].cast<size_t>()});
-  }
-  for (py::handle table : t[1]) {
-    std::map<std::string, frontend::HostValue> names;
-    for (auto [name, value] : table.cast<py::dict>()) {
-      py::tuple v = value.cast<py::tuple>();
-      frontend::HostValue h;
-      h.kind = kinds.at(v[0].cast<std::string>());
-      h.i = v[1].cast<int64_t>();
-      h.f = v[2].cast<double>();
-      h.s = v[3].cast<std::string>();
-      h.ref = v[4].cast<size_t>();
-      names[name.cast<std::string>()] = h;
-    }
-    u.tables.push_back(std::move(names));
-  }
-  return u;
-}
-
-// A kernel compiled from a live function's source unit: parsed once per unit (`key`, which
-// changes when the source does), compiled once per signature and constexprs.
-std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const std::string& signature,
-                                      const std::map<std::string, std::string>& defines) {
-  CacheKey ck{"<unit " + std::to_string(key) + ">", "", signature, defines, {}};
-  if (auto it = cache().find(ck); it != cache().end()) return it->second;
-  static std::map<int64_t, std::shared_ptr<frontend::LoadedUnit>> units;
-  SourceManager sources;
-  auto& loaded = units[key];
-  if (!loaded) {
-    auto l = frontend::LoadedUnit::load(unitFrom(unit));
-    if (!l) {
-      units.erase(key);
-      compileError(l.error(), sources);
-    }
-    loaded = std::move(*l);
-  }
-  loaded->addTexts(sources);
-  frontend::CompileOptions o;
-  o.signature = signature;
-  o.defines = defines;
-  auto m = loaded->compile(o);
-  if (!m) compileError(m.error(), sources);
-  auto c = std::make_shared<Compiled>();
-  c->loaded.module = std::move(*m);
-  c->loaded.kernel = c->loaded.module->findKernel(loaded->kernelName());
-  c->loaded.key = rt::kernelKey(*c->loaded.module, *c->loaded.kernel);
-  c->written = interp::writtenParams(*c->loaded.kernel);
-  cache()[ck] = c;
-  return c;
-}
-
-ir::ScalarKind kindOf(const std::string& dtype) {
-  frontend::DType d;
-  if (!frontend::parseDTypeName(dtype, d) || d.isPtr()) throw py::value_error("unsupported dtype " + dtype);
-  return d.kind;
 }
 
 // The launch options a Python launch takes (tilevm.options, plus grid, num_warps, num_stages and
@@ -414,6 +302,7 @@ rt::LaunchResult runInterruptibly(const Compiled& c, rt::BoundArgs& bound, rt::L
 PYBIND11_MODULE(_tilevm, m) {
   m.doc() = "tilevm: Triton kernels on a checking CPU interpreter, or on the GPU engine";
   py_ext::bindUndefinedMemory(m);
+  py_ext::bindDiff(m);
   m.def(
       "launch",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
@@ -566,83 +455,6 @@ PYBIND11_MODULE(_tilevm, m) {
           },
           "Queues the kernel without waiting; False (nothing launched) when the arguments are not those it was "
           "specialized for, or its module was unloaded");
-  m.def(
-      "diff_tolerance",
-      [](const std::string& signature, const std::map<std::string, std::string>& defines, const py::object& unit,
-         int64_t unitKey) {
-        // The tolerance `tilevm diff` grants a kernel given none (rt::defaultTolerance).
-        auto c = compileUnit(unitKey, unit, signature, defines);
-        const rt::Tolerance d = rt::defaultTolerance(*c->loaded.kernel);
-        py::dict t;
-        t["max_ulps"] = d.maxUlps;
-        t["relative"] = d.relative;
-        t["scale_by_rms"] = d.scaleByRms;
-        t["tf32_dot"] = d.tf32Dot;
-        // Programs ordered by a lock: floats summed in the order they take it (GPU vs interpreter
-        // as between the interpreter's own schedules).
-        t["order_dependent"] = rt::orderDependence(*c->loaded.kernel);
-        return t;
-      },
-      py::arg("signature"), py::arg("defines"), py::arg("unit"), py::arg("unit_key"),
-      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot, order_dependent}");
-  m.def(
-      "compare_buffers",
-      [](const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape, const py::buffer& expected,
-         const py::buffer& actual, const py::dict& tolerance) {
-        // rt::compareBuffers, `tilevm diff`'s comparison: `expected` (the interpreter's) and
-        // `actual` (the GPU's) are the elements' bytes in row-major order of `shape`.
-        auto bufferOf = [&](const py::buffer& b) {
-          py::buffer_info info = b.request();
-          interp::Buffer out;
-          out.name = name;
-          out.elem = kindOf(dtype);
-          out.shape = shape;
-          const uint8_t* p = static_cast<const uint8_t*>(info.ptr);
-          out.bytes.assign(p, p + size_t(info.size) * size_t(info.itemsize));
-          return out;
-        };
-        interp::Buffer e = bufferOf(expected), a = bufferOf(actual);
-        size_t want = size_t(e.numel()) * interp::storageBytes(e.elem);
-        if (e.bytes.size() != want || a.bytes.size() != want)
-          throw py::value_error("compare_buffers('" + name + "'): " + std::to_string(e.bytes.size()) + " and " +
-                                std::to_string(a.bytes.size()) + " bytes for " + std::to_string(e.numel()) + " elements of " +
-                                dtype + " (" + std::to_string(want) + " bytes)");
-        rt::Tolerance tol;
-        tol.maxUlps = tolerance.contains("max_ulps") ? tolerance["max_ulps"].cast<uint64_t>() : 0;
-        tol.relative = tolerance.contains("relative") && tolerance["relative"].cast<bool>();
-        tol.scaleByRms = tolerance.contains("scale_by_rms") && tolerance["scale_by_rms"].cast<bool>();
-        tol.tf32Dot = tolerance.contains("tf32_dot") && tolerance["tf32_dot"].cast<bool>();
-        tol.rtol = tolerance.contains("rtol") ? tolerance["rtol"].cast<double>() : -1;
-        tol.atol = tolerance.contains("atol") ? tolerance["atol"].cast<double>() : -1;
-        if (tolerance.contains("order_dependent")) tol.orderDependent = tolerance["order_dependent"].cast<std::string>();
-        rt::BufferDiff d = rt::compareBuffers(e, a, tol);
-        py::dict r;
-        r["buffer"] = d.buffer;
-        r["elements"] = d.elements;
-        r["mismatches"] = d.mismatches;
-        r["max_abs_error"] = d.maxAbsError;
-        r["max_ulps"] = d.maxUlps;
-        r["order_dependent"] = d.orderDependent;  // elements within the summation-order tolerance
-        r["is_float"] = d.isFloat;
-        r["shape_error"] = d.shapeError;
-        r["text"] = rt::describe(d);
-        if (d.first) {
-          py::dict f;
-          f["flat"] = d.first->flat;
-          f["index"] = py::tuple(py::cast(d.first->index));
-          f["expected"] = d.first->expected;  // the interpreter's value
-          f["actual"] = d.first->actual;      // the GPU's value
-          f["ulps"] = d.first->ulps == UINT64_MAX ? py::object(py::none()) : py::object(py::int_(d.first->ulps));
-          f["nan_in_one"] = d.first->ulps == UINT64_MAX;
-          r["first"] = f;
-        } else {
-          r["first"] = py::none();
-        }
-        return r;
-      },
-      py::arg("name"), py::arg("dtype"), py::arg("shape"), py::arg("expected"), py::arg("actual"), py::arg("tolerance"),
-      "`tilevm diff`'s comparison of one buffer: exact for integers and booleans, ulps or relative error for floats, "
-      "NaN positions matched; the first divergence located");
   m.def("cache_counters", [] {
     rt::CacheCounters c = rt::cacheCounters();
     return py::make_tuple(c.bytecodeEncodes, c.prepares, c.moduleLoads, c.hits);
