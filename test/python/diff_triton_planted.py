@@ -6,21 +6,11 @@ torch.empty's memory as it was. Each defect is found by the interpreter and loca
 with its kind; the race and the tail diverge, the accumulation agrees (the interpreter reads the
 same bytes, copied) but reads memory no one wrote; exit status 1."""
 import os
-import subprocess
-import sys
 
-import tilevm
+from modules import stand_in
 
-here = os.path.dirname(os.path.abspath(__file__))
-script = os.path.join(os.path.dirname(here), "triton", "planted_defects.py")
-package_root = os.path.dirname(os.path.dirname(os.path.abspath(tilevm.__file__)))
-child = f"""
-import sys, types, torch
-torch.cuda.is_available = lambda: True  # the GPU is the stand-in's Python
-torch.cuda.synchronize = lambda: None
-gpu = sys.modules["fake_gpu"] = types.ModuleType("fake_gpu")  # the stand-in's kernels (fake_triton's jit.py)
-
-
+script = os.path.join(os.path.dirname(stand_in.HERE), "triton", "planted_defects.py")
+setup = """
 def total_racy(x, total, n, BLOCK):  # only the last program's store survives
     total += x[(n - 1) // BLOCK * BLOCK:n].sum()
 
@@ -35,12 +25,8 @@ def accumulate(x, acc, n, BLOCK):
 
 
 gpu.total_racy, gpu.block_sums_unmasked, gpu.accumulate = total_racy, block_sums_unmasked, accumulate
-from tilevm.__main__ import main
-main(["--diff", "triton", {script!r}])
 """
-env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "modules", "fake_triton"), package_root]))
-env.pop("TILEVM_OPTIONS", None)
-r = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=600)
+r = stand_in.run_diff([script], setup, timeout=600)
 out, err = r.stdout, r.stderr
 assert r.returncode == 1, (r.returncode, out, err)
 print(err) if os.environ.get("VERBOSE") else None

@@ -4,24 +4,14 @@ is the stand-in package and whose "GPU" computes the kernel in Python with one w
 the tables' pointees are copied, the interpreter's run reads and writes the copies (no
 out-of-bounds finding), and each pointee is compared, the wrong one reported as dst_ptrs[1]."""
 import os
-import subprocess
-import sys
 
-import tilevm
+from modules import stand_in
 
-here = os.path.dirname(os.path.abspath(__file__))
-script = os.path.join(here, "modules", "diff_triton_tables_script.py")
-package_root = os.path.dirname(os.path.dirname(os.path.abspath(tilevm.__file__)))
-child = f"""
-import sys, types, torch
-torch.cuda.is_available = lambda: True  # the GPU is the stand-in's Python
-torch.cuda.synchronize = lambda: None
-gpu = sys.modules["fake_gpu"] = types.ModuleType("fake_gpu")
-
-
+script = os.path.join(stand_in.HERE, "modules", "diff_triton_tables_script.py")
+setup = """
 def grouped_scale(src_ptrs, dst_ptrs, sizes, BLOCK):
     import gc
-    live = {{t.data_ptr(): t for t in gc.get_objects() if isinstance(t, torch.Tensor)}}
+    live = {t.data_ptr(): t for t in gc.get_objects() if isinstance(t, torch.Tensor)}
     for g, n in enumerate(sizes.tolist()):
         dst = live[int(dst_ptrs[g])]
         dst.copy_(live[int(src_ptrs[g])] * 2)
@@ -30,12 +20,8 @@ def grouped_scale(src_ptrs, dst_ptrs, sizes, BLOCK):
 
 
 gpu.grouped_scale = grouped_scale
-from tilevm.__main__ import main
-main(["--diff", "triton", {script!r}])
 """
-env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(here, "modules", "fake_triton"), package_root]))
-env.pop("TILEVM_OPTIONS", None)
-r = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=300)
+r = stand_in.run_diff([script], setup)
 err = r.stderr
 assert r.returncode == 1 and r.stdout.strip() == "script done", (r.returncode, r.stdout, err)
 line = next(i for i, l in enumerate(open(script), 1) if "# LAUNCH" in l)
