@@ -4,6 +4,7 @@ reads and writes the tensors those addresses lie in. They are found among the li
 table's device,
 copied with the arguments, and for the interpreter's run the table's copy holds the addresses of
 their copies; after the launch each is compared as an argument is, named TABLE[i]."""
+import bisect
 import dataclasses
 import sys
 
@@ -33,14 +34,15 @@ def _looks_like_table(t):
         return None
     if not 0 < t.numel() <= _MAX_ENTRIES:
         return None
-    values = [int(v) for v in t.detach().reshape(-1).cpu().tolist()]
-    if all(v >= (1 << 16) and v % 16 == 0 for v in values):
-        return values
-    return None
+    import torch
+    flat = t.detach().reshape(-1).view(torch.int64)  # on its device: only a table comes to the host
+    if not bool(((flat >= (1 << 16)) & (flat % 16 == 0)).all()):
+        return None
+    return flat.cpu().tolist()
 
 
 def _live_tensors(device):
-    """(storage start, bytes, tensor) of the live tensors on `device`, each storage once."""
+    """(storage start, bytes, tensor) of the live tensors on `device`, each storage once, by start."""
     from . import resolver
     torch = sys.modules.get("torch")
     out, seen = [], set()
@@ -53,7 +55,7 @@ def _live_tensors(device):
             if nbytes and (start, nbytes) not in seen:
                 seen.add((start, nbytes))
                 out.append((start, nbytes, x))
-    return out
+    return sorted(out, key=lambda e: (e[0], e[1]))  # of one start, the widest last
 
 
 def pointees(values):
@@ -61,15 +63,20 @@ def pointees(values):
     integer tensor each of whose entries lies in the storage of a live tensor on its device (one
     whose entries do not all is not taken for a table)."""
     tables = {name: entries for name, v in values.items() if (entries := _looks_like_table(v)) is not None}
+    live = {}  # device -> _live_tensors: one pass over the process's objects per launch
     out = []
     for name, entries in tables.items():
-        live = [x for x in _live_tensors(values[name].device) if x[2] is not values[name]]
+        table = values[name]
+        if table.device not in live:
+            live[table.device] = _live_tensors(table.device)
+        holders = [e for e in live[table.device] if e[2] is not table]
+        starts = [start for start, _, _ in holders]
         found = []
         for i, address in enumerate(entries):
-            holder = next(((start, x) for start, nbytes, x in live if start <= address < start + nbytes), None)
-            if holder is None:
+            k = bisect.bisect_right(starts, address) - 1  # the storage starting last at or before it
+            if k < 0 or address >= starts[k] + holders[k][1]:
                 break
-            found.append(Pointee(name, i, holder[1], address - holder[0]))
+            found.append(Pointee(name, i, holders[k][2], address - starts[k]))
         else:
             out.extend(found)
     return out
