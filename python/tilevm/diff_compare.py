@@ -175,11 +175,8 @@ def _mark_undefined(ran, undefined):
                 continue
             address, nbytes = snapshot.tensor_storage(a)
             storages[buf] = address
-            if undefined and undefined.get(buf):
-                root = a
-                while getattr(root, "_base", None) is not None:  # the launch's owner of the memory
-                    root = root._base
-                _tilevm.mark_undefined(root, address, nbytes, undefined[buf])
+            if undefined and undefined.get(buf):  # the owner of the memory, as the launch binds it
+                _tilevm.mark_undefined(snapshot.tensor_root(a), address, nbytes, undefined[buf])
     return storages
 
 

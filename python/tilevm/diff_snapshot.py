@@ -34,6 +34,13 @@ def tensor_storage(t):
     return s.data_ptr(), s.size() * s.element_size()
 
 
+def tensor_root(t):
+    """The tensor whose memory t is a view of (the root of its `_base` chain; t itself if none)."""
+    while getattr(t, "_base", None) is not None:
+        t = t._base
+    return t
+
+
 class Copier:
     """Copies arrays to the CPU, one copy per (storage, dtype)."""
 

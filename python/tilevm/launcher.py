@@ -60,9 +60,7 @@ def _tensor_info(x):
     if getattr(x, "is_cuda", False) and tilevm.options["device"] == "cpu":
         raise ValueError("a CUDA tensor: the interpreter reads host memory; run with --device cuda (or move it .cpu())")
     start, nbytes = snapshot.tensor_storage(x)
-    root = x
-    while getattr(root, "_base", None) is not None:
-        root = root._base
+    root = snapshot.tensor_root(x)
     dtype = _TORCH_DTYPES.get(x.dtype)
     if dtype is None:
         dtype = _TORCH_DTYPES[x.dtype] = str(x.dtype).replace("torch.", "")
