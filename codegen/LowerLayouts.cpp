@@ -67,6 +67,8 @@ void Lowerer::assignLayouts() {
   for (bool changed = !accumulators_.empty(); changed;) {
     changed = false;
     ir::walk(k_.body.block, [&](const ir::Op& op) {
+      const Layout* in = op.operands.empty() ? nullptr : found(op.operands[0]);  // its first operand's, if placed
+      const bool rowsIn = in && in->kind == LayoutKind::Rows;
       if (op.code == Opcode::For) {
         const ir::Block& body = op.regions[0]->block;
         const ir::Op* yield = body.ops.back().get();
@@ -81,19 +83,18 @@ void Lowerer::assignLayouts() {
           changed |= set(op.result(unsigned(i)), copy);
         }
       } else if (op.code == Opcode::Reduce && op.operands.size() == 1 && op.intAttr("axis") && *op.intAttr("axis") == 1 &&
-                 op.operands[0]->type.rank() == 2 && found(op.operands[0]) && found(op.operands[0])->accumulator() &&
-                 found(op.operands[0])->warpsN == 1 && ir::bitWidth(op.operands[0]->type.elem().kind) == 32 &&
-                 !op.operands[0]->type.isPtr()) {
+                 op.operands[0]->type.rank() == 2 && in && in->accumulator() && in->warpsN == 1 &&
+                 ir::bitWidth(op.operands[0]->type.elem().kind) == 32 && !op.operands[0]->type.isPtr()) {
         // Along the rows of an accumulator: in each thread, then across its quad (reduceRows).
-        changed |= set(op.result(), Layout::rowsOf(*found(op.operands[0])));
-      } else if ((op.code == Opcode::ExpandDims || op.code == Opcode::Reshape) && found(op.operands[0]) &&
-                 found(op.operands[0])->kind == LayoutKind::Rows && op.result()->type.numElements() == op.operands[0]->type.numElements() &&
-                 op.result()->type.rank() <= 2 && op.result()->type.dim(0) == op.operands[0]->type.dim(0)) {
-        changed |= set(op.result(), *found(op.operands[0]));  // [rows] <-> [rows, 1]
-      } else if (op.code == Opcode::Broadcast && found(op.operands[0]) && found(op.operands[0])->kind == LayoutKind::Rows &&
-                 op.result()->type.rank() == 2 && op.operands[0]->type.rank() == 2 && op.operands[0]->type.dim(1) == 1) {
+        changed |= set(op.result(), Layout::rowsOf(*in));
+      } else if ((op.code == Opcode::ExpandDims || op.code == Opcode::Reshape) && rowsIn &&
+                 op.result()->type.numElements() == op.operands[0]->type.numElements() && op.result()->type.rank() <= 2 &&
+                 op.result()->type.dim(0) == op.operands[0]->type.dim(0)) {
+        changed |= set(op.result(), *in);  // [rows] <-> [rows, 1]
+      } else if (op.code == Opcode::Broadcast && rowsIn && op.result()->type.rank() == 2 && op.operands[0]->type.rank() == 2 &&
+                 op.operands[0]->type.dim(1) == 1) {
         // x[:, None] broadcast over an accumulator's columns: each slot takes its row's value.
-        const Layout rows = *found(op.operands[0]);
+        const Layout rows = *in;
         if (Layout::accumulatorFits(op.result()->type, threads_, rows.parent)) {
           Layout l = Layout::accumulatorOf(op.result()->type, threads_, rows.parent);
           if (l.warpsM == rows.warpsM && l.warpsN == 1) changed |= set(op.result(), l);
