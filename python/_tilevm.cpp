@@ -24,16 +24,11 @@
 #include <tuple>
 
 #include "frontend/Compile.h"
-#include "frontend/SourceUnit.h"
-#include "frontend/Value.h"
 #include "interpreter/Interpreter.h"
 #include "interpreter/Numeric.h"
 #include "interpreter/Profile.h"
 #include "interpreter/Report.h"
-#include "interpreter/WriteSet.h"
-#include "runtime/Compare.h"
 #include "runtime/Device.h"
-#include "runtime/Files.h"
 #include "runtime/Errors.h"
 #include "runtime/Launch.h"
 #include "runtime/LaunchCache.h"

@@ -110,7 +110,7 @@ class Session:
 
     def _unchecked(self, call, raw):
         """A launch not compared: the memory of its array arguments is no longer known undefined."""
-        if self.fresh._records:
+        if self.fresh:
             for v in raw:
                 for _, a, _ in snapshot.arrays_of("", v):
                     if snapshot.is_tensor(a):

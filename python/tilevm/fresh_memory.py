@@ -39,6 +39,10 @@ class FreshMemory:
     def __init__(self):
         self._records = {}
 
+    def __len__(self):
+        """Storages recorded (0: nothing to look up)."""
+        return len(self._records)
+
     def allocated(self, t):
         """Records tensor t (just returned by an uninitialized allocation) as undefined."""
         try:
