@@ -110,7 +110,7 @@ def main(argv=None):
             print(f"tilevm: --device {a.device}: {why}", file=sys.stderr)
             sys.exit(2)
     tilevm.options.update(launch, warn=a.check_warn, autotune=a.autotune)
-    if a.device == "cpu":  # the interpreter's runs (--diff triton's too) see torch.empty's memory as undefined
+    if diffing:  # --diff triton's interpreter runs see torch.empty's unwritten memory as undefined
         from . import fresh_memory
         fresh_memory.install_when_imported()
     shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_shim")

@@ -89,18 +89,6 @@ class FreshMemory:
         else:
             del self._records[key]
 
-    def hand_over(self, t, owner, start, nbytes):
-        """Before an interpreter launch on host tensor t (its storage: `nbytes` at `start`, of
-        array `owner`): its undefined ranges go to the extension's record, which carries them
-        from then on (what the launch leaves undefined)."""
-        if not self._records:
-            return
-        ranges = self.ranges(t)
-        if ranges:
-            from . import _tilevm
-            _tilevm.mark_undefined(owner, start, nbytes, ranges)
-            self.forget(t)
-
     def forget(self, t):
         """After a launch that may have written t's storage, what it wrote unknown (or a view of
         the memory taken that torch does not version)."""

@@ -8,7 +8,6 @@ import tilevm
 from . import _tilevm
 from . import diff_snapshot as snapshot
 from . import errors
-from . import fresh_memory
 from . import source_unit
 
 _DTYPES = {"float16": "fp16", "float32": "fp32", "float64": "fp64", "bfloat16": "bf16", "int8": "i8",
@@ -324,8 +323,6 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info
             ty = _element_type(name, dtype)
-            if o["device"] == "cpu" and snapshot.is_tensor(v):  # torch.empty's memory, unwritten: undefined
-                fresh_memory.memory.hand_over(v, owner, start, nbytes)
             entries.append(f"{name}: *{ty}")
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))
