@@ -33,6 +33,17 @@ int64_t divisibilityAt(const AxisInfo& a, int64_t g) {
   return std::min(a.divisibility, g);
 }
 
+// The two flat orders (Contiguity.h): row-major, and with the dims reversed.
+enum Order { Row = 0, Reversed = 1 };
+
+// The dims of t in order o.
+std::vector<int64_t> dimsIn(const ir::Type& t, Order o) {
+  std::vector<int64_t> d;
+  for (unsigned i = 0; i < t.rank(); ++i) d.push_back(t.dim(i));
+  if (o == Reversed) std::reverse(d.begin(), d.end());
+  return d;
+}
+
 class Analysis {
  public:
   Analysis(const ir::Kernel& k, const ParamFacts& f) : k_(k) {
@@ -41,41 +52,42 @@ class Analysis {
       a.constancy = kMax;
       if (i < f.divisors.size()) a.divisibility = std::max<int64_t>(1, f.divisors[i]);
       if (i < f.ones.size()) a.one = f.ones[i];
-      info_[k.params()[i].get()] = a;
+      info_[Row][k.params()[i].get()] = a;
+      info_[Reversed][k.params()[i].get()] = a;
     }
   }
 
-  std::map<const ir::Value*, AxisInfo> run() {
+  Axes run() {
     for (int round = 0; round < 8; ++round) {
       changed_ = false;
       walk(k_.body.block);
       if (!changed_) break;
     }
-    return info_;
+    return Axes{std::move(info_[Row]), std::move(info_[Reversed])};
   }
 
  private:
-  AxisInfo of(const ir::Value* v) const {
-    auto it = info_.find(v);
-    AxisInfo a = it == info_.end() ? AxisInfo{} : it->second;
+  AxisInfo of(const ir::Value* v, Order o) const {
+    auto it = info_[o].find(v);
+    AxisInfo a = it == info_[o].end() ? AxisInfo{} : it->second;
     if (v->type.isScalar()) a.constancy = kMax, a.contiguity = 1;
     return a;
   }
 
-  void set(const ir::Value* v, AxisInfo a) {
+  void set(const ir::Value* v, Order o, AxisInfo a) {
     int64_t n = std::max<int64_t>(1, v->type.numElements());
     int64_t cap = powerOfTwoIn(n);  // groups must tile the value
     if (a.contiguity > cap) a.divisibility = divisibilityAt(a, cap);
     a.contiguity = std::min(a.contiguity, cap);
     a.constancy = std::min(a.constancy, v->type.isScalar() ? kMax : powerOfTwoIn(n));
-    info_[v] = a;
+    info_[o][v] = a;
   }
 
   // A loop-carried value: what every value it takes guarantees (the meet).
-  void meet(const ir::Value* v, const AxisInfo& x) {
-    auto it = info_.find(v);
-    if (it == info_.end()) {
-      info_[v] = x;
+  void meet(const ir::Value* v, Order o, const AxisInfo& x) {
+    auto it = info_[o].find(v);
+    if (it == info_[o].end()) {
+      info_[o][v] = x;
       changed_ = true;
       return;
     }
@@ -96,23 +108,34 @@ class Analysis {
   void visit(const ir::Op& op) {
     if (op.code == Opcode::For) {
       const ir::Block& body = op.regions[0]->block;
-      for (size_t i = 3; i < op.operands.size(); ++i) meet(body.args[i - 2].get(), of(op.operands[i]));
-      AxisInfo iv;  // lb + i * step
-      iv.constancy = kMax;
-      iv.divisibility = std::min(of(op.operands[0]).divisibility, of(op.operands[2]).divisibility);
-      meet(body.args[0].get(), iv);
+      for (Order o : {Row, Reversed}) {
+        for (size_t i = 3; i < op.operands.size(); ++i) meet(body.args[i - 2].get(), o, of(op.operands[i], o));
+        AxisInfo iv;  // lb + i * step
+        iv.constancy = kMax;
+        iv.divisibility = std::min(of(op.operands[0], o).divisibility, of(op.operands[2], o).divisibility);
+        meet(body.args[0].get(), o, iv);
+      }
       walk(body);
       const ir::Op* yield = body.ops.back().get();
-      for (size_t i = 0; i < yield->operands.size(); ++i) {
-        meet(body.args[i + 1].get(), of(yield->operands[i]));
-        info_[op.result(unsigned(i))] = of(body.args[i + 1].get());
-      }
+      for (Order o : {Row, Reversed})
+        for (size_t i = 0; i < yield->operands.size(); ++i) {
+          meet(body.args[i + 1].get(), o, of(yield->operands[i], o));
+          info_[o][op.result(unsigned(i))] = of(body.args[i + 1].get(), o);
+        }
       return;
     }
     for (const auto& r : op.regions) walk(r->block);
     if (op.results.size() != 1) return;
+    AxisInfo row = transfer(op, Row), reversed = transfer(op, Reversed);
+    set(op.result(), Row, row);
+    set(op.result(), Reversed, reversed);
+  }
+
+  // What op's result knows in order o, from its operands in the same order (a permute that
+  // reverses the dims reads the other).
+  AxisInfo transfer(const ir::Op& op, Order o) {
     const ir::Value* r = op.result();
-    auto a = [&](size_t i) { return of(op.operands[i]); };
+    auto a = [&](size_t i) { return of(op.operands[i], o); };
     AxisInfo out;
     switch (op.code) {
       case Opcode::Constant:
@@ -187,10 +210,33 @@ class Analysis {
       case Opcode::ExtSI:
       case Opcode::ExtUI:
       case Opcode::TruncI:
-      case Opcode::ExpandDims:
-      case Opcode::Reshape: out = a(0); break;  // the same elements in the same flat order
-      case Opcode::Broadcast: out = broadcast(op); break;
-      case Opcode::Flip: break;  // reversed runs: claim nothing
+      case Opcode::ExpandDims: out = a(0); break;  // the same elements in the same flat order (size-1 dims move none)
+      case Opcode::Reshape: {
+        // Row-major by definition; reversed, the same order only when the dims other than 1 are.
+        auto nonUnit = [](std::vector<int64_t> d) {
+          d.erase(std::remove(d.begin(), d.end(), int64_t(1)), d.end());
+          return d;
+        };
+        if (o == Row || nonUnit(dimsIn(op.operands[0]->type, o)) == nonUnit(dimsIn(r->type, o))) out = a(0);
+        break;
+      }
+      case Opcode::Permute: {
+        // The identity keeps the order; the reversal of every dim swaps the two orders.
+        const std::vector<int64_t>& order = *op.intsAttr("order");
+        bool identity = true, reversal = true;
+        for (size_t d = 0; d < order.size(); ++d) {
+          identity = identity && order[d] == int64_t(d);
+          reversal = reversal && order[d] == int64_t(order.size() - 1 - d);
+        }
+        if (identity) out = a(0);
+        else if (reversal) out = of(op.operands[0], o == Row ? Reversed : Row);
+        break;
+      }
+      case Opcode::Broadcast: out = broadcast(op, o); break;
+      case Opcode::Flip:   // reversed runs
+      case Opcode::Cat:    // claim nothing of ops that regroup elements
+      case Opcode::Join:
+      case Opcode::Split: break;
       case Opcode::Select: {
         AxisInfo c = a(0), x = a(1), y = a(2);
         out.constancy = std::min({c.constancy, x.constancy, y.constancy});
@@ -198,40 +244,40 @@ class Analysis {
         out.divisibility = std::min(divisibilityAt(x, out.contiguity), divisibilityAt(y, out.contiguity));
         break;
       }
-      case Opcode::CmpI: out = compare(op); break;
+      case Opcode::CmpI: out = compare(op, o); break;
       default: {
-        // Pure ops of values constant over groups are constant over the common groups.
-        if (op.operands.empty() || !ir::hasTrait(op.code, ir::Pure) || !op.regions.empty()) break;
+        // Elementwise ops of values constant over groups are constant over the common groups
+        // (not other pure ops: a dot, reduce or shape op regroups its elements).
+        if (op.operands.empty() || !ir::hasTrait(op.code, ir::Elementwise) || !op.regions.empty()) break;
         out.constancy = kMax;
-        for (const ir::Value* v : op.operands) out.constancy = std::min(out.constancy, of(v).constancy);
+        for (const ir::Value* v : op.operands) out.constancy = std::min(out.constancy, of(v, o).constancy);
         break;
       }
     }
     if (op.code == Opcode::AddPtr || op.code == Opcode::AddI) out.one = false;
-    set(r, out);
+    return out;
   }
 
-  AxisInfo broadcast(const ir::Op& op) {
-    const ir::Type& st = op.operands[0]->type;
-    const ir::Type& rt = op.result()->type;
-    AxisInfo s = of(op.operands[0]), out;
-    unsigned rank = rt.rank(), firstKept = 0;
+  AxisInfo broadcast(const ir::Op& op, Order o) {
+    std::vector<int64_t> sd = dimsIn(op.operands[0]->type, o), rd = dimsIn(op.result()->type, o);
+    AxisInfo s = of(op.operands[0], o), out;
+    unsigned rank = unsigned(rd.size()), firstKept = 0;
     // Size-1 source dims broadcast only before all others: the source repeats whole.
-    while (firstKept < rank && st.dim(firstKept) == 1 && rt.dim(firstKept) != 1) ++firstKept;
+    while (firstKept < rank && sd[firstKept] == 1 && rd[firstKept] != 1) ++firstKept;
     bool leadingOnly = true;
-    for (unsigned d = firstKept; d < rank; ++d) leadingOnly = leadingOnly && st.dim(d) == rt.dim(d);
+    for (unsigned d = firstKept; d < rank; ++d) leadingOnly = leadingOnly && sd[d] == rd[d];
     if (leadingOnly) {
-      int64_t whole = powerOfTwoIn(st.numElements());
+      int64_t whole = powerOfTwoIn(op.operands[0]->type.numElements());
       return AxisInfo{std::min(s.contiguity, whole), std::min(s.constancy, whole), s.divisibility, s.one, std::min(s.monotoneGroup, whole)};
     }
     // Size-1 source dims broadcast only after all others: each source element repeats.
     unsigned lastKept = rank;
-    while (lastKept > 0 && st.dim(lastKept - 1) == 1) --lastKept;
+    while (lastKept > 0 && sd[lastKept - 1] == 1) --lastKept;
     bool trailingOnly = true;
-    for (unsigned d = 0; d < lastKept; ++d) trailingOnly = trailingOnly && st.dim(d) == rt.dim(d);
+    for (unsigned d = 0; d < lastKept; ++d) trailingOnly = trailingOnly && sd[d] == rd[d];
     if (trailingOnly) {
       int64_t repeat = 1;
-      for (unsigned d = lastKept; d < rank; ++d) repeat *= rt.dim(d);
+      for (unsigned d = lastKept; d < rank; ++d) repeat *= rd[d];
       out.constancy = mul(s.constancy, powerOfTwoIn(repeat));
       out.divisibility = divisibilityAt(s, 1);
       out.one = s.one;
@@ -239,8 +285,8 @@ class Analysis {
     return out;
   }
 
-  AxisInfo compare(const ir::Op& op) {
-    AxisInfo x = of(op.operands[0]), y = of(op.operands[1]), out;
+  AxisInfo compare(const ir::Op& op, Order o) {
+    AxisInfo x = of(op.operands[0], o), y = of(op.operands[1], o), out;
     const std::string& pred = *op.strAttr("pred");
     out.constancy = std::min(x.constancy, y.constancy);
     // contiguous < constant (and >=; mirrored when the constant is on the left) cannot change
@@ -257,12 +303,12 @@ class Analysis {
   }
 
   const ir::Kernel& k_;
-  std::map<const ir::Value*, AxisInfo> info_;
+  std::map<const ir::Value*, AxisInfo> info_[2];  // by Order
   bool changed_ = false;
 };
 
 }  // namespace
 
-std::map<const ir::Value*, AxisInfo> analyzeAxes(const ir::Kernel& k, const ParamFacts& facts) { return Analysis(k, facts).run(); }
+Axes analyzeAxes(const ir::Kernel& k, const ParamFacts& facts) { return Analysis(k, facts).run(); }
 
 }  // namespace tilevm::codegen

@@ -1,4 +1,5 @@
-// Contiguity.h - Triton's axis analysis, over the flattened tile: for each value, split into
+// Contiguity.h - Triton's axis analysis, over the flattened tile in two orders (row-major, and
+// with the dims reversed, i.e. column-major for 2-D tiles): for each value, split into
 // aligned groups of elements, the longest groups that hold consecutive integers (contiguity; for
 // pointers, consecutive elements), the longest that hold one value (constancy), and a power of
 // two dividing the first element of every contiguous group (divisibility; every element when
@@ -7,6 +8,8 @@
 // contiguity >= vec and the divisibility covers its width, and has one mask value when the
 // mask's constancy >= vec. Facts about the kernel's parameters come from the launch (Triton's
 // specialization: an integer divisible by 16 or equal to 1, a pointer aligned to 16 bytes).
+// The reversed order is what a transposed access needs: `k[d, n]` at `n * HEAD + d` is
+// contiguous along d, its dim 0 (a K-major operand, AsyncPipeline.cpp).
 #pragma once
 
 #include <cstdint>
@@ -34,8 +37,14 @@ struct ParamFacts {
   std::vector<bool> ones;
 };
 
-/// AxisInfo of every value of `k`; values not in the map know nothing. Contiguity assumes index
-/// arithmetic does not wrap inside a group, as Triton does.
-std::map<const ir::Value*, AxisInfo> analyzeAxes(const ir::Kernel& k, const ParamFacts& facts);
+/// What the analysis knows of every value, in both flat orders; values not in a map know nothing.
+struct Axes {
+  std::map<const ir::Value*, AxisInfo> rowMajor;   ///< the tile flattened row-major (the blocked layout's order)
+  std::map<const ir::Value*, AxisInfo> reversed;   ///< flattened with its dims reversed (column-major in 2-D)
+};
+
+/// The analysis of `k`. Contiguity assumes index arithmetic does not wrap inside a group, as
+/// Triton does.
+Axes analyzeAxes(const ir::Kernel& k, const ParamFacts& facts);
 
 }  // namespace tilevm::codegen

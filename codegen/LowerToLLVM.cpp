@@ -44,7 +44,9 @@ std::unique_ptr<llvm::Module> Lowerer::run() {
                    b.str() + "; the interpreter runs it");
   });
   maxVec_ = kernelRunLength(k_);
-  axes_ = analyzeAxes(k_, ParamFacts{o_.paramDivisors, o_.paramOnes});
+  Axes axes = analyzeAxes(k_, ParamFacts{o_.paramDivisors, o_.paramOnes});
+  axes_ = std::move(axes.rowMajor);
+  axesReversed_ = std::move(axes.reversed);
   assignLayouts();
   planRings();
   lowerBlock(k_.body.block);

@@ -290,7 +290,8 @@ class Lowerer {
   llvm::GlobalVariable* scratch_ = nullptr;
   uint64_t scratchBytes_ = 0;
   std::map<const ir::Value*, Values> values_;
-  std::map<const ir::Value*, AxisInfo> axes_;
+  std::map<const ir::Value*, AxisInfo> axes_;          ///< the axis analysis, row-major (the blocked layout's order)
+  std::map<const ir::Value*, AxisInfo> axesReversed_;  ///< the same with dims reversed (column-major 2-D tiles)
   std::set<const ir::Value*> uniform_;
   std::map<const ir::Value*, Layout> accumulators_;  ///< values in an accumulator layout (assignLayouts)
   std::map<const ir::Value*, Layout> override_;  ///< operands converted for the op being lowered
