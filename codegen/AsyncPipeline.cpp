@@ -45,6 +45,21 @@ bool Lowerer::ringLoad(const ir::Op& load) const {
   return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
 }
 
+bool Lowerer::ringLoadTransposed(const ir::Op& load) const {
+  const ir::Type& t = load.result()->type;
+  if (t.rank() != 2 || (t.elem().kind != ir::ScalarKind::F16 && t.elem().kind != ir::ScalarKind::BF16)) return false;
+  const unsigned chunk = 8;  // halves per 16-byte copy, consecutive along dim 0
+  if (t.dim(0) % chunk != 0 || SharedLayout::swizzleFor(t.dim(0), 2) == 0) return false;
+  auto p = axesReversed_.find(load.operands[0]);
+  if (p == axesReversed_.end() || p->second.contiguity < chunk || p->second.divisibility % 16 != 0) return false;
+  if (!isIndexFunction(load.operands[0])) return false;  // each copy's address recomputed at its element
+  if (load.operands.size() > 1 && !load.operands[1]->type.isScalar()) {
+    auto m = axesReversed_.find(load.operands[1]);
+    if (m == axesReversed_.end() || m->second.constancy < chunk || !isIndexFunction(load.operands[1])) return false;
+  }
+  return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
+}
+
 void Lowerer::planRings() {
   if (o_.arch != "sm_90a" || o_.numStages < 2) return;
   std::map<const ir::Value*, std::vector<const ir::Op*>> users;
@@ -57,32 +72,64 @@ void Lowerer::planRings() {
     bool nested = false;
     for (const auto& o : body.ops) nested = nested || o->code == Opcode::For || o->code == Opcode::While || o->code == Opcode::If;
     if (nested) return;
-    std::set<const ir::Op*> candidates;
+    // Each candidate load: how it reaches its dot, and the value the dot reads.
+    std::map<const ir::Op*, std::pair<RingFeed, const ir::Value*>> candidates;
     std::vector<const ir::Op*> dots;
+    auto only = [&](const ir::Value* v) { return users[v].size() == 1 ? users[v][0] : nullptr; };
     for (const auto& o : body.ops) {
       if (o->code != Opcode::Dot || layoutOf(o->result()).kind != LayoutKind::Wgmma) continue;
       dots.push_back(o.get());
       for (int i = 0; i < 2; ++i) {
-        const ir::Op* d = o->operands[i]->def;
-        if (d && d->code == Opcode::Load && d->parent == &body && users[d->result()].size() == 1 && ringLoad(*d)) candidates.insert(d);
+        const ir::Value* operand = o->operands[i];
+        const ir::Op* d = operand->def;
+        if (!d || d->parent != &body || only(operand) != o.get()) continue;
+        if (d->code == Opcode::Load && ringLoad(*d)) candidates[d] = {RingFeed::Direct, operand};
+        else if (d->code == Opcode::Load && i == 1 && ringLoadTransposed(*d)) candidates[d] = {RingFeed::Transposed, operand};
+        else if (d->code == Opcode::Permute && i == 1 && (*d->intsAttr("order"))[0] == 1) {
+          const ir::Op* l = d->operands[0]->def;
+          if (l && l->code == Opcode::Load && l->parent == &body && only(l->result()) == d && ringLoad(*l))
+            candidates[l] = {RingFeed::Permuted, operand};
+        }
       }
     }
     if (candidates.empty()) return;
+    std::set<const ir::Op*> loads;
+    for (const auto& [l, feed] : candidates) loads.insert(l);
     RingPlan ring;
-    ring.pipe = planPipeline(forOp, &candidates);
+    ring.pipe = planPipeline(forOp, &loads);
     if (ring.pipe.loads.empty()) return;
-    std::set<const ir::Op*> inRing(ring.pipe.loads.begin(), ring.pipe.loads.end());
+    std::set<const ir::Value*> inRing;  // what the dots read from the ring
+    std::set<const ir::Op*> permutes;   // folded into their ring tiles (never lowered)
     for (const ir::Op* l : ring.pipe.loads) {
-      ring.layouts.push_back(sharedLayoutOf(l->result()->type));
+      auto [feed, operand] = candidates.at(l);
+      ring.feeds.push_back(feed);
+      ring.operands.push_back(operand);
+      inRing.insert(operand);
+      if (feed == RingFeed::Permuted) permutes.insert(operand->def);
+      // Transposed: the K x N tile stored as its N x K transpose; Permuted: as loaded (N x K).
+      const ir::Type& t = l->result()->type;
+      ring.layouts.push_back(sharedLayoutOf(feed == RingFeed::Transposed ? ir::Type(t.elem(), std::vector<int64_t>{t.dim(1), t.dim(0)}) : t));
       ring.offsets.push_back(ring.stageBytes);
       ring.stageBytes += align1024(ring.layouts.back().bytes());
     }
+    // Operands defined before the loop stay in shared memory across it (not A in an accumulator
+    // layout: that one is fed from registers).
+    std::set<const ir::Value*> resident = inRing;
+    for (const ir::Op* d : dots)
+      for (int i = 0; i < 2; ++i) {
+        const ir::Value* v = d->operands[i];
+        bool before = v->def ? v->def->parent != &body : v->owner != &body;
+        if (resident.count(v) || !before || v->type.isScalar() || layoutOf(v).kind != LayoutKind::Blocked) continue;
+        ring.invariants.push_back(v);
+        ring.invariantLayouts.push_back(sharedLayoutOf(v->type));
+        ring.invariantBytes += align1024(ring.invariantLayouts.back().bytes());
+        resident.insert(v);
+      }
     // The body's other uses of the scratch array lie below the ring.
     uint64_t below = 0;
     for (const auto& o : body.ops) {
-      bool fed = o->code == Opcode::Dot && o->operands[0]->def && o->operands[1]->def && inRing.count(o->operands[0]->def) &&
-                 inRing.count(o->operands[1]->def);
-      if (!fed) below = std::max(below, sharedNeed(*o));
+      bool fed = o->code == Opcode::Dot && resident.count(o->operands[0]) && resident.count(o->operands[1]);
+      if (!fed && !permutes.count(o.get())) below = std::max(below, sharedNeed(*o));
     }
     ring.offset = align1024(below);
     // One dot, fed by the ring alone, whose accumulator is carried from itself to itself only.
@@ -91,7 +138,7 @@ void Lowerer::planRings() {
       const ir::Op* d = dots[0];
       const ir::Value* acc = d->operands[2];
       const auto& resultUsers = users[d->result()];
-      bool fed = d->operands[0]->def && d->operands[1]->def && inRing.count(d->operands[0]->def) && inRing.count(d->operands[1]->def);
+      bool fed = resident.count(d->operands[0]) && resident.count(d->operands[1]);
       if (fed && resultUsers.size() == 1 && resultUsers[0] == body.ops.back().get() && !acc->def && acc->owner == &body &&
           users[acc].size() == 1 && body.ops.back()->operands[acc->index - 1] == d->result())
         async = d;
@@ -100,11 +147,18 @@ void Lowerer::planRings() {
     // more buffer (num_stages + 1), where shared memory allows.
     const uint64_t limit = maxDynamicSharedBytes(o_);
     ring.stages = o_.numStages + (async ? 1 : 0);
-    while (ring.stages > 2 && ring.offset + ring.bytes() + 1024 > limit) --ring.stages;
-    if (ring.offset + ring.bytes() + 1024 > limit) return;
+    auto total = [&] { return ring.offset + ring.bytes() + ring.invariantBytes + 1024; };
+    while (ring.stages > 2 && total() > limit) --ring.stages;
+    if (total() > limit) return;
+    uint64_t at = ring.offset + ring.bytes();  // multiples of 1024: aligned alike from any base
+    for (const SharedLayout& s : ring.invariantLayouts) {
+      ring.invariantOffsets.push_back(at);
+      at += align1024(s.bytes());
+    }
     if (async && ring.stages < 3) async = nullptr;
     ring.ahead = ring.stages - (async ? 2 : 1);
     if (async) asyncDots_.insert(async);
+    for (const ir::Op* p : permutes) lowered_.insert(p);
     rings_[&forOp] = ring;
   });
 }
@@ -118,6 +172,10 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
       Layout l = layoutOf(ld.result());
       llvm::Type* ty = scalarType(ld.result()->type.elem());
       llvm::Value* base = b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j])));
+      if (ring.feeds[j] == RingFeed::Transposed) {
+        issueTransposed(ld, s, base, live);
+        continue;
+      }
       for (unsigned k = 0; k < l.slots(); k += 16 / s.elemBytes) {
         llvm::Value* e = elementIndex(l, k);
         llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(s.cols)));
@@ -135,6 +193,29 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
   });
 }
 
+// A K x N tile contiguous along K, copied to its N x K transpose in shared memory (layout s):
+// 16-byte chunk c (8 elements along K) is thread c % T's, c / T-th; its first element is
+// (k, n) = ((8 c) % K, (8 c) / K), whose address and mask are recomputed from their index
+// functions (ringLoadTransposed).
+void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live) {
+  const int64_t K = s.cols, N = s.rows, chunks = K * N / 8;
+  for (int64_t r = 0; r * threads_ < chunks; ++r) {
+    llvm::Value* c = b_.CreateAdd(tid_, b_.getInt32(int32_t(r * threads_)));
+    llvm::Value* first = b_.CreateMul(c, b_.getInt32(8));
+    llvm::Value* n = b_.CreateUDiv(first, b_.getInt32(int32_t(K)));
+    llvm::Value* k = b_.CreateURem(first, b_.getInt32(int32_t(K)));
+    llvm::Value* e = b_.CreateAdd(b_.CreateMul(k, b_.getInt32(int32_t(N))), n);  // row-major index in K x N
+    llvm::Value* on = live;
+    if ((r + 1) * threads_ > chunks) on = b_.CreateAnd(on, b_.CreateICmpULT(c, b_.getInt32(int32_t(chunks))));
+    e = b_.CreateSelect(on, e, b_.getInt32(0));
+    if (ld.operands.size() > 1) on = b_.CreateAnd(on, recompute(ld.operands[1], e));
+    llvm::Value* src = b_.CreatePtrToInt(recompute(ld.operands[0], e), b_.getInt64Ty());
+    llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, n, k));
+    llvm::Value* bytes = b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0));
+    asmCall(b_.getVoidTy(), "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r,~{memory}", {dst, src, bytes});
+  }
+}
+
 void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   const ir::Block& body = op.regions[0]->block;
   ForHeader h = forHeader(op);
@@ -145,6 +226,18 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   llvm::Value* ringAddr = sharedAddress(op, ring.offset, ring.bytes());
   auto stageAddr = [&](llvm::Value* s) { return b_.CreateAdd(ringAddr, b_.CreateMul(s, b_.getInt32(int32_t(ring.stageBytes)))); };
   auto commit = [&] { asmCall(b_.getVoidTy(), "cp.async.commit_group;", "~{memory}", {}); };
+  // Operands defined before the loop, written once (the loop's first barrier, after its first
+  // wait, orders these stores before any wgmma reads them).
+  if (!ring.invariants.empty()) {
+    barrier();
+    for (size_t j = 0; j < ring.invariants.size(); ++j) {
+      const SharedLayout& s = ring.invariantLayouts[j];
+      llvm::Value* addr = sharedAddress(op, ring.invariantOffsets[j], s.bytes());
+      writeSwizzled(ring.invariants[j], addr, s);
+      sharedTiles_[ring.invariants[j]] = {addr, s};
+    }
+    fenceProxyAsync();
+  }
   // The prologue: iterations 0 .. ahead - 1 into stages 0 .. ahead - 1.
   std::map<const ir::Value*, Values> at;
   for (const ir::Value* a : ring.pipe.carried) at[a] = init[a->index - 1];
@@ -185,7 +278,8 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   barrier();
   llvm::Value* stage = stageAddr(readStage);
   for (size_t j = 0; j < ring.pipe.loads.size(); ++j) {
-    sharedTiles_[ring.pipe.loads[j]->result()] = {b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j]))), ring.layouts[j]};
+    sharedTiles_[ring.operands[j]] = {b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j]))), ring.layouts[j],
+                                      ring.feeds[j] != RingFeed::Direct};
     lowered_.insert(ring.pipe.loads[j]);
   }
   lowerRegionBody(body);
@@ -224,7 +318,8 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   // The copies of iterations past the end (zero-fills) land before the scratch array is reused.
   asmCall(b_.getVoidTy(), "cp.async.wait_group 0;", "~{memory}", {});
   barrier();
-  for (const ir::Op* l : ring.pipe.loads) sharedTiles_.erase(l->result());
+  for (const ir::Value* v : ring.operands) sharedTiles_.erase(v);
+  for (const ir::Value* v : ring.invariants) sharedTiles_.erase(v);
 }
 
 }  // namespace tilevm::codegen

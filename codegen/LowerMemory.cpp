@@ -138,6 +138,23 @@ Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n
   return lanes;
 }
 
+llvm::Value* Lowerer::packPair(llvm::Value* lo, llvm::Value* hi, llvm::Type* ty) {
+  // Two lanes rounded from f32 are rounded as a pair by one `cvt.rn.f16x2.f32` (bf16x2
+  // likewise; sm_80+, the same round-to-nearest-even), as Triton emits them.
+  auto* l = llvm::dyn_cast<llvm::FPTruncInst>(lo);
+  auto* h = llvm::dyn_cast<llvm::FPTruncInst>(hi);
+  if (l && h && l->getSrcTy()->isFloatTy() && h->getSrcTy()->isFloatTy()) {
+    auto id = ty->isHalfTy() ? llvm::Intrinsic::nvvm_ff2f16x2_rn : llvm::Intrinsic::nvvm_ff2bf16x2_rn;
+    llvm::Value* pair = b_.CreateIntrinsic(id, {}, {h->getOperand(0), l->getOperand(0)});  // upper half first
+    return b_.CreateBitCast(pair, b_.getInt32Ty());
+  }
+  // Other pairs of lanes as one word through a 2-vector: one `mov.b32 %r, {lo, hi}`.
+  llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
+  pair = b_.CreateInsertElement(pair, lo, uint64_t(0));
+  pair = b_.CreateInsertElement(pair, hi, uint64_t(1));
+  return b_.CreateBitCast(pair, b_.getInt32Ty());
+}
+
 void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty, llvm::Value* pred) {
   AccessWidth w = widthOf(b_, ty);
   unsigned n = unsigned(lanes.size());
@@ -149,21 +166,7 @@ void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty,
       data.push_back(b_.CreateBitCast(lanes[i], w.reg));
       continue;
     }
-    // Two lanes rounded from f32 are rounded as a pair by one `cvt.rn.f16x2.f32` (bf16x2
-    // likewise; sm_80+, the same round-to-nearest-even), as Triton emits them.
-    auto* lo = llvm::dyn_cast<llvm::FPTruncInst>(lanes[i]);
-    auto* hi = llvm::dyn_cast<llvm::FPTruncInst>(lanes[i + 1]);
-    if (lo && hi && lo->getSrcTy()->isFloatTy() && hi->getSrcTy()->isFloatTy()) {
-      auto id = ty->isHalfTy() ? llvm::Intrinsic::nvvm_ff2f16x2_rn : llvm::Intrinsic::nvvm_ff2bf16x2_rn;
-      llvm::Value* pair = b_.CreateIntrinsic(id, {}, {hi->getOperand(0), lo->getOperand(0)});  // upper half first
-      data.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
-      continue;
-    }
-    // Other pairs of lanes as one word through a 2-vector: one `mov.b32 %r, {lo, hi}`.
-    llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
-    pair = b_.CreateInsertElement(pair, lanes[i], uint64_t(0));
-    pair = b_.CreateInsertElement(pair, lanes[i + 1], uint64_t(1));
-    data.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
+    data.push_back(packPair(lanes[i], lanes[i + 1], ty));
   }
   unsigned words = unsigned(data.size()), per = std::min(words, 128 / word.bits);
   for (unsigned first = 0; first < words; first += per) {
@@ -285,6 +288,7 @@ void Lowerer::store(const ir::Op& op) {
     return;
   }
   llvm::Type* ty = scalarType(op.operands[1]->type.elem());
+  if (l.accumulator() && accumulatorThroughShared(op)) return storeThroughShared(op);
   if (l.accumulator() && accumulatorPairs(op, ty)) {
     // An accumulator's slots 2i and 2i + 1 are neighbours in a row (columns 2t, 2t + 1 of a
     // block): one predicated access for the pair (two halves are one b32 word).
@@ -324,6 +328,58 @@ void Lowerer::store(const ir::Op& op) {
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
   }
+}
+
+bool Lowerer::accumulatorThroughShared(const ir::Op& op) const {
+  const ir::Type& t = op.operands[1]->type;
+  if (t.rank() != 2 || ir::bitWidth(t.elem().kind) != 16 || !layoutOf(op.operands[1]).accumulator()) return false;
+  const int64_t chunk = 8;  // halves per 16-byte store
+  if (t.dim(1) % chunk != 0 || epilogueBytes(t) > maxDynamicSharedBytes(o_)) return false;
+  auto ptr = axes_.find(op.operands[0]);
+  if (ptr == axes_.end() || ptr->second.contiguity < chunk || ptr->second.divisibility % 16 != 0 || !isIndexFunction(op.operands[0]))
+    return false;
+  if (op.operands.size() <= 2 || op.operands[2]->type.isScalar()) return true;
+  auto mask = axes_.find(op.operands[2]);
+  return mask != axes_.end() && mask->second.constancy >= chunk && isIndexFunction(op.operands[2]);
+}
+
+uint64_t Lowerer::epilogueBytes(const ir::Type& t) { return uint64_t(t.dim(0)) * uint64_t(t.dim(1) + 8) * 2; }
+
+// The accumulator's pairs written to shared memory row by row (rows padded by 16 bytes, so a
+// warp's 8 rows of a block fall in different banks), then read back 16 bytes per thread in
+// row-major order and stored as one predicated st.global.v4.b32 each, their addresses and mask
+// recomputed at each chunk's first element (Triton's epilogue through shared memory).
+void Lowerer::storeThroughShared(const ir::Op& op) {
+  const ir::Value* v = op.operands[1];
+  const Layout l = layoutOf(v);
+  llvm::Type* ty = scalarType(v->type.elem());
+  const int64_t rows = v->type.dim(0), cols = v->type.dim(1), pitch = (cols + 8) * 2;  // bytes per row
+  barrier();  // earlier readers of the scratch array are done
+  llvm::Value* base = scratch(op, epilogueBytes(v->type));
+  for (unsigned k = 0; k < l.slots(); k += 2) {
+    llvm::Value* e = elementIndex(l, k);
+    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
+    llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
+    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(pitch))), b_.CreateShl(col, b_.getInt32(1)));
+    b_.CreateStore(packPair(slot(v, k), slot(v, k + 1), ty), b_.CreateGEP(b_.getInt8Ty(), base, at));
+  }
+  barrier();
+  const int64_t chunks = rows * cols / 8;
+  llvm::Type* words = llvm::FixedVectorType::get(b_.getInt32Ty(), 4);
+  for (int64_t r = 0; r * threads_ < chunks; ++r) {
+    llvm::Value* c = b_.CreateAdd(tid_, b_.getInt32(int32_t(r * threads_)));
+    llvm::Value* on = (r + 1) * threads_ > chunks ? b_.CreateICmpULT(c, b_.getInt32(int32_t(chunks))) : b_.getTrue();
+    llvm::Value* e = b_.CreateSelect(on, b_.CreateMul(c, b_.getInt32(8)), b_.getInt32(0));
+    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
+    llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
+    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(pitch))), b_.CreateShl(col, b_.getInt32(1)));
+    auto* chunk = b_.CreateAlignedLoad(words, b_.CreateGEP(b_.getInt8Ty(), base, at), llvm::MaybeAlign(16));
+    Values lanes;
+    for (unsigned i = 0; i < 4; ++i) lanes.push_back(b_.CreateExtractElement(chunk, uint64_t(i)));
+    if (op.operands.size() > 2) on = b_.CreateAnd(on, recompute(op.operands[2], e));
+    vectorStore(recompute(op.operands[0], e), lanes, b_.getInt32Ty(), isProvenTrue(on) ? nullptr : on);
+  }
+  barrier();  // the scratch array is free again
 }
 
 bool Lowerer::accumulatorPairs(const ir::Op& op, llvm::Type* ty) const {

@@ -40,7 +40,8 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
   uint64_t sum = 0;
   if (op.code == Opcode::Dot)
     return dotKind(op) == LayoutKind::Wgmma ? wgmmaStagingBytes(op) : storageBytes(dotSharedType(op, 0)) + storageBytes(dotSharedType(op, 1));
-  if (auto it = rings_.find(&op); it != rings_.end()) return it->second.offset + it->second.bytes() + 1024;
+  if (auto it = rings_.find(&op); it != rings_.end()) return it->second.offset + it->second.bytes() + it->second.invariantBytes + 1024;
+  if (op.code == Opcode::Store && accumulatorThroughShared(op)) return epilogueBytes(op.operands[1]->type);
   if (gathers(op.code) || op.code == Opcode::Reduce || op.code == Opcode::Scan)
     for (const ir::Value* v : op.operands) sum += storageBytes(v->type);
   // Layout conversions (to or from the mma layout) go through shared memory whole; so do the
@@ -201,7 +202,8 @@ bool Lowerer::isIndexFunction(const ir::Value* v, int& budget) const {
   if (isUniform(v)) return true;
   const ir::Op* d = v->def;
   if (!d) return false;  // a block argument: data
-  if (d->code == Opcode::Arange) return true;
+  // Constants and splats are held once (so before lowering too, when a plan asks).
+  if (d->code == Opcode::Arange || d->code == Opcode::Constant || d->code == Opcode::Splat) return true;
   bool shape = d->code == Opcode::ExpandDims || d->code == Opcode::Reshape || d->code == Opcode::Broadcast ||
                d->code == Opcode::Permute || d->code == Opcode::Flip;
   if (!shape && !ir::hasTrait(d->code, ir::Elementwise)) return false;

@@ -1,6 +1,7 @@
 // LowerWgmma.cpp - dot on Hopper's warpgroup tensor cores (sm_90a): wgmma.mma_async with both
 // operands in shared memory in the swizzled layout its matrix descriptors name (SharedLayout:
-// A K-major, B N-major read transposed), accumulators in registers in the Wgmma layout. An
+// A K-major; B N-major read transposed, or K-major when a ring stored its transpose),
+// accumulators in registers in the Wgmma layout. An
 // operand comes from a cp.async ring filled ahead by the loop (AsyncPipeline.cpp) or is written
 // from registers here, 16 bytes a store where its runs allow. Inline PTX (LLVM 19 has no wgmma
 // intrinsics), the accumulators tied through the asm so nothing reads them before the wait.
@@ -125,19 +126,28 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   const ir::Value* a = op.operands[0];
   const ir::Value* bv = op.operands[1];
   SharedLayout sa = sharedLayoutOf(a->type), sb = sharedLayoutOf(bv->type);
-  int64_t K = sa.cols, N = sb.cols;
+  int64_t K = sa.cols, N = bv->type.dim(1);
   Layout l = layoutOf(op.result());
   bool bf16 = a->type.elem().kind == ir::ScalarKind::BF16;
   auto ta = sharedTiles_.find(a), tb = sharedTiles_.find(bv);
-  bool staged = ta == sharedTiles_.end() || tb == sharedTiles_.end();
+  // A already in an accumulator layout of the same rows (attention's P, computed from the
+  // first dot's result) is fed from registers: the accumulator's 16x8 blocks are the A
+  // fragment's halves (wgmmaRegisterA), so nothing goes through shared memory.
+  const Layout la = layoutOf(a);
+  const bool aRegs = ta == sharedTiles_.end() && la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows &&
+                     la.cols == K && !isUniform(a);
+  bool staged = (ta == sharedTiles_.end() && !aRegs) || tb == sharedTiles_.end();
   llvm::Value* aAddr = ta != sharedTiles_.end() ? ta->second.addr : nullptr;
   llvm::Value* bAddr = tb != sharedTiles_.end() ? tb->second.addr : nullptr;
+  // B from a ring may be K-major (its N x K transpose); staged from registers it is N-major.
+  const bool bKMajor = tb != sharedTiles_.end() && tb->second.kMajor;
+  if (bKMajor) sb = tb->second.layout;
   if (staged) {
     // Operands in registers go to the dot's own staging area (scratch offset 0; a ring, if any,
     // lies past it), between barriers.
     barrier();
     llvm::Value* base = sharedAddress(op, 0, wgmmaStagingBytes(op) - 1024);
-    if (!aAddr) writeSwizzled(a, aAddr = base, sa);
+    if (!aAddr && !aRegs) writeSwizzled(a, aAddr = base, sa);
     if (!bAddr) writeSwizzled(bv, bAddr = b_.CreateAdd(base, b_.getInt32(int32_t(align1024(sa.bytes())))), sb);
     fenceProxyAsync();
     barrier();
@@ -152,36 +162,71 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   // The warpgroup's first row.
   llvm::Value* group = b_.CreateLShr(tid_, b_.getInt32(7));
   llvm::Value* groupRow = b_.CreateMul(group, b_.getInt32(int32_t(l.rows / (l.warpsM / 4))));
-  llvm::Value* aDesc = wgmmaDescriptor(b_.CreateAdd(aAddr, b_.CreateMul(groupRow, b_.getInt32(int32_t(sa.swizzleBytes)))), sa, true);
-  llvm::Value* bDesc = wgmmaDescriptor(bAddr, sb, false);
+  llvm::Value* aDesc =
+      aRegs ? nullptr : wgmmaDescriptor(b_.CreateAdd(aAddr, b_.CreateMul(groupRow, b_.getInt32(int32_t(sa.swizzleBytes)))), sa, true);
+  llvm::Value* bDesc = wgmmaDescriptor(bAddr, sb, bKMajor);
   unsigned n = unsigned(N / 2);  // accumulators per thread per instruction
   std::string type = bf16 ? "bf16" : "f16";
-  std::string text = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" + std::to_string(n + 2) + ", 0;\n\twgmma.mma_async.sync.aligned.m64n" +
+  // Operands: n accumulators (tied), then A (a descriptor, or 4 registers of half pairs), B's
+  // descriptor and scale-d.
+  const unsigned aArgs = aRegs ? 4 : 1;
+  auto arg = [&](unsigned i) { return "$" + std::to_string(n + i); };
+  std::string text = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + arg(aArgs + 1) + ", 0;\n\twgmma.mma_async.sync.aligned.m64n" +
                      std::to_string(N) + "k16.f32." + type + "." + type + " {";
   std::string cons;
   for (unsigned i = 0; i < n; ++i) {
     text += (i ? ", $" : "$") + std::to_string(i);
     cons += "=f,";
   }
-  text += "}, $" + std::to_string(n) + ", $" + std::to_string(n + 1) + ", p, 1, 1, 0, 1;\n\t}";
-  cons += "l,l,r";
+  text += "}, " + (aRegs ? "{" + arg(0) + ", " + arg(1) + ", " + arg(2) + ", " + arg(3) + "}" : arg(0)) + ", " + arg(aArgs) +
+          ", p, 1, 1, " + (aRegs ? "" : "0, ") + (bKMajor ? "0" : "1") + ";\n\t}";
+  cons += aRegs ? "r,r,r,r,l,r" : "l,l,r";
   for (unsigned i = 0; i < n; ++i) cons += "," + std::to_string(i);
   std::vector<llvm::Type*> outTys(n, f32);
   auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, outTys), [&] {
-    std::vector<llvm::Type*> ins{b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt32Ty()};
+    std::vector<llvm::Type*> ins(aArgs, aRegs ? b_.getInt32Ty() : b_.getInt64Ty());
+    ins.push_back(b_.getInt64Ty());
+    ins.push_back(b_.getInt32Ty());
     ins.insert(ins.end(), n, f32);
     return ins;
   }(), false);
+  // A from registers: per slab bm and k step k0, the fragment a0..a3 = rows g / g + 8 of the
+  // 8-column blocks k0 / 8 and k0 / 8 + 1 (the accumulator's slots, in pairs), packed.
+  std::vector<llvm::Value*> aFragments;
+  if (aRegs) {
+    llvm::Type* half = scalarType(a->type.elem());
+    for (unsigned bm = 0; bm < l.blocksM(); ++bm)
+      for (int64_t k0 = 0; k0 < K; k0 += 16)
+        for (unsigned w = 0; w < 4; ++w) {
+          unsigned k = bm * unsigned(K / 2) + unsigned(k0 / 8) * 4 + 2 * w;
+          llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(half, 2));
+          pair = b_.CreateInsertElement(pair, slot(a, k), uint64_t(0));
+          pair = b_.CreateInsertElement(pair, slot(a, k + 1), uint64_t(1));
+          aFragments.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
+        }
+  }
   auto* mma = llvm::InlineAsm::get(asmTy, text, cons, /*hasSideEffects=*/true);
   asmCall(b_.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
+  // A K-major tile's k step: slab of columns k0 / (S / 2), 2 k0 bytes into its rows.
+  auto kMajorStep = [](const SharedLayout& t, int64_t k0) {
+    int64_t perSlab = t.swizzleBytes / 2;
+    return uint64_t(k0 / perSlab) * uint64_t(t.rows) * t.swizzleBytes + uint64_t(k0 % perSlab) * 2;
+  };
   for (int64_t k0 = 0; k0 < K; k0 += 16) {
-    // A: slab of columns k0 / (S / 2), 2 k0 bytes into its rows; B: rows k0.. (16 rows of S bytes).
-    int64_t perSlab = sa.swizzleBytes / 2;
-    uint64_t aStep = uint64_t(k0 / perSlab) * uint64_t(sa.rows) * sa.swizzleBytes + uint64_t(k0 % perSlab) * 2;
-    uint64_t bStep = uint64_t(k0) * sb.swizzleBytes;
+    // A as above; B N-major: rows k0.. (16 rows of S bytes), or K-major as A.
+    uint64_t aStep = kMajorStep(sa, k0);
+    uint64_t bStep = bKMajor ? kMajorStep(sb, k0) : uint64_t(k0) * sb.swizzleBytes;
     for (unsigned bm = 0; bm < l.blocksM(); ++bm) {
-      uint64_t aOff = aStep + uint64_t(bm) * 64 * sa.swizzleBytes;
-      std::vector<llvm::Value*> args{b_.CreateAdd(aDesc, b_.getInt64(aOff >> 4)), b_.CreateAdd(bDesc, b_.getInt64(bStep >> 4)), b_.getInt32(1)};
+      std::vector<llvm::Value*> args;
+      if (aRegs) {
+        auto f = aFragments.begin() + (bm * (K / 16) + k0 / 16) * 4;
+        args.assign(f, f + 4);
+      } else {
+        uint64_t aOff = aStep + uint64_t(bm) * 64 * sa.swizzleBytes;
+        args.push_back(b_.CreateAdd(aDesc, b_.getInt64(aOff >> 4)));
+      }
+      args.push_back(b_.CreateAdd(bDesc, b_.getInt64(bStep >> 4)));
+      args.push_back(b_.getInt32(1));
       unsigned first = bm * n;
       for (unsigned i = 0; i < n; ++i) args.push_back(acc[first + i]);
       llvm::Value* d = b_.CreateCall(mma, args);

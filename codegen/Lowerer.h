@@ -128,6 +128,15 @@ class Lowerer {
   /// Whether a store of an accumulator may go a pair of neighbouring slots at a time: its
   /// pointers proven contiguous and aligned in pairs, its mask one value per pair.
   bool accumulatorPairs(const ir::Op& op, llvm::Type* ty) const;
+  /// Whether a store of a 16-bit accumulator goes through shared memory, 16 bytes a store: its
+  /// pointers proven contiguous and 16-byte aligned in runs of 8, its mask one value per run,
+  /// both recomputable at any element.
+  bool accumulatorThroughShared(const ir::Op& op) const;
+  /// Scratch bytes that store stages tile t in (rows padded by 16 bytes).
+  static uint64_t epilogueBytes(const ir::Type& t);
+  void storeThroughShared(const ir::Op& op);
+  /// Two 16-bit lanes as one 32-bit word (a pair rounded from f32 by one cvt.rn.f16x2.f32).
+  llvm::Value* packPair(llvm::Value* lo, llvm::Value* hi, llvm::Type* ty);
   Values provenVectorLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
   void provenVectorStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
 
@@ -208,9 +217,12 @@ class Lowerer {
 
   // ---- LowerWgmma.cpp ----
   /// A tile in shared memory for wgmma: its 1024-aligned shared address (i32) and layout.
+  /// kMajor: a B operand (K x N) stored as its transpose, N rows of K contiguous elements,
+  /// which wgmma reads K-major (imm-trans-b 0), as it reads A.
   struct SharedTile {
     llvm::Value* addr;
     SharedLayout layout;
+    bool kMajor = false;
   };
   SharedLayout sharedLayoutOf(const ir::Type& t) const;
   /// Scratch bytes a wgmma dot stages its register operands in (both, 1024-aligned, and the
@@ -232,12 +244,26 @@ class Lowerer {
                        const std::vector<llvm::Value*>& args);
 
   // ---- AsyncPipeline.cpp ----
+  /// How a ring's load reaches its dot (AsyncPipeline.cpp).
+  enum class RingFeed {
+    Direct,      ///< the loaded tile is the operand, stored as it is loaded
+    Transposed,  ///< B (K x N) loaded contiguous along K (`k[d, n]` at `n * D + d`): stored K-major
+    Permuted,    ///< B is tl.trans of a loaded N x K tile: stored as loaded, which is K-major
+  };
   /// A loop whose wgmma operands are loaded by cp.async into a ring of shared buffers.
   struct RingPlan {
     PipelinePlan pipe;                  ///< the ring's loads, their slices and carried values
+    std::vector<RingFeed> feeds;        ///< per load, how it reaches its dot
+    std::vector<const ir::Value*> operands;  ///< per load, the value its dot reads (the permute's for Permuted)
     std::vector<SharedLayout> layouts;  ///< per load, its tile in shared memory
     std::vector<uint64_t> offsets;      ///< per load, its byte offset within a stage
     uint64_t stageBytes = 0;
+    /// Dot operands defined before the loop (attention's q): written to shared memory once,
+    /// before it, past the ring, at these offsets of the scratch array.
+    std::vector<const ir::Value*> invariants;
+    std::vector<SharedLayout> invariantLayouts;
+    std::vector<uint64_t> invariantOffsets;
+    uint64_t invariantBytes = 0;
     unsigned stages = 0;  ///< buffers
     unsigned ahead = 0;   ///< iterations loaded ahead of the one computing
     uint64_t offset = 0;  ///< the ring's offset in the scratch array (past the body's other uses)
@@ -246,10 +272,15 @@ class Lowerer {
   /// Whether a load can go global -> shared by 16-byte cp.async: f16/bf16 2-D, runs of 16 bytes
   /// proven contiguous and aligned, its mask one value per copy, `other` absent or +0.
   bool ringLoad(const ir::Op& load) const;
+  /// The same for a B operand read contiguous along its dim 0 (the reversed-order axis
+  /// analysis), its pointers and mask recomputable at any element (RingFeed::Transposed).
+  bool ringLoadTransposed(const ir::Op& load) const;
   /// Plans every eligible loop's ring (sm_90a, num_stages >= 2) before lowering.
   void planRings();
   /// The ring's copies for the iteration of `bindings` into the stage at `stage` (where `live`).
   void issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage, llvm::Value* live);
+  /// A RingFeed::Transposed load's copies into its K-major tile at `base` (where `live`).
+  void issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live);
   void lowerRingFor(const ir::Op& op, const RingPlan& ring);
 
   // ---- LowerControl.cpp ----
