@@ -33,10 +33,13 @@ void bindDiff(py::module_& m) {
         // Programs ordered by a lock: floats summed in the order they take it (GPU vs interpreter
         // as between the interpreter's own schedules).
         t["order_dependent"] = rt::orderDependence(*c->loaded.kernel);
+        // Computed operands rounded before a dot: named by a report of a few divergent elements.
+        t["rounded_operands"] = rt::roundedDotOperands(*c->loaded.module, *c->loaded.kernel);
         return t;
       },
       py::arg("signature"), py::arg("defines"), py::arg("unit"), py::arg("unit_key"),
-      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot, order_dependent}");
+      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot, order_dependent,\n"
+      "rounded_operands}");
   m.def(
       "compare_buffers",
       [](const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape, const py::buffer& expected,

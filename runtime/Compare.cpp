@@ -100,6 +100,21 @@ std::string orderDependence(const ir::Kernel& k) {
   return lock ? "lock-ordered accumulation" : "";
 }
 
+std::vector<std::string> roundedDotOperands(const ir::Module& m, const ir::Kernel& k) {
+  std::vector<std::string> out;
+  ir::walk(k.body.block, [&](const ir::Op& op) {
+    if (op.code != ir::Opcode::Dot) return;
+    for (int i = 0; i < 2; ++i) {
+      const ir::Op* round = op.operands[i]->def;
+      if (!round || round->code != ir::Opcode::TruncF) continue;
+      const ir::Op* src = round->operands[0]->def;
+      if (src && src->code == ir::Opcode::Load) continue;  // loaded data rounds alike on both engines
+      out.push_back(std::string(ir::scalarName(op.operands[i]->type.elem().kind)) + " at " + m.locStr(round->loc));
+    }
+  });
+  return out;
+}
+
 bool dotsInTf32(const ir::Kernel& k) {
   bool found = false;
   ir::walk(k.body.block, [&](const ir::Op& op) {

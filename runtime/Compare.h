@@ -42,6 +42,13 @@ struct Tolerance {
 /// nothing does (schedules must then agree bit for bit).
 std::string orderDependence(const ir::Kernel& k);
 
+/// The dot operands of `k` that are computed floats rounded to a narrower float just before the
+/// dot (attention's `p.to(f16)`), each as "f16 at FILE:LINE:COL" (the rounding's location).
+/// Where two engines' wider values straddle a rounding boundary, such an operand differs by one
+/// ulp of its type, and so do, scaled by the other operand, the few results it feeds: what a
+/// report names when a handful of elements diverge.
+std::vector<std::string> roundedDotOperands(const ir::Module& m, const ir::Kernel& k);
+
 /// The relative tolerance of f32 results of a tf32 tensor-core dot: 2^-13, an eighth of tf32's
 /// own precision (2^-10). Measured: 5.6e-6 at K = 256; a wrong fragment is off by O(1).
 inline constexpr double kTf32Rtol = 1.0 / 8192;

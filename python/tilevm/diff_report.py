@@ -51,6 +51,12 @@ def launch_text(d):
         if others:
             lines.append(f"  also divergent: {', '.join(others)}")
         lines.append(f"  tolerance: {_tolerance_text(d.tolerance)}")
+        rounded = (d.tolerance or {}).get("rounded_operands") or []
+        r = b.result
+        if rounded and not r["shape_error"] and r["is_float"] and r["mismatches"] * 1000 <= r["elements"]:
+            lines.append(f"  a likely cause: the kernel rounds a computed dot operand ({'; '.join(rounded)}); where the two "
+                         "engines' wider values straddle a rounding boundary it differs by one ulp of that type, and so do "
+                         "the few results it feeds, scaled by the other operand")
     if d.findings:
         if not lines:
             lines.append(f"{head}: agreed")

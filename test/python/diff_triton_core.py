@@ -35,7 +35,8 @@ d = compare.diff_launch(axpy2d, inputs, (rows,), gpu)
 assert not d.error, d.error
 assert not d.diverged and d.findings == 0, report.launch_text(d)
 assert [b.name for b in d.buffers] == ["x_ptr", "y_ptr", "out_ptr"]
-assert d.tolerance == {"max_ulps": 0, "relative": False, "scale_by_rms": False, "tf32_dot": False, "order_dependent": ""}, d.tolerance
+assert d.tolerance == {"max_ulps": 0, "relative": False, "scale_by_rms": False, "tf32_dot": False, "order_dependent": "",
+                       "rounded_operands": []}, d.tolerance
 assert torch.equal(out, torch.full((rows, cols), -1.0)), "the inputs were changed"
 
 # 1b. Strided views of one storage (x and y are two halves of a row): the layout travels with
@@ -81,6 +82,26 @@ assert not d.diverged, report.launch_text(d)
 lgpu["total_ptr"] = total + 0.01 * float(parts.sum(axis=1).abs().max())
 d = compare.diff_launch(K.locked_total, lvals, (64,), lgpu)
 assert d.diverged and "lock-ordered accumulation" in report.launch_text(d), report.launch_text(d)
+
+# 1e. A computed operand rounded to f16 before a dot (attention's p.to(f16)): a handful of
+# divergent elements gets that named as a likely cause, with the rounding's line.
+ex = torch.randn(32, 32) * 0.5
+ev = torch.randn(32, 32).half()
+p16 = torch.exp(ex).half().numpy().astype(np.float64)
+eref = torch.from_numpy((p16 @ ev.numpy().astype(np.float64)).astype(np.float32))
+evals = {"x_ptr": ex, "v_ptr": ev, "out_ptr": torch.zeros(32, 32), "N": 32}
+egpu = {"x_ptr": ex.clone(), "v_ptr": ev.clone(), "out_ptr": eref.clone()}
+d = compare.diff_launch(K.exp_dot, evals, (1,), egpu)
+round_line = next(i for i, l in enumerate(open(K.__file__), 1) if "p rounded to f16 for the dot" in l)
+assert len(d.tolerance["rounded_operands"]) == 1 and f"diff_triton_kernels.py:{round_line}:" in d.tolerance["rounded_operands"][0], d.tolerance
+assert not d.diverged, report.launch_text(d)
+egpu["out_ptr"][3, 5] += 0.01 * float(eref.abs().max())  # one element, far past a sum's rounding
+d = compare.diff_launch(K.exp_dot, evals, (1,), egpu)
+assert d.diverged and d.first.result["mismatches"] == 1, report.launch_text(d)
+assert "a likely cause: the kernel rounds a computed dot operand (f16 at " in report.launch_text(d), report.launch_text(d)
+egpu["out_ptr"] += 0.01 * float(eref.abs().max())  # every element: not a rounding that flipped
+d = compare.diff_launch(K.exp_dot, evals, (1,), egpu)
+assert d.diverged and "a likely cause" not in report.launch_text(d), report.launch_text(d)
 
 # 2. One planted wrong element: that buffer, index, both values, the ulps, the program.
 wrong = {k: v.clone() for k, v in gpu.items()}
