@@ -19,10 +19,10 @@ namespace tilevm::codegen {
 struct Options {
   std::string arch = "sm_90";  ///< a row of kTargets (codegen/Targets.h; validated: LLVM only warns)
   unsigned numWarps = 4;       ///< threads per program = 32 * numWarps
-  /// Triton's num_stages: 1 issues each loop's loads where they stand; 2 or more issues them one
-  /// iteration ahead (codegen/Pipeline.cpp; deeper pipelines are not built: 3 acts as 2). The
-  /// default is 1, not Triton's 3: on the H200 pipelining measured 0-25% slower on our tensor-core
-  /// path, whose bottleneck is the shared-memory operand copies, not global latency.
+  /// Triton's num_stages: 1 issues each loop's loads where they stand; 2 or more puts a loop's
+  /// wgmma operands through a cp.async ring of that many stages on sm_90a (AsyncPipeline.cpp)
+  /// and issues its other loads one iteration ahead in registers (Pipeline.cpp). The default
+  /// is 1 (docs/codegen.md says why).
   unsigned numStages = 1;
   /// Per kernel parameter, a power of two the launch guarantees divides it (an integer's value,
   /// a pointer's address in bytes), or empty for nothing known: Triton's specialization of
@@ -70,5 +70,9 @@ Result<std::string> emitLlvmIr(const ir::Module& m, const ir::Kernel& k, const O
 
 /// The kernel as PTX text and its launch metadata.
 Result<CompiledPtx> emitPtx(const ir::Module& m, const ir::Kernel& k, const Options& o);
+
+/// `ptx` with `.maxnreg n` on its kernel entry: ptxas schedules for that many registers (a
+/// register budget the JIT options do not give: it keeps more loads in flight when allowed).
+std::string withRegisterBudget(const std::string& ptx, unsigned n);
 
 }  // namespace tilevm::codegen

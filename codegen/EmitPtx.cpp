@@ -119,4 +119,13 @@ uint64_t maxDynamicSharedBytes(const Options& o) {
   return optIn > kStaticSharedReserveBytes ? optIn - kStaticSharedReserveBytes : 0;
 }
 
+std::string withRegisterBudget(const std::string& ptx, unsigned n) {
+  // The entry's performance directives follow its parameter list: `.reqntid X, Y, Z` (LowerToLLVM.cpp).
+  size_t at = ptx.find("\n.reqntid");
+  if (at == std::string::npos || ptx.find(".maxnreg") != std::string::npos) return ptx;
+  size_t end = ptx.find('\n', at + 1);
+  if (end == std::string::npos) return ptx;
+  return ptx.substr(0, end) + "\n.maxnreg " + std::to_string(n) + ptx.substr(end);
+}
+
 }  // namespace tilevm::codegen

@@ -3,6 +3,8 @@
 // runtime's driver probe reads it without linking the code generator.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,6 +31,19 @@ inline constexpr unsigned kMaxThreadsPerBlock = 1024;
 
 /// Blocks along a grid's Y and Z on every target (X takes 2^31-1, as the interpreter's axes).
 inline constexpr int64_t kMaxGridYZ = 65535;
+
+/// The registers per thread a kernel of `threads` threads per block may use without an SM
+/// holding fewer of its blocks than it does at `registers` (every target: 65,536 registers per
+/// SM, allocated 8 per thread at a time; at most 2,048 threads and 32 blocks per SM, 255
+/// registers per thread). Shared memory may bound the blocks further, never raising this.
+inline unsigned occupancyRegisterBudget(unsigned registers, unsigned threads) {
+  constexpr unsigned kRegistersPerSm = 65536, kThreadsPerSm = 2048, kBlocksPerSm = 32, kMaxRegisters = 255;
+  if (threads == 0 || registers == 0) return registers;
+  unsigned rounded = (registers + 7) / 8 * 8;
+  unsigned blocks = std::min({kRegistersPerSm / (threads * rounded), kThreadsPerSm / threads, kBlocksPerSm});
+  if (blocks == 0) return registers;
+  return std::min(kMaxRegisters, kRegistersPerSm / (blocks * threads) / 8 * 8);
+}
 
 /// Shared memory a kernel keeps for its static arrays; the dynamic part may use the rest of
 /// the opt-in maximum.

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "codegen/Codegen.h"
+#include "codegen/Targets.h"
 #include "ir/IR.h"
 #include "runtime/KernelCache.h"
 #include "runtime/LaunchCache.h"
@@ -344,6 +345,35 @@ class CudaDevice : public Device {
     d_.funcGetAttribute(&lm.registers, 4, lm.fn);
     d_.funcGetAttribute(&lm.staticShared, 1, lm.fn);
     d_.funcGetAttribute(&lm.local, 3, lm.fn);
+    // ptxas budgets registers below what the occupancy it reached allows (layer norm's 16384-wide
+    // rows: 102 of 128, half its loads in flight): the PTX is JIT-compiled once more with that
+    // budget as `.maxnreg`, kept when it spills nothing, and cached so (a later run JITs once).
+    const unsigned budget = codegen::occupancyRegisterBudget(unsigned(lm.registers), lm.launch.threads);
+    if (lm.local == 0 && budget >= unsigned(lm.registers) + 16 && ptx->ptx.find(".maxnreg") == std::string::npos) {
+      codegen::CompiledPtx budgeted = *ptx;
+      budgeted.ptx = codegen::withRegisterBudget(ptx->ptx, budget);
+      Handle module = nullptr, fn = nullptr;
+      countModuleLoad();
+      if (d_.moduleLoadDataEx(&module, budgeted.ptx.c_str(), 2, opts, vals) == 0) {
+        int registers = 0, local = 1;
+        if (d_.moduleGetFunction(&fn, module, k.kernel->name.c_str()) == 0) {
+          d_.funcGetAttribute(&registers, 4, fn);
+          d_.funcGetAttribute(&local, 3, fn);
+        }
+        if (fn && local == 0 &&
+            (!lm.launch.dynamicSharedBytes || d_.funcSetAttribute(fn, kMaxDynamicShared, int(lm.launch.dynamicSharedBytes)) == 0)) {
+          d_.moduleUnload(lm.module);
+          unload.m = lm.module = module;
+          lm.fn = fn;
+          lm.registers = registers;
+          d_.funcGetAttribute(&lm.staticShared, 1, lm.fn);
+          lm.local = local;
+          cache.store(key, encodePtxEntry(budgeted));
+        } else {
+          d_.moduleUnload(module);
+        }
+      }
+    }
     lm.ptxFromDisk = cached.has_value();
     lm.cacheDir = cache.dir();
     if (modules_.size() >= kMaxCachedKernels) {

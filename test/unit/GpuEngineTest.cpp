@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <random>
 
+#include "codegen/Codegen.h"
 #include "runtime/CudaDevice.h"
 #include "runtime/Compare.h"
 #include "runtime/Device.h"
@@ -81,6 +82,14 @@ int64_t mismatches(const Runs& r, const std::string& buffer, const rt::Tolerance
 uint64_t freshSeed() { return std::random_device{}(); }
 
 }  // namespace
+
+TEST_CASE("a register budget goes on the kernel entry, once") {
+  const std::string ptx = ".visible .entry k(\n\t.param .u64 k_param_0\n)\n.reqntid 256, 1, 1\n{\n\tret;\n}\n";
+  const std::string budgeted = codegen::withRegisterBudget(ptx, 128);
+  CHECK(budgeted == ".visible .entry k(\n\t.param .u64 k_param_0\n)\n.reqntid 256, 1, 1\n.maxnreg 128\n{\n\tret;\n}\n");
+  CHECK(codegen::withRegisterBudget(budgeted, 64) == budgeted);  // a budget already there stays
+  CHECK(codegen::withRegisterBudget("no entry", 64) == "no entry");
+}
 
 TEST_CASE("without a usable driver the GPU engine says why, and never crashes") {
   rt::CudaProbe probe = rt::probeCuda(0);

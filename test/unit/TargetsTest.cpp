@@ -55,3 +55,18 @@ TEST_CASE("launch metadata round-trips through a cache entry as fields", "[targe
   CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0 x=1\n"));
   CHECK(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));
 }
+
+TEST_CASE("the register budget that keeps a kernel's blocks per SM", "[targets]") {
+  // 256 threads at 102 registers: 2 blocks per SM (104 allocated); 128 keeps 2.
+  CHECK(codegen::occupancyRegisterBudget(102, 256) == 128);
+  CHECK(codegen::occupancyRegisterBudget(128, 256) == 128);
+  CHECK(codegen::occupancyRegisterBudget(129, 256) == 255);  // one block: all it may have
+  CHECK(codegen::occupancyRegisterBudget(216, 256) == 255);
+  // 128 threads at 32 registers: 16 blocks, which the 2,048 threads per SM allow too.
+  CHECK(codegen::occupancyRegisterBudget(32, 128) == 32);
+  CHECK(codegen::occupancyRegisterBudget(20, 128) == 32);
+  // 32 threads: 32 blocks per SM at most, so 64 registers at any count up to 64.
+  CHECK(codegen::occupancyRegisterBudget(10, 32) == 64);
+  CHECK(codegen::occupancyRegisterBudget(40, 1024) == 64);
+  CHECK(codegen::occupancyRegisterBudget(0, 256) == 0);  // nothing known: unchanged
+}
