@@ -198,22 +198,20 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
 // (k, n) = ((8 c) % K, (8 c) / K), whose address and mask are recomputed from their index
 // functions (ringLoadTransposed).
 void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live) {
-  const int64_t K = s.cols, N = s.rows, chunks = K * N / 8;
-  for (int64_t r = 0; r * threads_ < chunks; ++r) {
-    llvm::Value* c = b_.CreateAdd(tid_, b_.getInt32(int32_t(r * threads_)));
+  const int64_t K = s.cols, N = s.rows;
+  forEachChunk(K * N / 8, [&](llvm::Value* c, llvm::Value* inRange) {
     llvm::Value* first = b_.CreateMul(c, b_.getInt32(8));
     llvm::Value* n = b_.CreateUDiv(first, b_.getInt32(int32_t(K)));
     llvm::Value* k = b_.CreateURem(first, b_.getInt32(int32_t(K)));
     llvm::Value* e = b_.CreateAdd(b_.CreateMul(k, b_.getInt32(int32_t(N))), n);  // row-major index in K x N
-    llvm::Value* on = live;
-    if ((r + 1) * threads_ > chunks) on = b_.CreateAnd(on, b_.CreateICmpULT(c, b_.getInt32(int32_t(chunks))));
+    llvm::Value* on = isProvenTrue(inRange) ? live : b_.CreateAnd(live, inRange);
     e = b_.CreateSelect(on, e, b_.getInt32(0));
     if (ld.operands.size() > 1) on = b_.CreateAnd(on, recompute(ld.operands[1], e));
     llvm::Value* src = b_.CreatePtrToInt(recompute(ld.operands[0], e), b_.getInt64Ty());
     llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, n, k));
     llvm::Value* bytes = b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0));
     asmCall(b_.getVoidTy(), "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r,~{memory}", {dst, src, bytes});
-  }
+  });
 }
 
 void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {

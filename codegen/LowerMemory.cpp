@@ -343,7 +343,21 @@ bool Lowerer::accumulatorThroughShared(const ir::Op& op) const {
   return mask != axes_.end() && mask->second.constancy >= chunk && isIndexFunction(op.operands[2]);
 }
 
-uint64_t Lowerer::epilogueBytes(const ir::Type& t) { return uint64_t(t.dim(0)) * uint64_t(t.dim(1) + 8) * 2; }
+namespace {
+
+// Bytes per row of storeThroughShared's staging: cols halves and 16 bytes of padding.
+int64_t epiloguePitch(int64_t cols) { return (cols + 8) * 2; }
+
+}  // namespace
+
+uint64_t Lowerer::epilogueBytes(const ir::Type& t) { return uint64_t(t.dim(0)) * uint64_t(epiloguePitch(t.dim(1))); }
+
+void Lowerer::forEachChunk(int64_t chunks, const std::function<void(llvm::Value*, llvm::Value*)>& body) {
+  for (int64_t r = 0; r * threads_ < chunks; ++r) {
+    llvm::Value* c = b_.CreateAdd(tid_, b_.getInt32(int32_t(r * threads_)));
+    body(c, (r + 1) * threads_ > chunks ? b_.CreateICmpULT(c, b_.getInt32(int32_t(chunks))) : b_.getTrue());
+  }
+}
 
 // The accumulator's pairs written to shared memory row by row (rows padded by 16 bytes, so a
 // warp's 8 rows of a block fall in different banks), then read back 16 bytes per thread in
@@ -353,32 +367,26 @@ void Lowerer::storeThroughShared(const ir::Op& op) {
   const ir::Value* v = op.operands[1];
   const Layout l = layoutOf(v);
   llvm::Type* ty = scalarType(v->type.elem());
-  const int64_t rows = v->type.dim(0), cols = v->type.dim(1), pitch = (cols + 8) * 2;  // bytes per row
+  const int64_t rows = v->type.dim(0), cols = v->type.dim(1);
   barrier();  // earlier readers of the scratch array are done
   llvm::Value* base = scratch(op, epilogueBytes(v->type));
-  for (unsigned k = 0; k < l.slots(); k += 2) {
-    llvm::Value* e = elementIndex(l, k);
+  auto staged = [&](llvm::Value* e) {  // element e's byte in the staging rows
     llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
     llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
-    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(pitch))), b_.CreateShl(col, b_.getInt32(1)));
-    b_.CreateStore(packPair(slot(v, k), slot(v, k + 1), ty), b_.CreateGEP(b_.getInt8Ty(), base, at));
-  }
+    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(epiloguePitch(cols)))), b_.CreateShl(col, b_.getInt32(1)));
+    return b_.CreateGEP(b_.getInt8Ty(), base, at);
+  };
+  for (unsigned k = 0; k < l.slots(); k += 2) b_.CreateStore(packPair(slot(v, k), slot(v, k + 1), ty), staged(elementIndex(l, k)));
   barrier();
-  const int64_t chunks = rows * cols / 8;
   llvm::Type* words = llvm::FixedVectorType::get(b_.getInt32Ty(), 4);
-  for (int64_t r = 0; r * threads_ < chunks; ++r) {
-    llvm::Value* c = b_.CreateAdd(tid_, b_.getInt32(int32_t(r * threads_)));
-    llvm::Value* on = (r + 1) * threads_ > chunks ? b_.CreateICmpULT(c, b_.getInt32(int32_t(chunks))) : b_.getTrue();
+  forEachChunk(rows * cols / 8, [&](llvm::Value* c, llvm::Value* on) {
     llvm::Value* e = b_.CreateSelect(on, b_.CreateMul(c, b_.getInt32(8)), b_.getInt32(0));
-    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
-    llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
-    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(pitch))), b_.CreateShl(col, b_.getInt32(1)));
-    auto* chunk = b_.CreateAlignedLoad(words, b_.CreateGEP(b_.getInt8Ty(), base, at), llvm::MaybeAlign(16));
+    auto* chunk = b_.CreateAlignedLoad(words, staged(e), llvm::MaybeAlign(16));
     Values lanes;
     for (unsigned i = 0; i < 4; ++i) lanes.push_back(b_.CreateExtractElement(chunk, uint64_t(i)));
     if (op.operands.size() > 2) on = b_.CreateAnd(on, recompute(op.operands[2], e));
     vectorStore(recompute(op.operands[0], e), lanes, b_.getInt32Ty(), isProvenTrue(on) ? nullptr : on);
-  }
+  });
   barrier();  // the scratch array is free again
 }
 

@@ -199,10 +199,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
       for (int64_t k0 = 0; k0 < K; k0 += 16)
         for (unsigned w = 0; w < 4; ++w) {
           unsigned k = bm * unsigned(K / 2) + unsigned(k0 / 8) * 4 + 2 * w;
-          llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(half, 2));
-          pair = b_.CreateInsertElement(pair, slot(a, k), uint64_t(0));
-          pair = b_.CreateInsertElement(pair, slot(a, k + 1), uint64_t(1));
-          aFragments.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
+          aFragments.push_back(packPair(slot(a, k), slot(a, k + 1), half));
         }
   }
   auto* mma = llvm::InlineAsm::get(asmTy, text, cons, /*hasSideEffects=*/true);

@@ -135,6 +135,9 @@ class Lowerer {
   /// Scratch bytes that store stages tile t in (rows padded by 16 bytes).
   static uint64_t epilogueBytes(const ir::Type& t);
   void storeThroughShared(const ir::Op& op);
+  /// body(c, inRange) for chunks c = tid, tid + T, ... below `chunks` (T threads): one call per
+  /// round, inRange (i1) false for this thread's c past the end in the last round (true otherwise).
+  void forEachChunk(int64_t chunks, const std::function<void(llvm::Value*, llvm::Value*)>& body);
   /// Two 16-bit lanes as one 32-bit word (a pair rounded from f32 by one cvt.rn.f16x2.f32).
   llvm::Value* packPair(llvm::Value* lo, llvm::Value* hi, llvm::Type* ty);
   Values provenVectorLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
