@@ -5,7 +5,8 @@
 // accumulators, the result in the mma layout (Layout.h) where it stays for the loop that carries
 // it; f32 inputs at tf32 precision (Triton's default) likewise with mma.sync.m16n8k8.tf32, each
 // input rounded to tf32 as the interpreter rounds it. Otherwise by FMA on CUDA cores in the
-// interpreter's input precision (3xTF32, ieee; i8, f64).
+// interpreter's input precision (3xTF32, ieee; i8, f64), and the dots tensor cores do not take:
+// batched (3-D) dots and those with a dimension below the tensor-core shapes.
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -120,7 +121,9 @@ void Lowerer::dotByMma(const ir::Op& op) {
 void Lowerer::dotByFma(const ir::Op& op) {
   const ir::Type& at = op.operands[0]->type;
   const ir::Type& bt = op.operands[1]->type;
-  int64_t K = at.dim(1), N = bt.dim(1);
+  // 2-D, or 3-D (batched: [B, M, K] @ [B, K, N], one matrix product per batch index).
+  const bool batched = at.rank() == 3;
+  int64_t M = at.dim(batched ? 1 : 0), K = at.dim(batched ? 2 : 1), N = bt.dim(batched ? 2 : 1);
   ScalarKind in = at.elem().kind, ck = op.result()->type.elem().kind;
   const std::string* prec = op.strAttr("input_precision");
   std::string mode = in == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
@@ -148,14 +151,18 @@ void Lowerer::dotByFma(const ir::Op& op) {
     return x;
   };
   Layout l = layoutOf(op.result());
+  // Per result element (batch, m, n): where its row of a starts and its column of b starts.
   Values init, rowStart, col;
   for (unsigned k = 0; k < l.slots(); ++k) {
     llvm::Value* e = elementIndex(l, k);
     if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
-    rowStart.push_back(b_.CreateMul(b_.CreateUDiv(e, b_.getInt32(int32_t(N))), b_.getInt32(int32_t(K))));
-    col.push_back(b_.CreateURem(e, b_.getInt32(int32_t(N))));
-    llvm::Value* c = slot(op.operands[2], k);
-    init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
+    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(N)));  // batch * M + m
+    llvm::Value* c = b_.CreateURem(e, b_.getInt32(int32_t(N)));
+    if (batched) c = b_.CreateAdd(c, b_.CreateMul(b_.CreateUDiv(row, b_.getInt32(int32_t(M))), b_.getInt32(int32_t(K * N))));
+    rowStart.push_back(b_.CreateMul(row, b_.getInt32(int32_t(K))));
+    col.push_back(c);
+    llvm::Value* c0 = slot(op.operands[2], k);
+    init.push_back(c0->getType() == accTy ? c0 : b_.CreateFPExt(c0, accTy));
   }
   // One pass along k: acc += a_part * b_part, element by element in k order.
   auto pass = [&](const Values& start, Part pa, Part pb) {

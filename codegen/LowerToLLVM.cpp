@@ -33,16 +33,6 @@ std::unique_ptr<llvm::Module> Lowerer::run() {
   b_.SetInsertPoint(entry);
   tid_ = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
   for (size_t i = 0; i < k_.params().size(); ++i) values_[k_.params()[i].get()] = {fn_->getArg(unsigned(i))};
-  // The dots the tensor-core and FMA lowerings take: 2-D, every dimension at least 16 (as
-  // Triton's GPUs require). The interpreter runs the others (batched and small dots).
-  ir::walk(k_.body.block, [&](const ir::Op& op) {
-    if (op.code != Opcode::Dot) return;
-    const ir::Type &a = op.operands[0]->type, &b = op.operands[1]->type;
-    if (a.rank() != 2) fail(op, "codegen: a 3-D (batched) dot is not lowered to the GPU yet; the interpreter runs it");
-    if (a.dim(0) < 16 || a.dim(1) < 16 || b.dim(1) < 16)
-      fail(op, "codegen: dot needs every dimension to be at least 16 on the GPU (as Triton's GPUs do), got " + a.str() + " @ " +
-                   b.str() + "; the interpreter runs it");
-  });
   maxVec_ = kernelRunLength(k_);
   Axes axes = analyzeAxes(k_, ParamFacts{o_.paramDivisors, o_.paramOnes});
   axes_ = std::move(axes.rowMajor);
