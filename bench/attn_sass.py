@@ -1,6 +1,6 @@
 # attn_sass.py - on the GPU machine: the attention anchor's machine code from Triton and from
-# tilevm side by side (SASS by cuobjdump, opcode counts of the whole kernel and of its loop), to
-# find where tilevm issues more instructions. Writes triton_attn.{ptx,sass}, tilevm_attn.{ptx,sass}
+# tilevm side by side (SASS by cuobjdump, static opcode counts of the whole kernel), to find
+# where tilevm issues more instructions. Writes triton_attn.{ptx,sass}, tilevm_attn.{ptx,sass}
 # under $OUT and prints a table of the opcodes whose counts differ.
 #   TILEVM=dist/tilevm OUT=dir D=64 python3 bench/attn_sass.py
 import collections, os, re, subprocess, sys
@@ -17,12 +17,11 @@ N, BM, BN, NW = 1024, 128, 64, 8
 
 
 def sass(cubin):
-    text = subprocess.run(["cuobjdump", "-sass", cubin], capture_output=True, text=True, check=True).stdout
-    return text
+    return subprocess.run(["cuobjdump", "-sass", cubin], capture_output=True, text=True, check=True).stdout
 
 
 def histogram(text):
-    """Opcode counts (predicates and modifiers dropped: FFMA.FTZ counts as FFMA.FTZ)."""
+    """Opcode counts, predicates dropped and modifiers kept (FFMA.FTZ apart from FFMA)."""
     counts = collections.Counter()
     for line in text.splitlines():
         m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)

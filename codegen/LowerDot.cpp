@@ -157,12 +157,12 @@ void Lowerer::dotByFma(const ir::Op& op) {
     llvm::Value* e = elementIndex(l, k);
     if (!l.full()) e = b_.CreateSelect(inTile(l, k), e, b_.getInt32(0));
     llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(N)));  // batch * M + m
-    llvm::Value* c = b_.CreateURem(e, b_.getInt32(int32_t(N)));
-    if (batched) c = b_.CreateAdd(c, b_.CreateMul(b_.CreateUDiv(row, b_.getInt32(int32_t(M))), b_.getInt32(int32_t(K * N))));
+    llvm::Value* bCol = b_.CreateURem(e, b_.getInt32(int32_t(N)));
+    if (batched) bCol = b_.CreateAdd(bCol, b_.CreateMul(b_.CreateUDiv(row, b_.getInt32(int32_t(M))), b_.getInt32(int32_t(K * N))));
     rowStart.push_back(b_.CreateMul(row, b_.getInt32(int32_t(K))));
-    col.push_back(c);
-    llvm::Value* c0 = slot(op.operands[2], k);
-    init.push_back(c0->getType() == accTy ? c0 : b_.CreateFPExt(c0, accTy));
+    col.push_back(bCol);
+    llvm::Value* c = slot(op.operands[2], k);
+    init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
   }
   // One pass along k: acc += a_part * b_part, element by element in k order.
   auto pass = [&](const Values& start, Part pa, Part pb) {
