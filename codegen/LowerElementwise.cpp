@@ -192,7 +192,7 @@ llvm::Value* Lowerer::floatToInt(const ir::Op& op, llvm::Value* x) {
 }
 
 // Math: sqrt correctly rounded (sqrt.rn, as the interpreter); rsqrt as 1/sqrt, both correctly
-// rounded; exp and exp2 inline (ex2.approx); log, log2, sin, cos, erf, tanh, pow and fmod from
+// rounded; exp and exp2 inline (ex2.approx, exp2's flushing subnormals); log, log2, sin, cos, erf, tanh, pow and fmod from
 // libdevice (within 2 ulp of the correctly rounded result; docs/codegen.md). f16/bf16 inputs are
 // computed in f32 and rounded once, as the interpreter does.
 llvm::Value* Lowerer::mathOp(const ir::Op& op, std::span<llvm::Value* const> args) {
@@ -215,8 +215,9 @@ llvm::Value* Lowerer::mathOp(const ir::Op& op, std::span<llvm::Value* const> arg
     case Opcode::Floor: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, a[0]); break;
     case Opcode::Ceil: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, a[0]); break;
     case Opcode::Exp: r = f64 ? lib("", "__nv_exp") : expF32(a[0]); break;
-    case Opcode::Exp2:  // ex2.approx: Triton's choice for tl.exp2 (within 2 ulp on its full range)
-      r = f64 ? lib("", "__nv_exp2") : b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {a[0]});
+    case Opcode::Exp2:  // ex2.approx.ftz: Triton's tl.exp2 (libdevice's exp2f under its ftz reflect),
+      // within 2 ulp, subnormal results flushed to +0 as the interpreter does (exp2ToFloatFtz)
+      r = f64 ? lib("", "__nv_exp2") : b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, {a[0]});
       break;
     case Opcode::Log: r = lib("__nv_logf", "__nv_log"); break;
     case Opcode::Log2: r = lib("__nv_log2f", "__nv_log2"); break;

@@ -7,8 +7,11 @@
 namespace tilevm::interp {
 
 __attribute__((target_clones("avx512f", "avx2", "default"))) void exp2Floats(const float* x, float* o, int64_t n,
-                                                                    double scale) {
-  for (int64_t i = 0; i < n; ++i) o[i] = exp2ToFloat(double(x[i]) * scale);
+                                                                    double scale, bool ftz) {
+  if (ftz)
+    for (int64_t i = 0; i < n; ++i) o[i] = exp2ToFloatFtz(double(x[i]) * scale);
+  else
+    for (int64_t i = 0; i < n; ++i) o[i] = exp2ToFloat(double(x[i]) * scale);
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default"))) void halfToFloatsPortable(const uint16_t* __restrict x,

@@ -38,6 +38,14 @@ inline float exp2ToFloat(double t) {
   return nan ? float(t) : float(r);
 }
 
+/// 2^t rounded to float with subnormal results flushed to +0, as tl.exp2 on the GPU
+/// (`ex2.approx.ftz.f32`, Triton's libdevice exp2 under its ftz reflect): the one f32 function
+/// whose GPU form flushes, so the interpreter flushes it too and diff compares like with like.
+inline float exp2ToFloatFtz(double t) {
+  const float r = exp2ToFloat(t);
+  return r < 0x1p-126f ? 0.0f : r;  // exp2 is never negative; NaN compares false and stays
+}
+
 /// log2(e), the factor that turns exp into exp2.
 inline constexpr double kLog2E = 1.4426950408889634;
 
@@ -46,8 +54,8 @@ inline float expToFloat(double x) { return exp2ToFloat(x * kLog2E); }
 
 /// o[i] = 2^(x[i] * scale) rounded to float, for n elements: a vectorized loop, in an AVX2
 /// or AVX-512 clone where the CPU has it (the same IEEE double operations, so the same bits).
-/// o may be x (in place).
-void exp2Floats(const float* x, float* o, int64_t n, double scale);
+/// o may be x (in place). With `ftz`, subnormal results are flushed to +0 (exp2ToFloatFtz).
+void exp2Floats(const float* x, float* o, int64_t n, double scale, bool ftz);
 
 /// o[i] = x[i] rounded to tf32 (10 mantissa bits, to nearest with ties away from zero, as
 /// PTX cvt.rna.tf32.f32; inf and NaN unchanged), for n elements: vectorized. Returns whether

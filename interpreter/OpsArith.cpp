@@ -254,7 +254,7 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
   };
   if constexpr (std::is_same_v<FT, F32T>) {
     if (code == Opcode::Exp || code == Opcode::Exp2) {
-      exp2Floats(x, o, n, code == Opcode::Exp ? kLog2E : 1.0);
+      exp2Floats(x, o, n, code == Opcode::Exp ? kLog2E : 1.0, code == Opcode::Exp2);
       return;
     }
   }
@@ -276,7 +276,7 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
       else un([](C v) { return std::exp(v); });
       break;
     case Opcode::Exp2:
-      if constexpr (std::is_same_v<C, float>) un([](C v) { return exp2ToFloat(v); });
+      if constexpr (std::is_same_v<C, float>) un([](C v) { return exp2ToFloatFtz(v); });
       else un([](C v) { return std::exp2(v); });
       break;
     case Opcode::Log: un([](C v) { return std::log(v); }); break;
