@@ -1,7 +1,8 @@
 # triton.runtime.driver.active as Triton's tutorials use it: the current target (backend "cpu" on
 # the interpreter, so CUDA-only paths are not taken), the active torch device, and the device
 # properties host code sizes persistent grids by (tutorial 02: multiprocessor_count, max_num_regs,
-# max_shared_mem, warpSize).
+# max_shared_mem, warpSize), and the device's torch module as tutorial 02's benchmark drives it
+# (`getattr(torch, DEVICE.type).Stream()` and `.set_stream`, on the CPU's one stream too).
 import torch
 
 import tilevm
@@ -24,4 +25,10 @@ for key in ("multiprocessor_count", "max_num_regs", "max_shared_mem", "warpSize"
     assert isinstance(props[key], int) and props[key] > 0, (key, props)
 if not on_gpu:  # the GPU tilevm targets by default: the H200
     assert props["max_shared_mem"] == 232448 and props["multiprocessor_count"] == 132, props
+module = getattr(torch, device.type)
+stream = module.Stream()
+module.set_stream(stream)
+x = torch.ones(4, device=device)
+module.synchronize()
+assert float(x.sum()) == 4.0
 print("driver_api: ok", target)

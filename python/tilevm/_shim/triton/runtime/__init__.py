@@ -69,13 +69,45 @@ class _Active:
         except ImportError:
             return f"cuda:{_ordinal()}" if _on_gpu() else "cpu"
         # Triton's: torch.device("cuda", index), which tensors made on it compare equal to.
-        return torch.device("cuda", _ordinal()) if _on_gpu() else torch.device("cpu")
+        if _on_gpu():
+            return torch.device("cuda", _ordinal())
+        _cpu_streams(torch)
+        return torch.device("cpu")
 
     def get_current_device(self):
         return _ordinal() if _on_gpu() else 0
 
     def get_current_stream(self, device=None):
         return 0
+
+
+class _CpuStream:
+    """torch.cpu.Stream where this torch has none: the CPU's one stream."""
+
+    def synchronize(self):
+        pass
+
+    def wait_stream(self, stream):
+        pass
+
+    def query(self):
+        return True
+
+
+def _cpu_streams(torch):
+    """Programs written for any device call `getattr(torch, DEVICE.type).Stream()` and
+    `.set_stream(s)` (tutorial 02's benchmark), which torch.cpu lacks in part (set_stream in torch
+    2.x, all of them in 1.x): the CPU has one stream, so the missing ones are added as what they
+    mean there. torch's own functions are never replaced."""
+    cpu = torch.cpu
+    stubs = {"Stream": _CpuStream, "current_stream": lambda device=None: _CURRENT, "set_stream": lambda stream: None,
+             "synchronize": lambda device=None: None}
+    for name, fn in stubs.items():
+        if not hasattr(cpu, name):
+            setattr(cpu, name, fn)
+
+
+_CURRENT = _CpuStream()
 
 
 class _Driver:
