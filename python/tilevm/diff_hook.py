@@ -195,7 +195,7 @@ class Session:
         if self.recorder is not None and pointed:
             print(f"tilevm --diff: kernel {d.kernel}: a launch over pointer tables is compared but not recorded", file=self.out)
         elif self.recorder is not None:
-            self.recorder.save(jit, inputs, d.grid, gpu, options or {}, site)
+            self.recorder.save(jit, inputs, d.grid, gpu, options or {}, site, undefined)
         text = report.launch_text(d)
         if text:
             print(text, file=self.out, flush=True)

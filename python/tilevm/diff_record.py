@@ -7,7 +7,9 @@ A fixture is two files per launch, DIR/launch-NNNN.json and DIR/launch-NNNN.npz:
          and the values of the names they use), "grid": [x, y, z], "site", "options" (launch
          options: num_warps, ...), "args": [per parameter, in order: {"name", "kind": "tensor",
          "dtype" (torch's name), "shape", "stride", "offset" (elements), "storage" (a key of the
-         npz)} or {"name", "kind": "int" | "float" | "bool" | "none" | "str" | "dtype", "value"}]}
+         npz), "undefined" (byte ranges [begin, end) of its storage that held no value: torch.empty's
+         memory; optional)} or {"name", "kind": "int" | "float" | "bool" | "none" | "str" | "dtype",
+         "value"}]}
   npz:  "in.KEY" and "gpu.KEY": each storage's bytes (uint8) before the launch and as the GPU
         left it; tensors that shared a storage share its key.
 Replay compiles the recorded unit (no module is imported, nothing of the script runs), rebuilds
@@ -54,7 +56,9 @@ class Recorder:
         os.makedirs(directory, exist_ok=True)
         self.count = len(glob.glob(os.path.join(directory, "launch-*.json")))
 
-    def save(self, jit, inputs, grid, gpu, options, site):
+    def save(self, jit, inputs, grid, gpu, options, site, undefined=None):
+        """Writes the fixture of one launch; `undefined`: {argument: byte ranges of its storage
+        that held no value} (reading them is a finding on replay too)."""
         args, arrays, keys, after = [], {}, {}, {}
         for name, v in inputs.items():
             if snapshot.is_tensor(v):
@@ -69,6 +73,8 @@ class Recorder:
                 arrays[f"gpu.{key}"] = _storage_of(after[key])[1]
                 args.append({"name": name, "kind": "tensor", "dtype": snapshot.dtype_name(v), "shape": list(v.shape),
                              "stride": list(v.stride()), "offset": int(v.storage_offset()), "storage": key})
+                if undefined and undefined.get(name):
+                    args[-1]["undefined"] = [[int(a), int(b)] for a, b in undefined[name]]
             elif snapshot.arrays_of(name, v):
                 print(f"tilevm --diff-record: argument '{name}' ({type(v).__qualname__}): only torch tensors are recorded; "
                       "launch not recorded", file=sys.stderr)
@@ -134,7 +140,7 @@ class _DType:
 
 
 def load(json_path):
-    """(kernel, inputs, grid, gpu, options, site) of one fixture."""
+    """(kernel, inputs, grid, gpu, options, site, undefined) of one fixture."""
     import torch
     with open(json_path) as f:
         doc = json.load(f)
@@ -154,25 +160,27 @@ def load(json_path):
             whole = stores[key][dtype] = raw.view(dtype)
         return whole.as_strided(tuple(a["shape"]), tuple(a["stride"]), a["offset"])
 
-    inputs, gpu = {}, {}
+    inputs, gpu, undefined = {}, {}, {}
     for a in doc["args"]:
         if a["kind"] == "tensor":
             inputs[a["name"]] = tensor(a, "in")
             gpu[a["name"]] = tensor(a, "gpu")
+            if a.get("undefined"):
+                undefined[a["name"]] = [(int(b), int(e)) for b, e in a["undefined"]]
         elif a["kind"] == "dtype":
             inputs[a["name"]] = _DType(a["value"])
         else:
             inputs[a["name"]] = a["value"]
     kernel = RecordedKernel(doc)
-    return kernel, inputs, tuple(doc["grid"]), gpu, doc.get("options", {}), doc.get("site", "")
+    return kernel, inputs, tuple(doc["grid"]), gpu, doc.get("options", {}), doc.get("site", ""), undefined or None
 
 
 def replay(directory, session):
     """Diffs every fixture of `directory` in `session` (hook.Session); the number replayed."""
     paths = sorted(glob.glob(os.path.join(directory, "launch-*.json")))
     for p in paths:
-        kernel, inputs, grid, gpu, options, site = load(p)
+        kernel, inputs, grid, gpu, options, site, undefined = load(p)
         session.summary.launched(kernel.__name__)
         session.check(kernel, inputs, grid, gpu, int(options.get("num_warps") or 4), int(options.get("num_stages") or 1),
-                      site or os.path.basename(p), options)
+                      site or os.path.basename(p), options, undefined)
     return len(paths)
