@@ -36,10 +36,20 @@ class KernelError(RuntimeError, _errors.InterpreterError):
 # parallel, serial, reverse or random:SEED; timeout: seconds (0: none); fuel: loop iterations
 # per program; strict: benign races (identical values written by unordered programs) are
 # errors, not notes; device: "cpu" (the checking interpreter) or "cuda"/"cuda:N" (the GPU engine, no
-# checks); warn: findings as warnings; autotune: time every configuration of @triton.autotune
-# (else the first one runs).
+# checks); warn: findings as warnings; autotune: True times every configuration of
+# @triton.autotune, False runs the first, None (the default) times them on the GPU engine, as
+# Triton does, and runs the first on the interpreter (autotune_timed()).
 options = {"check": "all", "threads": 0, "schedule": "parallel", "timeout": 300.0, "fuel": 2**24, "strict": False, "warn": False,
-           "device": "cpu", "autotune": False}
+           "device": "cpu", "autotune": None}
+
+
+def autotune_timed():
+    """Whether @triton.autotune times its configurations now: as options["autotune"] says, or by
+    default where timing means something (the GPU engine; the interpreter's wall time says
+    nothing about a GPU)."""
+    if options["autotune"] is None:
+        return str(options["device"]).startswith("cuda")
+    return bool(options["autotune"])
 
 # `python3 -m tilevm` passes its options to the Python programs it starts (with PYTHONPATH leading
 # to tilevm's `triton`) as JSON in this variable; each launch checks them as it checks any.

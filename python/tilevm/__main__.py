@@ -1,5 +1,5 @@
 """python3 -m tilevm [--check all|none|LIST] [--check-warn] [--threads N] [--schedule S]
-                  [--timeout SECONDS] [--fuel N] [--strict] [--device cpu|cuda[:N]] [--autotune]
+                  [--timeout SECONDS] [--fuel N] [--strict] [--device cpu|cuda[:N]] [--[no-]autotune]
                   (script.py | -m MODULE) [args...]
 python3 -m tilevm --diff triton [--diff-stop] [--diff-every N] [--diff-kernels NAMES]
                   [--diff-budget N] [--diff-record DIR] (script.py | -m MODULE) [args...]
@@ -21,7 +21,7 @@ import sys
 import tilevm
 
 # tilevm's options that take no value; every other one takes one (`--opt V` or `--opt=V`).
-_FLAGS = ("--check-warn", "--strict", "--autotune", "--diff-stop", "-h", "--help")
+_FLAGS = ("--check-warn", "--strict", "--autotune", "--no-autotune", "--diff-stop", "-h", "--help")
 
 
 def _split(argv):
@@ -55,7 +55,11 @@ def _parser():
     p.add_argument("--fuel", default=str(2**24), help="loop iterations a program may run before it is stopped")
     p.add_argument("--strict", action="store_true", help="benign races (identical values written by unordered programs) are errors")
     p.add_argument("--device", default="cpu", help="cpu (the checking interpreter) or cuda[:N] (the GPU engine)")
-    p.add_argument("--autotune", action="store_true", help="time every @triton.autotune configuration (default: the first runs)")
+    tune = p.add_mutually_exclusive_group()
+    tune.add_argument("--autotune", action="store_const", const=True, dest="autotune", default=None,
+                      help="time every @triton.autotune configuration (the default on --device cuda)")
+    tune.add_argument("--no-autotune", action="store_const", const=False, dest="autotune",
+                      help="run each autotuned kernel's first configuration (the default on the interpreter)")
     d = p.add_argument_group("checking real Triton's GPU launches (docs/diff-triton.md)")
     d.add_argument("--diff", choices=["triton"], help="run on the real triton package and GPU; check each launch on the interpreter")
     d.add_argument("--diff-stop", action="store_true", help="raise at the first divergence")

@@ -23,6 +23,7 @@ TILEVM_TEST_SWITCH=1 run "$here/env_switch.py"
 # Every configuration timed, state reset and restored between trials.
 run --autotune "$here/autotune_timed.py"
 run --autotune "$here/matmul_autotune.py"
+run --no-autotune "$here/autotune_timed.py"
 # `-m MODULE` runs as `python3 -m MODULE` would (here from test/python), tilevm's options before
 # it; the programs it starts with sys.executable get tilevm's triton and options. pytest itself
 # runs so, as Triton's unit tests do (docs/python.md).
@@ -71,7 +72,8 @@ else
                 bench_report.py pointer_tables.py fp8_dtypes.py; do
     run --device cuda "$here/$script"
   done
-  run --device cuda --autotune "$here/autotune_timed.py"
+  run --device cuda "$here/autotune_timed.py"  # timed by default on the GPU engine
+  run --device cuda --no-autotune "$here/autotune_timed.py"
   for script in "$here"/gpu/*.py; do run --device cuda "$script"; done
 fi
 exit $failed

@@ -254,11 +254,12 @@ class _Wrapper:
 
 
 class Autotuner(_Wrapper):
-    """triton.autotune: by default the first configuration left after pruning runs (every
-    configuration computes the same result). With `python3 -m tilevm --autotune`, each is timed
-    once per value of `key` (on the GPU engine: CUDA events; on the interpreter: its wall time,
-    which says nothing about a GPU), with `reset_to_zero` arguments zeroed before each trial and
-    `restore_value` ones restored after it, as Triton does; the fastest is kept."""
+    """triton.autotune: on the GPU engine each configuration left after pruning is timed once per
+    value of `key` (CUDA events), with `reset_to_zero` arguments zeroed before each trial and
+    `restore_value` ones restored after it, as Triton does; the fastest is kept. On the
+    interpreter the first runs (every configuration computes the same result; its wall time says
+    nothing about a GPU). `--autotune` / `--no-autotune` time them, or not, on either engine
+    (tilevm.autotune_timed())."""
 
     def __init__(self, inner, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **rest):
         super().__init__(inner)
@@ -283,7 +284,7 @@ class Autotuner(_Wrapper):
         named = self.bound_args(args, kwargs)
         if prune:  # Triton's call: the positional arguments by name, the keywords as keywords
             configs = prune(configs, dict(zip(self.arg_names, args)), **kwargs) or configs
-        if not tilevm.options["autotune"] or len(configs) == 1:
+        if not tilevm.autotune_timed() or len(configs) == 1:
             self.best_config = configs[0]
             return self._launch(configs[0], args, grid, kwargs, named)
         key = tuple(_key_value(named.get(k)) for k in self.key)

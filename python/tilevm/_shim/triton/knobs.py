@@ -359,9 +359,9 @@ class autotuning_knobs(base_knobs):
     print = env_bool("TRITON_PRINT_AUTOTUNING", kind=HONOURED)
     dump_best_config_ir = env_bool("TRITON_KERNEL_DUMP_BEST_CONFIG", why=_NO_IR)
     warmup = env_int("TRITON_AUTOTUNE_WARMUP_MS", 25, NO_EFFECT,
-                     "under --autotune each configuration is timed over 3 launches, median")
+                     "each configuration is timed over 3 launches, median (tilevm.autotune_timed())")
     rep = env_int("TRITON_AUTOTUNE_REP_MS", 100, NO_EFFECT,
-                  "under --autotune each configuration is timed over 3 launches, median")
+                  "each configuration is timed over 3 launches, median (tilevm.autotune_timed())")
     listener = hook("tilevm's autotuner calls no Python listener")
 
 
