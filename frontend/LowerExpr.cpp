@@ -1,6 +1,7 @@
 // LowerExpr.cpp - expressions: names and scopes, attributes, subscripts, calls and the inlining
 // of @triton.jit helpers.
 #include <algorithm>
+#include <functional>
 
 #include "frontend/Builtins.h"
 #include "frontend/Lowerer.h"
@@ -82,6 +83,7 @@ bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
     case CV::K::Tuple: return !v.elts.empty();
     case CV::K::DType:
     case CV::K::Function:
+    case CV::K::HostFunction:
     case CV::K::Module:
     case CV::K::Builtin:
     case CV::K::TupleType:
@@ -380,10 +382,31 @@ CV Lowerer::call(const Expr& e, Env& env) {
   return callValue(callee, args);
 }
 
+// A @triton.constexpr_function: run in Python on the compile-time arguments, as Triton runs it;
+// its result is a compile-time value.
+CV Lowerer::callHost(const CV& callee, const CallArgs& args) {
+  std::function<bool(const CV&)> compileTime = [&](const CV& v) {
+    if (v.kind == CV::K::Tuple) return std::all_of(v.elts.begin(), v.elts.end(), compileTime);
+    return v.kind == CV::K::None || v.isNumber() || v.kind == CV::K::Str || v.kind == CV::K::DType;
+  };
+  for (size_t i = 0; i < args.pos.size(); ++i)
+    if (!compileTime(args.pos[i]))
+      fail(*args.posExprs[i], "constexpr function " + callee.s + " takes compile-time values (numbers, strings, dtypes, "
+                              "tuples of them), got " + args.pos[i].describe());
+  for (const auto& [name, v] : args.kw)
+    if (!compileTime(v))
+      fail(*args.site, "constexpr function " + callee.s + " takes compile-time values, got " + v.describe() + " for '" +
+                           name + "'");
+  auto r = callee.host->call(size_t(callee.i), args.pos, args.kw);
+  if (const std::string* why = std::get_if<std::string>(&r)) fail(*args.site, "constexpr function " + callee.s + ": " + *why);
+  return std::get<CV>(std::move(r));
+}
+
 CV Lowerer::callValue(const CV& callee, CallArgs& args) {
   const Expr& at = *args.site;
   switch (callee.kind) {
     case CV::K::Function: return inlineFunction(*callee.fn, args);
+    case CV::K::HostFunction: return callHost(callee, args);
     case CV::K::Builtin: return callBuiltin(callee.s, args);
     case CV::K::Method:
       args.pos.insert(args.pos.begin(), callee.elts[0]);

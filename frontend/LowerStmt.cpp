@@ -38,6 +38,7 @@ bool sameConstant(const CV& a, const CV& b) {
     case CV::K::DType: return a.dtype == b.dtype;
     case CV::K::Tensor: return a.value == b.value;
     case CV::K::Function: return a.fn == b.fn;
+    case CV::K::HostFunction: return a.host == b.host && a.i == b.i;
     case CV::K::TupleType: return a.s == b.s && a.fields == b.fields;
     case CV::K::Opaque: return false;  // never reaches a comparison: naming it fails
     case CV::K::Tuple:

@@ -82,6 +82,9 @@ class Lowerer {
   /// The arguments of a call expression, evaluated left to right.
   CallArgs evalArgs(const Expr& call, Env& env);
   CV callValue(const CV& callee, CallArgs& args);
+  /// Calls a @triton.constexpr_function (in Python, through its HostCaller) on compile-time
+  /// arguments; anything else given it is a located error, as is an exception it raises.
+  CV callHost(const CV& callee, const CallArgs& args);
   /// Inlines a @triton.jit function with the given arguments; returns its return value.
   CV inlineFunction(const FunctionDef& fn, CallArgs& args);
   /// A constexpr bool from a value (a number, or an error naming `what`).

@@ -493,6 +493,7 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
             if (!same(x.elts[i], y.elts[i])) return false;
           return true;
         case CV::K::Function: return x.fn == y.fn;
+        case CV::K::HostFunction: return x.host == y.host && x.i == y.i;
         case CV::K::Module: return x.s == y.s && x.pymod == y.pymod;
         case CV::K::Builtin: return x.s == y.s;
         case CV::K::TupleType: return x.s == y.s && x.fields == y.fields;

@@ -31,6 +31,7 @@ LoadedUnit::~LoadedUnit() = default;
 Result<std::unique_ptr<LoadedUnit>> LoadedUnit::load(const SourceUnit& unit) {
   if (unit.functions.empty()) return Diagnostic{"<python>", 0, 0, "internal error: a source unit without a kernel"};
   std::unique_ptr<LoadedUnit> u(new LoadedUnit);
+  u->caller_ = unit.caller;
   for (size_t t = 0; t < unit.tables.size(); ++t) u->names_.push_back(std::make_unique<HostNames>());
   for (const FunctionSource& f : unit.functions) {
     if (f.table >= unit.tables.size()) return Diagnostic{f.file, f.firstLine, 0, "internal error: a function without its namespace"};
@@ -99,6 +100,16 @@ Result<std::unique_ptr<LoadedUnit>> LoadedUnit::load(const SourceUnit& unit) {
           if (v.ref >= functions) return Diagnostic{"<python>", 0, 0, "internal error: a function outside the unit"};
           cv.kind = CV::K::Function;
           cv.fn = u->modules_[v.ref]->functions.at(0).get();
+          break;
+        case HostValue::K::ConstexprFunction:
+          if (!u->caller_) {
+            names.unsupported[name] = "the @triton.constexpr_function " + v.s + ", which only Python can call";
+            continue;
+          }
+          cv.kind = CV::K::HostFunction;
+          cv.s = v.s;
+          cv.i = int64_t(v.ref);
+          cv.host = u->caller_.get();
           break;
         case HostValue::K::Unsupported: names.unsupported[name] = v.s; continue;
       }

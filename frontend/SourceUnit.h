@@ -27,6 +27,7 @@ struct HostValue {
     Namespace,    ///< s: the module's name, ref: the table of its attributes the kernels use
     Function,     ///< ref: a @triton.jit function of the unit
     NamedTuple,   ///< s: "NAME:FIELD,FIELD,...": a named tuple class (typing.NamedTuple, namedtuple)
+    ConstexprFunction,  ///< s: its name, ref: its index for SourceUnit::caller (@triton.constexpr_function)
     Unsupported,  ///< s: what it is (`a torch.Tensor`): an error where a kernel uses it
   };
   K kind = K::None;
@@ -50,6 +51,8 @@ struct SourceUnit {
   std::vector<FunctionSource> functions;
   /// Namespaces: a function's globals and closure, or a module's attributes, name -> value.
   std::vector<std::map<std::string, HostValue>> tables;
+  /// Calls the unit's constexpr functions in Python (null: naming one is an error).
+  std::shared_ptr<const HostCaller> caller;
 };
 
 /// Names as the lowering sees them: what a namespace's values become.
@@ -80,6 +83,7 @@ class LoadedUnit {
   std::vector<std::unique_ptr<PyModule>> modules_;  ///< one per function, then one per namespace module
   std::vector<std::unique_ptr<HostNames>> names_;   ///< one per table
   std::map<std::string, std::vector<std::string>> lines_;
+  std::shared_ptr<const HostCaller> caller_;  ///< the unit's constexpr functions' caller, kept alive
 };
 
 }  // namespace tilevm::frontend

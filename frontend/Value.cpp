@@ -96,6 +96,7 @@ std::string CV::describe() const {
     case K::BlockPtr: return s == "block_ptr" ? "block pointer" : "tensor descriptor";
     case K::TupleType: return "named tuple type " + s;
     case K::Opaque: return s;
+    case K::HostFunction: return "constexpr function " + s;
   }
   return "?";
 }

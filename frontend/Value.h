@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "frontend/Ast.h"
@@ -43,6 +45,19 @@ struct DType {
 /// `f16`, `*fp16` for pointers). Returns false if unknown.
 bool parseDTypeName(const std::string& name, DType& out);
 
+struct CV;
+
+/// Python called at compile time: a source unit's `@triton.constexpr_function`s, which Triton
+/// runs in Python on constexpr arguments (the Python door supplies one; the CLI has none).
+class HostCaller {
+ public:
+  virtual ~HostCaller() = default;
+  /// Calls function `index` of the unit; its result as a compile-time value, or why not (the
+  /// exception Python raised, or a result tilevm cannot use).
+  virtual std::variant<CV, std::string> call(size_t index, const std::vector<CV>& args,
+                                             const std::vector<std::pair<std::string, CV>>& kwargs) const = 0;
+};
+
 /// A compile-time value.
 struct CV {
   enum class K {
@@ -64,6 +79,7 @@ struct CV {
     TupleType,  ///< s: a named tuple class's name, fields: its fields (calling it makes one)
     Opaque,     ///< s: what a Python object tilevm cannot use is (`a uuid.UUID`), given for a
                 ///< tl.constexpr parameter: naming it in the kernel is an error
+    HostFunction,  ///< s: a @triton.constexpr_function's name, i: its index for host->call
   };
   K kind = K::None;
   int64_t i = 0;
@@ -76,6 +92,7 @@ struct CV {
   const PyModule* pymod = nullptr;
   std::vector<int64_t> ints;
   std::vector<std::string> fields;  ///< a named tuple's field names, one per element (Tuple)
+  const HostCaller* host = nullptr;  ///< HostFunction: who calls it
 
   static CV none() { return CV{}; }
   static CV boolean(bool b) { CV v; v.kind = K::Bool; v.i = b; return v; }

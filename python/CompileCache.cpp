@@ -3,7 +3,9 @@
 
 #include <pybind11/stl.h>
 
+#include <stdexcept>
 #include <tuple>
+#include <variant>
 
 #include "frontend/Compile.h"
 #include "frontend/SourceUnit.h"
@@ -63,7 +65,92 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
 
 namespace {
 
-// A source unit as python/tilevm/source_unit.py builds it: (functions, tables).
+using frontend::CV;
+
+// A compile-time value as Python sees it, for a constexpr function's arguments: numbers,
+// strings, None, tuples (named ones as namedtuples of their fields) and dtypes (the `triton`
+// in use makes them, by name: source_unit.dtype_named).
+py::object toPython(const CV& v) {
+  switch (v.kind) {
+    case CV::K::None: return py::none();
+    case CV::K::Bool: return py::bool_(v.i != 0);
+    case CV::K::Int: return py::int_(v.i);
+    case CV::K::Float: return py::float_(v.f);
+    case CV::K::Str: return py::str(v.s);
+    case CV::K::DType: return py::module_::import("tilevm.source_unit").attr("dtype_named")(v.dtype.name());
+    case CV::K::Tuple: {
+      py::tuple t(v.elts.size());
+      for (size_t i = 0; i < v.elts.size(); ++i) t[i] = toPython(v.elts[i]);
+      if (v.fields.empty()) return std::move(t);
+      py::object cls = py::module_::import("collections").attr("namedtuple")("Tuple", py::cast(v.fields));
+      return cls(*t);
+    }
+    default: throw std::logic_error("not a compile-time value: " + v.describe());  // callHost checked
+  }
+}
+
+// A constexpr function's result as a compile-time value, or why it is not one.
+std::variant<CV, std::string> fromPython(const py::handle& r) {
+  if (py::hasattr(r, "value") && std::string(py::str(py::type::of(r).attr("__name__"))) == "constexpr")
+    return fromPython(r.attr("value"));
+  if (r.is_none()) return CV::none();
+  if (py::isinstance<py::bool_>(r)) return CV::boolean(r.cast<bool>());
+  if (py::isinstance<py::int_>(r)) {
+    try {
+      return CV::integer(r.cast<int64_t>());
+    } catch (const py::cast_error&) {
+      return std::string("it returned the integer ") + std::string(py::str(r)) + ", which does not fit 64 bits";
+    }
+  }
+  if (py::isinstance<py::float_>(r)) return CV::real(r.cast<double>());
+  if (py::isinstance<py::str>(r)) return CV::str(r.cast<std::string>());
+  if (py::isinstance<py::tuple>(r) || py::isinstance<py::list>(r)) {
+    CV t = CV::tuple({});
+    for (py::handle e : r) {
+      auto c = fromPython(e);
+      if (auto* why = std::get_if<std::string>(&c)) return *why;
+      t.elts.push_back(std::get<CV>(std::move(c)));
+    }
+    if (py::hasattr(r, "_fields"))
+      for (py::handle f : r.attr("_fields")) t.fields.push_back(f.cast<std::string>());
+    return t;
+  }
+  std::string module = py::hasattr(r, "__module__") ? std::string(py::str(r.attr("__module__"))) : "";
+  if (module.rfind("triton", 0) == 0 && py::hasattr(r, "name") && py::isinstance<py::str>(r.attr("name"))) {
+    frontend::DType d;
+    if (frontend::parseDTypeName(r.attr("name").cast<std::string>(), d)) return CV::type(d);
+  }
+  return "it returned " + std::string(py::str(py::type::of(r).attr("__qualname__"))) +
+         " object, which is not a compile-time value tilevm can use";
+}
+
+// The unit's constexpr functions, called with the GIL held (compiles run under it). The
+// functions are kept for the process, as the loaded units that name them are.
+class PyHostCaller : public frontend::HostCaller {
+ public:
+  explicit PyHostCaller(const py::handle& functions) : functions_(py::reinterpret_borrow<py::object>(functions).release()) {}
+
+  std::variant<CV, std::string> call(size_t index, const std::vector<CV>& args,
+                                     const std::vector<std::pair<std::string, CV>>& kwargs) const override {
+    py::list fns = py::reinterpret_borrow<py::list>(functions_);
+    if (index >= fns.size()) return std::string("internal error: no such constexpr function");
+    py::tuple a(args.size());
+    for (size_t i = 0; i < args.size(); ++i) a[i] = toPython(args[i]);
+    py::dict kw;
+    for (const auto& [name, v] : kwargs) kw[py::str(name)] = toPython(v);
+    try {
+      return fromPython(fns[index](*a, **kw));
+    } catch (py::error_already_set& e) {
+      std::string what = std::string(py::str(e.type().attr("__name__"))) + ": " + std::string(py::str(e.value()));
+      return "Python raised " + what;
+    }
+  }
+
+ private:
+  py::handle functions_;  // a strong reference, never released (the unit outlives the interpreter's teardown order)
+};
+
+// A source unit as python/tilevm/source_unit.py builds it: (functions, tables[, constexpr functions]).
 frontend::SourceUnit unitFrom(const py::handle& unit) {
   static const std::map<std::string, frontend::HostValue::K> kinds = {
       {"none", frontend::HostValue::K::None},           {"bool", frontend::HostValue::K::Bool},
@@ -71,7 +158,7 @@ frontend::SourceUnit unitFrom(const py::handle& unit) {
       {"str", frontend::HostValue::K::Str},             {"dtype", frontend::HostValue::K::DType},
       {"module", frontend::HostValue::K::Module},       {"namespace", frontend::HostValue::K::Namespace},
       {"function", frontend::HostValue::K::Function},   {"unsupported", frontend::HostValue::K::Unsupported},
-      {"namedtuple", frontend::HostValue::K::NamedTuple}};
+      {"namedtuple", frontend::HostValue::K::NamedTuple}, {"constexpr_function", frontend::HostValue::K::ConstexprFunction}};
   frontend::SourceUnit u;
   py::tuple t = unit.cast<py::tuple>();
   for (py::handle f : t[0]) {
@@ -93,6 +180,7 @@ frontend::SourceUnit unitFrom(const py::handle& unit) {
     }
     u.tables.push_back(std::move(names));
   }
+  if (t.size() > 2 && py::len(t[2]) > 0) u.caller = std::make_shared<PyHostCaller>(t[2]);
   return u;
 }
 

@@ -84,6 +84,10 @@ class Recorder:
         fn = jit.fn
         kernel = live.kernel_of(jit)
         _, unit = kernel._tilevm_unit()
+        if len(unit) > 2:  # Python functions the frontend calls: not data
+            print(f"tilevm --diff-record: kernel {fn.__name__} calls @triton.constexpr_function(s); launch not recorded",
+                  file=sys.stderr)
+            return None
         params = [{"name": p.name, "constexpr": bool(kernel.is_constexpr(p))} for p in inspect.signature(fn).parameters.values()]
         doc = {"format": 2, "kernel": fn.__name__, "source_file": fn.__code__.co_filename, "qualname": fn.__qualname__,
                "src": jit.src, "params": params, "unit": unit, "grid": list(grid), "site": site,

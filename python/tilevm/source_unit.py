@@ -3,9 +3,12 @@ program may rewrite) and the values of the names it uses, looked up in its globa
 as Python evaluated them, as Triton's JIT does. The result is plain data (no Python text to be
 parsed back): C++'s frontend/SourceUnit.h reads it.
 
-unit = (functions, tables)
+unit = (functions, tables) or (functions, tables, constexpr_functions)
   functions: [(text, file, first_line, indent, table)]  -- functions[0] is the kernel
   tables:    [{name: (kind, i, f, s, ref)}]             -- kinds as HostValue::K, lower case
+  constexpr_functions: [callable]  -- the @triton.constexpr_function objects the unit names
+                                      ("constexpr_function" values: ref is the index), which
+                                      the frontend calls on compile-time arguments, as Triton does
 """
 import ast
 import sys
@@ -82,6 +85,19 @@ def _describe(v):
     return f"a {t.__qualname__ if mod in ('builtins', None) else mod + '.' + t.__qualname__}"
 
 
+def _is_constexpr_function(v):
+    """Triton's @triton.constexpr_function (tilevm's stand-in's, or real Triton's under --diff)."""
+    t = type(v)
+    return t.__name__ in ("ConstexprFunction", "BoundConstexprFunction") and t.__module__.startswith("triton")
+
+
+def dtype_named(name):
+    """The dtype `name` (fp16, int32, ...) of the `triton` in use, for a constexpr function's
+    argument."""
+    import triton.language as tl
+    return tl.dtype(name)
+
+
 def _is_triton_module(name):
     return name == "triton" or name.startswith("triton.") or name == "math"
 
@@ -92,6 +108,7 @@ class _Builder:
         self.function_index, self.module_table = {}, {}
         self.keep = []  # objects whose id() keys the maps above stay alive while building
         self.used_globals = {}  # (name, id(globals)) -> (value, globals): what the unit assumed
+        self.constexpr_functions, self.constexpr_index = [], {}
 
     def function(self, jit_fn):
         key = id(jit_fn)
@@ -155,6 +172,13 @@ class _Builder:
         jit = jit_of(v)
         if jit is not None:
             return ("function", 0, 0.0, "", self.function(jit))
+        if _is_constexpr_function(v):
+            if id(v) not in self.constexpr_index:
+                self.keep.append(v)
+                self.constexpr_index[id(v)] = len(self.constexpr_functions)
+                self.constexpr_functions.append(v)
+            name = getattr(v, "__name__", None) or getattr(getattr(v, "fn", None), "__name__", "constexpr_function")
+            return ("constexpr_function", 0, 0.0, name, self.constexpr_index[id(v)])
         if type(v).__name__ == "dtype" and type(v).__module__.startswith("triton"):
             return ("dtype", 0, 0.0, str(v.name), 0)
         if isinstance(v, types.ModuleType):
@@ -197,7 +221,8 @@ def build(jit_fn, arguments=None):
     for name, f in (arguments or {}).items():
         jit = jit_of(f)
         b.tables[0]["@" + name] = ("function", 0, 0.0, "", b.function(jit))
-    return (b.functions, b.tables), b.used_globals
+    unit = (b.functions, b.tables, b.constexpr_functions) if b.constexpr_functions else (b.functions, b.tables)
+    return unit, b.used_globals
 
 
 _ABSENT = object()

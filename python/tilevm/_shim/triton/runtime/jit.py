@@ -63,8 +63,8 @@ def reinterpret(tensor, dtype):
 
 class ConstexprFunction:
     """A function of compile-time values (Triton's @constexpr_function). Host code calls it as a
-    plain function, constexpr arguments unwrapped; tilevm's frontend does not call Python
-    functions from a kernel, so a kernel naming one gets a located error."""
+    plain function, constexpr arguments unwrapped; a kernel calls it while it compiles
+    (source_unit.py hands it to the frontend), on its constexpr arguments, as Triton does."""
 
     def __init__(self, fn):
         self.fn = fn
