@@ -272,11 +272,11 @@ with tempfile.TemporaryDirectory() as tmp:
     rec = record.Recorder(tmp)
     rec.save(axpy2d, dict(inputs, out_ptr=torch.full((rows, cols), -1.0)), (rows, 1, 1), wrong, {"num_warps": 4}, "here:1")
     rec.save(axpy2d, dict(vvals, out_ptr=outv), (rows, 1, 1), vgpu, {}, "here:2")  # views of one storage
-    kernel, rin, rgrid, rgpu, ropts, rsite = record.load(os.path.join(tmp, "launch-0000.json"))
-    assert rgrid == (rows, 1, 1) and ropts == {"num_warps": 4} and rsite == "here:1"
+    kernel, rin, rgrid, rgpu, ropts, rsite, rundefined = record.load(os.path.join(tmp, "launch-0000.json"))
+    assert rgrid == (rows, 1, 1) and ropts == {"num_warps": 4} and rsite == "here:1" and rundefined is None
     assert torch.equal(rin["x_ptr"], x) and rin["BLOCK"] == 16 and torch.equal(rgpu["out_ptr"], wrong["out_ptr"])
     session = hook.Session(out=io.StringIO())
-    _, vin, _, _, _, _ = record.load(os.path.join(tmp, "launch-0001.json"))
+    _, vin, _, _, _, _, _ = record.load(os.path.join(tmp, "launch-0001.json"))
     assert vin["x_ptr"].stride() == (2 * cols, 1) and vin["y_ptr"].storage_offset() == cols
     assert vin["x_ptr"].data_ptr() + cols * 4 == vin["y_ptr"].data_ptr(), "x and y no longer share a storage"
     # The fixture holds what tilevm compiles: replay needs neither the kernel's file nor Triton.
