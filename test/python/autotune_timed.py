@@ -1,7 +1,7 @@
 # Autotuning in the style of Triton's tutorials, with the state Triton's autotuner must protect:
 # an atomic accumulation (reset_to_zero) and an in-place update (restore_value). Run it with
 # `python3 -m tilevm --autotune` to time every config (the default under --device cuda), with
-# `--no-autotune` to run the first.
+# `--no-autotune` to run the first; either way a configuration whose static_assert fails is skipped.
 import numpy as np
 import triton
 import triton.language as tl
@@ -26,6 +26,22 @@ def increment_kernel(x_ptr, n, BLOCK: tl.constexpr):
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1, mask=mask)
 
 
+@triton.autotune(configs=CONFIGS, key=["n"])
+@triton.jit
+def copy_at_most_128(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK <= 128)  # tutorial 06's `BLOCK_N <= HEAD_DIM`: some configs cannot run
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.autotune(configs=CONFIGS[::-1], key=["n"])  # the first configuration cannot run
+@triton.jit
+def copy_first_fails(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    tl.static_assert(BLOCK <= 128)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
 rng = np.random.default_rng()
 n = 1000
 x = rng.integers(-100, 100, n).astype(np.int32)
@@ -38,6 +54,12 @@ y = x.copy()
 increment_kernel[grid](y, n)
 assert np.array_equal(y, x + 1), "restore_value: the trials' increments must not accumulate"
 
+# A configuration whose static_assert fails is skipped, as Triton's benchmarking skips it.
+for kernel in (copy_at_most_128, copy_first_fails):
+    z = np.zeros_like(x)
+    kernel[grid](x, z, n)
+    assert np.array_equal(z, x) and kernel.best_config.kwargs["BLOCK"] <= 128, kernel.best_config
+
 import tilevm
 # Timed where --autotune says so, or by default on the GPU engine (Triton's behaviour there); the
 # first configuration on the interpreter unless asked (--no-autotune: never).
@@ -47,6 +69,7 @@ if tilevm.autotune_timed():
     assert len(sum_kernel.timings) == len(CONFIGS) and all(t > 0 for t in sum_kernel.timings.values())
     assert sum_kernel.best_config in CONFIGS
     assert increment_kernel.best_config is sum_kernel.cache[(n,)] or increment_kernel.best_config in CONFIGS
+    assert copy_at_most_128.timings[CONFIGS[2]] == float("inf"), copy_at_most_128.timings
     print(f"autotuned: best {sum_kernel.best_config} of {len(CONFIGS)} timed")
 else:
     assert sum_kernel.best_config is CONFIGS[0]

@@ -259,7 +259,8 @@ class Autotuner(_Wrapper):
     `restore_value` ones restored after it, as Triton does; the fastest is kept. On the
     interpreter the first runs (every configuration computes the same result; its wall time says
     nothing about a GPU). `--autotune` / `--no-autotune` time them, or not, on either engine
-    (tilevm.autotune_timed())."""
+    (tilevm.autotune_timed()). Either way a configuration that cannot run (_cannot_run: a failed
+    static_assert, out of resources) is skipped, as Triton's benchmarking skips it."""
 
     def __init__(self, inner, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **rest):
         super().__init__(inner)
@@ -285,8 +286,14 @@ class Autotuner(_Wrapper):
         if prune:  # Triton's call: the positional arguments by name, the keywords as keywords
             configs = prune(configs, dict(zip(self.arg_names, args)), **kwargs) or configs
         if not tilevm.autotune_timed() or len(configs) == 1:
-            self.best_config = configs[0]
-            return self._launch(configs[0], args, grid, kwargs, named)
+            # The first configuration that can run (Triton's benchmarking skips the others).
+            for i, config in enumerate(configs):
+                try:
+                    self.best_config = config
+                    return self._launch(config, args, grid, kwargs, named)
+                except Exception as e:
+                    if not _cannot_run(e) or i + 1 == len(configs):
+                        raise
         key = tuple(_key_value(named.get(k)) for k in self.key)
         if key not in self.cache:
             bench_start = time.time()
@@ -296,9 +303,15 @@ class Autotuner(_Wrapper):
                 for n in self.reset_to_zero:
                     if n in named:
                         _zero(named[n])
-                times[config] = self._launch(config, args, grid, kwargs, named, repeat=3)["seconds"]
-                for n, v in saved.items():
-                    _copy_into(named[n], v)
+                try:
+                    times[config] = self._launch(config, args, grid, kwargs, named, repeat=3)["seconds"]
+                except Exception as e:
+                    if not _cannot_run(e):
+                        raise
+                    times[config] = float("inf")  # as Triton's _bench: never chosen while another runs
+                finally:
+                    for n, v in saved.items():
+                        _copy_into(named[n], v)
             self.cache[key] = min(times, key=times.get)
             self.timings = times
             self.bench_time = time.time() - bench_start
@@ -310,6 +323,15 @@ class Autotuner(_Wrapper):
             if n in named:
                 _zero(named[n])
         return self._launch(self.best_config, args, grid, kwargs, named)
+
+
+def _cannot_run(e):
+    """Whether a configuration's error is one Triton's autotuner skips the configuration for (its
+    _bench): a tl.static_assert that fails for its constants (CompileTimeAssertionFailure), more
+    shared memory or registers than the GPU has (OutOfResources), a ptxas failure."""
+    if isinstance(e, (OutOfResources, runtime.PTXASError)):
+        return True
+    return isinstance(e, CompilationError) and str(getattr(e, "error_message", "")).startswith("static_assert failed")
 
 
 def _key_value(v):
