@@ -134,11 +134,11 @@ class PyHostCaller : public frontend::HostCaller {
                                      const std::vector<std::pair<std::string, CV>>& kwargs) const override {
     py::list fns = py::reinterpret_borrow<py::list>(functions_);
     if (index >= fns.size()) return std::string("internal error: no such constexpr function");
-    py::tuple a(args.size());
-    for (size_t i = 0; i < args.size(); ++i) a[i] = toPython(args[i]);
-    py::dict kw;
-    for (const auto& [name, v] : kwargs) kw[py::str(name)] = toPython(v);
-    try {
+    try {  // the arguments' conversion too: a dtype is made by Python
+      py::tuple a(args.size());
+      for (size_t i = 0; i < args.size(); ++i) a[i] = toPython(args[i]);
+      py::dict kw;
+      for (const auto& [name, v] : kwargs) kw[py::str(name)] = toPython(v);
       return fromPython(fns[index](*a, **kw));
     } catch (py::error_already_set& e) {
       std::string what = std::string(py::str(e.type().attr("__name__"))) + ": " + std::string(py::str(e.value()));

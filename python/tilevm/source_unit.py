@@ -95,6 +95,8 @@ def dtype_named(name):
     """The dtype `name` (fp16, int32, ...) of the `triton` in use, for a constexpr function's
     argument."""
     import triton.language as tl
+    if name.startswith("pointer<") and name.endswith(">"):
+        return tl.pointer_type(tl.dtype(name[len("pointer<"):-1]))
     return tl.dtype(name)
 
 

@@ -47,6 +47,11 @@ def format_string(dtype: tl.dtype):  # triton_kernels' get_scaled_dot_format_str
 
 
 @triton.constexpr_function
+def element_of(pointer_dtype):
+    return pointer_dtype.element_ty
+
+
+@triton.constexpr_function
 def no_arguments():
     return 3
 
@@ -63,6 +68,7 @@ def kernel(x_ptr, out_ptr, BLOCK: tl.constexpr, DT: tl.constexpr):
     tl.static_assert(passthrough(TrivialTuple(0)).foo == 0)
     tl.static_assert(scaled(3, factor=4, name="abc") == 15)
     tl.static_assert(format_string(DT) == "fp16" and no_arguments() == 3)
+    tl.static_assert(element_of(x_ptr.dtype) == tl.float16)
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs).to(accumulator_type(DT))
     tl.store(out_ptr + offs, x + total)
