@@ -32,7 +32,7 @@ std::map<CacheKey, std::shared_ptr<Compiled>>& cache() {
 [[noreturn]] void compileError(const Diagnostic& d, const SourceManager& sources) {
   py::object cls = py::module_::import("tilevm.errors").attr("CompilationError");
   py::object e = cls.attr("from_diagnostic")(render(d, &sources), d.file, d.line, d.col, d.message);
-  PyErr_SetObject(cls.ptr(), e.ptr());
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(e.ptr())), e.ptr());  // its own class (a subclass for static_assert)
   throw py::error_already_set();
 }
 

@@ -28,6 +28,7 @@
 #include "interpreter/Numeric.h"
 #include "interpreter/Profile.h"
 #include "interpreter/Report.h"
+#include "ir/text/Text.h"
 #include "runtime/Device.h"
 #include "runtime/Errors.h"
 #include "runtime/Launch.h"
@@ -450,6 +451,15 @@ PYBIND11_MODULE(_tilevm, m) {
           },
           "Queues the kernel without waiting; False (nothing launched) when the arguments are not those it was "
           "specialized for, or its module was unloaded");
+  m.def(
+      "compile_unit",
+      [](const py::object& unit, int64_t unitKey, const std::string& signature, const std::map<std::string, std::string>& defines) {
+        // A live function's kernel compiled, not launched (triton.compile): its tile IR as text.
+        auto c = compileUnit(unitKey, unit, signature, defines);
+        return py::make_tuple(c->loaded.kernel->name, ir::print(*c->loaded.module));
+      },
+      py::arg("unit"), py::arg("unit_key"), py::arg("signature"), py::arg("defines"),
+      "(kernel name, tile IR text) of a source unit compiled with this signature and constexprs; CompilationError if not");
   m.def("cache_counters", [] {
     rt::CacheCounters c = rt::cacheCounters();
     return py::make_tuple(c.bytecodeEncodes, c.prepares, c.moduleLoads, c.hits);

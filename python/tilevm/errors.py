@@ -52,7 +52,9 @@ class CompilationError(TritonError):
     @classmethod
     def from_diagnostic(cls, rendered, file, line, col, message):
         """The error for a frontend diagnostic: `rendered` is its text, line and col 1-based
-        (0 when unknown)."""
+        (0 when unknown); a failed tl.static_assert is a CompileTimeAssertionFailure, as Triton's."""
+        if cls is CompilationError and message.startswith("static_assert failed"):
+            cls = CompileTimeAssertionFailure
         e = cls.__new__(cls)
         node = _Where(line, max(col - 1, 0))
         node.file = file
@@ -60,7 +62,9 @@ class CompilationError(TritonError):
         e.file, e.lineno, e.col_offset = file, line, node.col_offset
         e.message = rendered.rstrip("\n")
         Exception.__init__(e, e.message)
-        e.__cause__ = ValueError(message)
+        # Triton's cause is the semantic error its code generator caught; a failed static_assert
+        # is raised as itself, with none.
+        e.__cause__ = None if issubclass(cls, CompileTimeAssertionFailure) else ValueError(message)
         return e
 
     def __str__(self):
@@ -71,6 +75,11 @@ class CompilationError(TritonError):
             return _rebuild_diagnostic, (type(self), self.message, self.file, self.lineno, self.col_offset + 1,
                                          self.error_message)
         return type(self), (self.src, self.node, self.error_message)
+
+
+class CompileTimeAssertionFailure(CompilationError):
+    """A tl.static_assert that failed while the kernel compiled (Triton's class: its autotuner
+    skips a configuration that raises it)."""
 
 
 def _rebuild_diagnostic(cls, rendered, file, line, col, message):
@@ -96,3 +105,13 @@ class InterpreterCompilationError(CompilationError, InterpreterError):
     Triton's compiler raises, and an InterpreterError, as Triton's interpreter raises for the same
     kernel (tests write `CompilationError if not is_interpreter() else InterpreterError`). Its
     text, attributes and ValueError cause are CompilationError's."""
+
+
+class InterpreterCompileTimeAssertionFailure(CompileTimeAssertionFailure, InterpreterCompilationError):
+    """A failed tl.static_assert in a kernel launched on tilevm's interpreter: Triton's
+    CompileTimeAssertionFailure, and the InterpreterError Triton's interpreter raises."""
+
+
+# On the interpreter, the class a compile error becomes (launcher.py).
+INTERPRETER_CLASSES = {CompilationError: InterpreterCompilationError,
+                       CompileTimeAssertionFailure: InterpreterCompileTimeAssertionFailure}

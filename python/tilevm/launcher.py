@@ -352,8 +352,8 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     except errors.CompilationError as e:
         # On the interpreter it is also Triton's InterpreterError, which Triton's interpreter
         # raises for the same kernel; the same object, cause and traceback.
-        if o["device"] == "cpu" and type(e) is errors.CompilationError:
-            e.__class__ = errors.InterpreterCompilationError
+        if o["device"] == "cpu" and type(e) in errors.INTERPRETER_CLASSES:
+            e.__class__ = errors.INTERPRETER_CLASSES[type(e)]
         raise
     result["signature"], result["defines"] = signature, defines
     direct = result.pop("direct")

@@ -1,6 +1,7 @@
 """tilevm's stand-in for the `triton` package (`python3 -m tilevm` puts it first on sys.path):
 jit, autotune, heuristics, Config, cdiv, next_power_of_2, language, testing and runtime, with
 kernels launched on tilevm's checking interpreter (or its GPU engine: `--device cuda`)."""
+import builtins
 import inspect
 import re
 import sys
@@ -17,7 +18,7 @@ from . import runtime  # noqa: F401
 from . import tools  # noqa: F401
 from . import knobs  # noqa: F401
 from .errors import TritonError  # noqa: F401
-from tilevm.errors import CompilationError  # noqa: F401
+from tilevm.errors import CompilationError, CompileTimeAssertionFailure  # noqa: F401
 from .runtime import InterpreterError, OutOfResources, TensorWrapper, constexpr_function, reinterpret  # noqa: F401
 
 __version__ = "3.6.0+tilevm"
@@ -73,7 +74,7 @@ def _definition_in(text, code):
     if not isinstance(text, str) or f"def {code.co_name}" not in text:
         return None
     try:
-        module = compile(text, code.co_filename, "exec")
+        module = builtins.compile(text, code.co_filename, "exec")
     except (SyntaxError, ValueError):
         return None
     if not any(_same_code(c, code) for c in _code_objects(module)):
@@ -329,9 +330,7 @@ def _cannot_run(e):
     """Whether a configuration's error is one Triton's autotuner skips the configuration for (its
     _bench): a tl.static_assert that fails for its constants (CompileTimeAssertionFailure), more
     shared memory or registers than the GPU has (OutOfResources), a ptxas failure."""
-    if isinstance(e, (OutOfResources, runtime.PTXASError)):
-        return True
-    return isinstance(e, CompilationError) and str(getattr(e, "error_message", "")).startswith("static_assert failed")
+    return isinstance(e, (OutOfResources, runtime.PTXASError, CompileTimeAssertionFailure))
 
 
 def _key_value(v):
@@ -380,3 +379,8 @@ def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_va
 
 def heuristics(values):
     return lambda inner: Heuristics(inner, values)
+
+
+from .language.core import must_use_result  # noqa: E402,F401 (triton.must_use_result)
+from . import compiler  # noqa: E402 (triton.compiler, as Triton's package has it)
+from .compiler import compile  # noqa: E402,F401 (triton.compile)

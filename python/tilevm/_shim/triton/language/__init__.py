@@ -6,4 +6,5 @@ from . import core  # noqa: F401
 from .core import (  # noqa: F401
     PropagateNan, ReductionOrdering, ReductionOrderingBase, base_type, base_value, bfloat16, const, constexpr,
     constexpr_type, dtype, float8e4b8, float8e4b15, float8e4nv, float8e5, float8e5b16, float16, float32, float64,
-    get_int_dtype, int1, int8, int16, int32, int64, pi32_t, pointer_type, str_to_ty, uint8, uint16, uint32, uint64, void)
+    get_int_dtype, int1, int8, int16, int32, int64, pi32_t, pointer_type, str_to_ty, tensor, uint8, uint16, uint32, uint64,
+    void)

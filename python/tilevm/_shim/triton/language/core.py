@@ -6,6 +6,23 @@ reads these objects only as the values a kernel's globals and arguments hold."""
 from enum import Enum
 
 
+def must_use_result(x, s=True):
+    """Triton's marker on a function whose result must be used (`@triton.must_use_result`, or
+    `@triton.must_use_result("why")`): kept on the function; tilevm's frontend does not check it
+    (docs/language.md)."""
+    if isinstance(x, str):
+        return lambda fn: must_use_result(fn, x)
+    x._must_use_result = s
+    return x
+
+
+def _aggregate(cls):
+    """Triton's @tl.core._aggregate (a class of tensors with @triton.jit methods, made in a
+    kernel): not in tilevm's language; the class is returned as it is, and a kernel that uses it
+    gets the frontend's located error naming it."""
+    return cls
+
+
 def _unwrap(v):
     return v.value if isinstance(v, constexpr) else v
 
@@ -20,6 +37,14 @@ class base_type:
 
 class base_value:
     pass
+
+
+class tensor(base_value):
+    """tl.tensor for host code: annotations (`x: tl.tensor`) and isinstance() outside kernels (no
+    host value is one). Inside a kernel the frontend answers isinstance(x, tl.tensor) itself."""
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("tl.tensor values exist only inside @triton.jit functions")
 
 
 class constexpr_type(base_type):

@@ -1,6 +1,9 @@
 """triton.compiler for tilevm: the compiled kernel `JITFunction.warmup` returns (Triton's
 CompiledKernel): `metadata` (name, num_warps, num_stages, shared, target), `n_regs` and
-`n_spills` after `_init_handles()`, and `kernel[grid](*args)` launching exactly what was compiled.
+`n_spills` after `_init_handles()`, and `kernel[grid](*args)` launching exactly what was compiled;
+and `triton.compile(ASTSource(fn, signature, constexprs))`, which compiles a kernel from its
+parameter types alone (Triton's tests of its compile errors call it): tilevm's frontend compiles
+it and raises Triton's errors (`errors.py`); the result holds the tile IR as `asm["ttir"]`.
 
 Where the numbers come from:
 - On the GPU engine (`--device cuda`) the warmup loads the kernel on the GPU without running it,
@@ -14,6 +17,7 @@ Where the numbers come from:
   ptxas, or in a build without the code generator, reading them raises RuntimeError saying why:
   never a made-up number.
 """
+import inspect
 import os
 import re
 import shutil
@@ -23,8 +27,9 @@ import tempfile
 import tilevm
 from tilevm import _tilevm
 from tilevm.errors import CompilationError  # noqa: F401 (triton.compiler.CompilationError)
-from .runtime import GPUTarget
-from .runtime.errors import OutOfResources
+from . import errors  # noqa: F401 (triton.compiler.errors)
+from ..runtime import GPUTarget
+from ..runtime.errors import OutOfResources
 
 # The target the interpreter presents (triton.runtime: the H200's properties).
 MODELED_ARCH = "sm_90a"
@@ -136,7 +141,7 @@ class CompiledKernel:
             return
         s = self._sizes()
         self.n_regs, self.n_spills, self.n_max_threads = s["n_regs"], s["n_spills"], s["n_max_threads"]
-        from .runtime import driver
+        from ..runtime import driver
         limit = driver.active.utils.get_device_properties(0)["max_shared_mem"]
         if s["shared"] > limit:
             raise OutOfResources(s["shared"], limit, "shared memory")
@@ -161,7 +166,7 @@ def warmup(jit_fn, args, grid, kwargs):
     these arguments (and, on the GPU engine, loaded), nothing run; cached per signature,
     constexprs, options and specialization as Triton's cache is."""
     from tilevm import launcher
-    from . import _LAUNCH_OPTIONS
+    from .. import _LAUNCH_OPTIONS
     meta = {k: v for k, v in kwargs.items() if k not in _LAUNCH_OPTIONS or k in jit_fn.arg_names}
 
     # As Triton's parse_options: a launch option is read from the keywords even where it also
@@ -175,3 +180,49 @@ def warmup(jit_fn, args, grid, kwargs):
     if key not in cache:
         cache[key] = CompiledKernel(jit_fn, warm, num_warps, num_stages)
     return cache[key]
+
+
+class ASTSource:
+    """Triton's ASTSource: a @triton.jit function with its parameters' types (`signature`: name ->
+    "i32", "*fp16", ..., or "constexpr") and constexpr values (`constexprs`: name, or Triton's
+    (index,) key, -> value)."""
+
+    def __init__(self, fn, signature, constexprs=None, attrs=None):
+        self.fn, self.signature, self.attrs = fn, dict(signature), attrs
+        names = list(getattr(fn, "arg_names", []))
+        self.constexprs = {}
+        for k, v in (constexprs or {}).items():
+            if isinstance(k, tuple) and len(k) == 1 and isinstance(k[0], int) and k[0] < len(names):
+                k = names[k[0]]
+            self.constexprs[k] = v
+
+
+class CompiledSource:
+    """What triton.compile gives back here: the kernel's name and its tile IR (`asm["ttir"]`)."""
+
+    def __init__(self, name, text):
+        self.name, self.asm = name, {"ttir": text}
+
+
+def compile(src, target=None, options=None):
+    """Triton's triton.compile for an ASTSource: the kernel compiled by tilevm's frontend with
+    these types and constexprs, or Triton's CompilationError (a failed static_assert:
+    CompileTimeAssertionFailure) located in the kernel's source. A parameter with neither a type
+    nor a value is a TypeError."""
+    from tilevm import launcher, source_unit
+    fn = src.fn
+    jit = source_unit.jit_of(fn)
+    if jit is None:
+        raise TypeError(f"triton.compile: {fn!r} is not a @triton.jit function")
+    entries, defines = [], {}
+    for p in inspect.signature(jit.fn).parameters.values():
+        if p.name in src.constexprs:
+            defines[p.name] = launcher._define_text(p.name, src.constexprs[p.name], True)
+        elif src.signature.get(p.name, "constexpr") != "constexpr":
+            entries.append(f"{p.name}: {src.signature[p.name]}")
+        elif p.default is inspect.Parameter.empty:
+            raise TypeError(f"triton.compile: parameter '{p.name}' of {jit.__name__} has no type in the signature and no "
+                            "constexpr value")
+    serial, unit = jit._tilevm_unit()
+    name, text = _tilevm.compile_unit(unit, serial, ", ".join(entries), defines)
+    return CompiledSource(name, text)
