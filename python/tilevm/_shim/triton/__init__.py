@@ -205,7 +205,7 @@ class JITFunction:
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles for these arguments without running, as Triton's warmup: a CompiledKernel
-        (compiler.py) with its metadata, n_regs and n_spills, launched as kernel[grid](...)."""
+        (compiler/) with its metadata, n_regs and n_spills, launched as kernel[grid](...)."""
         from .compiler import warmup
         return warmup(self, args, grid, kwargs)
 
