@@ -95,7 +95,7 @@ def _scalar_type(v):
     return None
 
 
-def _define_text(name, v, constexpr=False):
+def define_text(name, v, constexpr=False):
     """The constexpr text of argument `name`'s value (the frontend parses and checks it). A tuple
     (or list) given to a tl.constexpr parameter is the tuple of its elements' texts; another object
     given to one is "!a TYPE" (the kernel may take it, not use it); a value no text can stand for
@@ -104,7 +104,7 @@ def _define_text(name, v, constexpr=False):
     if type(v).__name__ == "constexpr" and type(v).__module__.startswith("triton"):
         v = v.value
     if isinstance(v, (tuple, list)) and constexpr:
-        items = [_define_text(f"{name}[{i}]", e, True) for i, e in enumerate(v)]
+        items = [define_text(f"{name}[{i}]", e, True) for i, e in enumerate(v)]
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if isinstance(v, bool) or v is None:
         return str(v)
@@ -318,7 +318,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         scalar = isinstance(v, (int, float, bool)) or _numpy_scalar(v)
         info = None if (scalar or constexpr or v is None or isinstance(v, str)) else _array_info(v)
         if constexpr or v is None or isinstance(v, str) or (not scalar and info is None):
-            defines[name] = _define_text(name, v, constexpr)
+            defines[name] = define_text(name, v, constexpr)
             return
         if info is not None:
             addr, start, nbytes, dtype, numel, readonly, owner = info

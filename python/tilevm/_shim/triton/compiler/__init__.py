@@ -217,7 +217,7 @@ def compile(src, target=None, options=None):
     entries, defines = [], {}
     for p in inspect.signature(jit.fn).parameters.values():
         if p.name in src.constexprs:
-            defines[p.name] = launcher._define_text(p.name, src.constexprs[p.name], True)
+            defines[p.name] = launcher.define_text(p.name, src.constexprs[p.name], True)
         elif src.signature.get(p.name, "constexpr") != "constexpr":
             entries.append(f"{p.name}: {src.signature[p.name]}")
         elif p.default is inspect.Parameter.empty:
