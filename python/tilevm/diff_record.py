@@ -59,6 +59,12 @@ class Recorder:
     def save(self, jit, inputs, grid, gpu, options, site, undefined=None):
         """Writes the fixture of one launch; `undefined`: {argument: byte ranges of its storage
         that held no value} (reading them is a finding on replay too)."""
+        kernel = live.kernel_of(jit)
+        _, unit = kernel._tilevm_unit()
+        if len(unit) > 2:  # Python functions the frontend calls: not data (checked before any copy)
+            print(f"tilevm --diff-record: kernel {jit.fn.__name__} calls @triton.constexpr_function(s); launch not recorded",
+                  file=sys.stderr)
+            return None
         args, arrays, keys, after = [], {}, {}, {}
         for name, v in inputs.items():
             if snapshot.is_tensor(v):
@@ -82,12 +88,6 @@ class Recorder:
             else:
                 args.append(_scalar(name, v))
         fn = jit.fn
-        kernel = live.kernel_of(jit)
-        _, unit = kernel._tilevm_unit()
-        if len(unit) > 2:  # Python functions the frontend calls: not data
-            print(f"tilevm --diff-record: kernel {fn.__name__} calls @triton.constexpr_function(s); launch not recorded",
-                  file=sys.stderr)
-            return None
         params = [{"name": p.name, "constexpr": bool(kernel.is_constexpr(p))} for p in inspect.signature(fn).parameters.values()]
         doc = {"format": 2, "kernel": fn.__name__, "source_file": fn.__code__.co_filename, "qualname": fn.__qualname__,
                "src": jit.src, "params": params, "unit": unit, "grid": list(grid), "site": site,
