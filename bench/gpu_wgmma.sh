@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # gpu_wgmma.sh - on the GPU machine (H200, sm_90a): the wgmma dot path and its cp.async ring
 # through `tilevm diff` (f16/bf16 matmul at partial tiles and a K tail, 1 stage = operands staged
-# from registers, 3/4 stages = the ring; attention), then the matmul anchors beside Triton and
-# cuBLAS (gpu_dot_bench.py). Binaries from build-wg/dist.tar.xz (or dist/). Logs under $OUT.
+# from registers, 3/4 stages = the ring; attention; f32 at tf32 precision over the 32-, 64- and
+# 128-byte swizzles and B contiguous along N or along K). Binaries from build-wg/dist.tar.xz
+# (or dist/). Logs under $OUT. TYPES="f16 bf16 f32" and ATTN=0 select a part.
 #   OUT=dir bash bench/gpu_wgmma.sh
 set -u
 [ -f build-wg/dist.tar.xz ] && { tar xJf build-wg/dist.tar.xz -C build-wg && mkdir -p dist && cp build-wg/dist/* dist/; }
@@ -10,10 +11,13 @@ export LD_LIBRARY_PATH=$PWD/dist${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 T=$PWD/dist/tilevm; K=bench/anchors/triton_gpu_kernels.py; OUT=${OUT:-.}
 mm() {  # S dtype BM BN BK warps stages
   local S=$1 t=$2
-  echo "$T diff $K -k matmul_k -D BM=$3 -D BN=$4 -D BK=$5 -D GM=8 --num-warps $6 --num-stages $7 --grid $(( ((S + $3 - 1) / $3) * ((S + $4 - 1) / $4) )) --arg a=randn:$t:${S}x$S --arg b=randn:$t:${S}x$S --arg c=empty:$t:${S}x$S --arg M=$S --arg N=$S --arg K=$S --arg sam=$S --arg sak=1 --arg sbk=$S --arg sbn=1 --arg scm=$S --arg scn=1"
+  local sbk=${SBK:-$S} sbn=${SBN:-1}  # SBK=1 SBN=S: B contiguous along K
+  echo "$T diff $K -k matmul_k -D BM=$3 -D BN=$4 -D BK=$5 -D GM=8 --num-warps $6 --num-stages $7 --grid $(( ((S + $3 - 1) / $3) * ((S + $4 - 1) / $4) )) --arg a=randn:$t:${S}x$S --arg b=randn:$t:${S}x$S --arg c=empty:$t:${S}x$S --arg M=$S --arg N=$S --arg K=$S --arg sam=$S --arg sak=1 --arg sbk=$sbk --arg sbn=$sbn --arg scm=$S --arg scn=1"
 }
-for t in f16 bf16; do
-  for cfg in "128 256 64 8" "128 128 64 4" "128 128 32 4" "64 128 64 4"; do
+for t in ${TYPES:-f16 bf16}; do
+  cfgs=("128 256 64 8" "128 128 64 4" "128 128 32 4" "64 128 64 4")
+  [ "$t" = f32 ] && cfgs=("128 128 32 4" "128 256 32 8" "64 128 64 4" "128 128 16 4" "128 64 8 4")
+  for cfg in "${cfgs[@]}"; do
     for ns in 1 4; do
       for S in 512 528; do
         cmd=$(mm $S $t $cfg $ns); r=$($cmd 2>&1 | tail -1); echo "matmul $t S=$S cfg=($cfg) stages=$ns: $r" | tee -a $OUT/wgmma_diffs.log
@@ -21,7 +25,13 @@ for t in f16 bf16; do
     done
   done
 done
-for ns in 1 3; do
+case " ${TYPES:-f16 bf16} " in *" f32 "*)
+  for ns in 1 3; do
+    cmd=$(SBK=1 SBN=528 mm 528 f32 128 128 32 4 $ns); r=$($cmd 2>&1 | tail -1)
+    echo "matmul f32 S=528 B K-contiguous cfg=(128 128 32 4) stages=$ns: $r" | tee -a $OUT/wgmma_diffs.log
+  done;;
+esac
+[ "${ATTN:-1}" = 1 ] && for ns in 1 3; do
   r=$($T diff $K -k attn_k -D N_CTX=512 -D HEAD=64 -D BM=128 -D BN=64 --num-warps 8 --num-stages $ns --grid 4,2 --arg Q=randn:f16:2x512x64 --arg K=randn:f16:2x512x64 --arg V=randn:f16:2x512x64 --arg O=empty:f16:2x512x64 --arg sm_scale=0.125 2>&1 | tail -1)
   echo "attn D64 stages=$ns: $r" | tee -a $OUT/wgmma_diffs.log
 done

@@ -1,10 +1,11 @@
 // AsyncPipeline.cpp - a `for` loop's wgmma operands loaded through a ring of shared-memory
 // buffers (Triton's num_stages on Hopper): each loaded tile goes global -> shared by cp.async
-// (16 bytes a copy, zero-filled where masked, swizzled as wgmma reads it), `ahead` iterations
-// before the one that reads it, one commit group per iteration. Iteration i waits for its own
-// group (cp.async.wait_group ahead - 1), fences the async proxy, synchronizes the CTA, runs its
-// body (the dot reads its stage through descriptors), then issues iteration i + ahead's copies
-// into the stage freed longest ago. A dot whose accumulator only the next iteration's dot reads
+// (16 bytes a copy, zero-filled where masked, swizzled as wgmma reads it; a tf32 B that must be
+// stored transposed, 4 bytes a copy), `ahead` iterations before the one that reads it, one commit
+// group per iteration. Iteration i waits for its own group (cp.async.wait_group ahead - 1)
+// (tf32 tiles: then rounds them in place between barriers), fences the async proxy,
+// synchronizes the CTA, runs its body (the dot reads its stage through descriptors), then issues
+// iteration i + ahead's copies into the stage freed longest ago. A dot whose accumulator only the next iteration's dot reads
 // keeps one wgmma group in flight (wait_group 1), so its stage stays busy one iteration longer:
 // it gets num_stages + 1 buffers (shared memory permitting) and ahead = buffers - 2, else
 // num_stages buffers and ahead = num_stages - 1.
@@ -28,13 +29,23 @@ bool isZeroConstant(const ir::Value* v) {
   return d && *d == 0.0 && !std::signbit(*d);
 }
 
+// The elements of one 16-byte copy of a ring tile (f16/bf16: 8, f32: 4); 0 for other types.
+unsigned chunkElements(const ir::Type& t) {
+  switch (t.elem().kind) {
+    case ir::ScalarKind::F16:
+    case ir::ScalarKind::BF16: return 8;
+    case ir::ScalarKind::F32: return 4;
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 bool Lowerer::ringLoad(const ir::Op& load) const {
   const ir::Type& t = load.result()->type;
-  if (t.rank() != 2 || (t.elem().kind != ir::ScalarKind::F16 && t.elem().kind != ir::ScalarKind::BF16)) return false;
+  const unsigned chunk = chunkElements(t);
+  if (t.rank() != 2 || chunk == 0) return false;
   Layout l = layoutOf(load.result());
-  const unsigned chunk = 8;  // halves per 16-byte copy
   if (l.kind != LayoutKind::Blocked || l.scalar || !l.full() || l.vec % chunk != 0 || t.dim(1) % chunk != 0) return false;
   if (runShape(load.operands[0]) != RunShape::Contiguous || runDivisor(load.operands[0]) % 16 != 0) return false;
   if (load.operands.size() > 1) {
@@ -47,9 +58,8 @@ bool Lowerer::ringLoad(const ir::Op& load) const {
 
 bool Lowerer::ringLoadTransposed(const ir::Op& load) const {
   const ir::Type& t = load.result()->type;
-  if (t.rank() != 2 || (t.elem().kind != ir::ScalarKind::F16 && t.elem().kind != ir::ScalarKind::BF16)) return false;
-  const unsigned chunk = 8;  // halves per 16-byte copy, consecutive along dim 0
-  if (t.dim(0) % chunk != 0 || SharedLayout::swizzleFor(t.dim(0), 2) == 0) return false;
+  const unsigned chunk = chunkElements(t);  // per 16-byte copy, consecutive along dim 0
+  if (t.rank() != 2 || chunk == 0 || t.dim(0) % chunk != 0 || SharedLayout::swizzleFor(t.dim(0), 16 / chunk) == 0) return false;
   auto p = axesReversed_.find(load.operands[0]);
   if (p == axesReversed_.end() || p->second.contiguity < chunk || p->second.divisibility % 16 != 0) return false;
   if (!isIndexFunction(load.operands[0])) return false;  // each copy's address recomputed at its element
@@ -57,6 +67,14 @@ bool Lowerer::ringLoadTransposed(const ir::Op& load) const {
     auto m = axesReversed_.find(load.operands[1]);
     if (m == axesReversed_.end() || m->second.constancy < chunk || !isIndexFunction(load.operands[1])) return false;
   }
+  return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
+}
+
+bool Lowerer::ringLoadScattered(const ir::Op& load) const {
+  const ir::Type& t = load.result()->type;
+  if (t.rank() != 2 || t.elem().kind != ir::ScalarKind::F32 || SharedLayout::swizzleFor(t.dim(0), 4) == 0) return false;
+  Layout l = layoutOf(load.result());
+  if (l.kind != LayoutKind::Blocked || l.scalar || !l.full() || isUniform(load.operands[0])) return false;
   return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
 }
 
@@ -83,8 +101,11 @@ void Lowerer::planRings() {
         const ir::Value* operand = o->operands[i];
         const ir::Op* d = operand->def;
         if (!d || d->parent != &body || only(operand) != o.get()) continue;
-        if (d->code == Opcode::Load && ringLoad(*d)) candidates[d] = {RingFeed::Direct, operand};
+        // tf32 B must be stored K-major: transposed from either kind of load, never as loaded.
+        const bool kMajorB = i == 1 && operand->type.elem().kind == ir::ScalarKind::F32;
+        if (d->code == Opcode::Load && !kMajorB && ringLoad(*d)) candidates[d] = {RingFeed::Direct, operand};
         else if (d->code == Opcode::Load && i == 1 && ringLoadTransposed(*d)) candidates[d] = {RingFeed::Transposed, operand};
+        else if (d->code == Opcode::Load && kMajorB && ringLoadScattered(*d)) candidates[d] = {RingFeed::Scattered, operand};
         else if (d->code == Opcode::Permute && i == 1 && (*d->intsAttr("order"))[0] == 1) {
           const ir::Op* l = d->operands[0]->def;
           if (l && l->code == Opcode::Load && l->parent == &body && only(l->result()) == d && ringLoad(*l))
@@ -106,22 +127,27 @@ void Lowerer::planRings() {
       ring.operands.push_back(operand);
       inRing.insert(operand);
       if (feed == RingFeed::Permuted) permutes.insert(operand->def);
-      // Transposed: the K x N tile stored as its N x K transpose; Permuted: as loaded (N x K).
+      // Transposed, Scattered: the K x N tile stored as its N x K transpose; Permuted: as loaded (N x K).
       const ir::Type& t = l->result()->type;
-      ring.layouts.push_back(sharedLayoutOf(feed == RingFeed::Transposed ? ir::Type(t.elem(), std::vector<int64_t>{t.dim(1), t.dim(0)}) : t));
+      const bool transposed = feed == RingFeed::Transposed || feed == RingFeed::Scattered;
+      ring.layouts.push_back(sharedLayoutOf(transposed ? ir::Type(t.elem(), std::vector<int64_t>{t.dim(1), t.dim(0)}) : t));
       ring.offsets.push_back(ring.stageBytes);
       ring.stageBytes += align1024(ring.layouts.back().bytes());
     }
     // Operands defined before the loop stay in shared memory across it (not A in an accumulator
     // layout: that one is fed from registers).
     std::set<const ir::Value*> resident = inRing;
+    for (const ir::Op* d : dots)  // a tf32 tile read as both A and B would need both layouts
+      if (d->operands[0] == d->operands[1] && d->operands[0]->type.elem().kind == ir::ScalarKind::F32) return;
     for (const ir::Op* d : dots)
       for (int i = 0; i < 2; ++i) {
         const ir::Value* v = d->operands[i];
         bool before = v->def ? v->def->parent != &body : v->owner != &body;
         if (resident.count(v) || !before || v->type.isScalar() || layoutOf(v).kind != LayoutKind::Blocked) continue;
+        const bool kMajor = i == 1 && v->type.elem().kind == ir::ScalarKind::F32;  // tf32 B: its transpose
         ring.invariants.push_back(v);
-        ring.invariantLayouts.push_back(sharedLayoutOf(v->type));
+        ring.invariantKMajor.push_back(kMajor);
+        ring.invariantLayouts.push_back(sharedLayoutOf(kMajor ? ir::Type(v->type.elem(), std::vector<int64_t>{v->type.dim(1), v->type.dim(0)}) : v->type));
         ring.invariantBytes += align1024(ring.invariantLayouts.back().bytes());
         resident.insert(v);
       }
@@ -176,6 +202,10 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
         issueTransposed(ld, s, base, live);
         continue;
       }
+      if (ring.feeds[j] == RingFeed::Scattered) {
+        issueScattered(ld, s, base, live);
+        continue;
+      }
       for (unsigned k = 0; k < l.slots(); k += 16 / s.elemBytes) {
         llvm::Value* e = elementIndex(l, k);
         llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(s.cols)));
@@ -186,21 +216,32 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
         llvm::Value* on = live;
         if (ld.operands.size() > 1) on = b_.CreateAnd(on, slot(ld.operands[1], k));
         // Masked off (or an iteration past the end): 0 bytes read, 16 zero-filled.
-        llvm::Value* bytes = b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0));
-        asmCall(b_.getVoidTy(), "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r,~{memory}", {dst, src, bytes});
+        cpAsync(dst, src, 16, b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0)));
       }
     }
   });
 }
 
+void Lowerer::cpAsync(llvm::Value* dst, llvm::Value* src, unsigned size, llvm::Value* bytes, llvm::Value* issue) {
+  // 16 bytes bypass L1 (.cg); 4-byte copies may only go through it (.ca).
+  std::string copy = std::string(size == 16 ? "cp.async.cg" : "cp.async.ca") + ".shared.global [$1], [$2], " + std::to_string(size) + ", $3;";
+  if (!issue || isProvenTrue(issue)) {
+    asmCall(b_.getVoidTy(), copy.replace(copy.find("$1"), 2, "$0").replace(copy.find("$2"), 2, "$1").replace(copy.find("$3"), 2, "$2"),
+            "r,l,r,~{memory}", {dst, src, bytes});
+    return;
+  }
+  asmCall(b_.getVoidTy(), "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p " + copy + "\n\t}", "r,r,l,r,~{memory}",
+          {b_.CreateZExt(issue, b_.getInt32Ty()), dst, src, bytes});
+}
+
 // A K x N tile contiguous along K, copied to its N x K transpose in shared memory (layout s):
-// 16-byte chunk c (8 elements along K) is thread c % T's, c / T-th; its first element is
-// (k, n) = ((8 c) % K, (8 c) / K), whose address and mask are recomputed from their index
+// 16-byte chunk c (w = 8 halves or 4 f32 along K) is thread c % T's, c / T-th; its first element
+// is (k, n) = ((w c) % K, (w c) / K), whose address and mask are recomputed from their index
 // functions (ringLoadTransposed).
 void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live) {
-  const int64_t K = s.cols, N = s.rows;
-  forEachChunk(K * N / 8, [&](llvm::Value* c, llvm::Value* inRange) {
-    llvm::Value* first = b_.CreateMul(c, b_.getInt32(8));
+  const int64_t K = s.cols, N = s.rows, w = 16 / s.elemBytes;
+  forEachChunk(K * N / w, [&](llvm::Value* c, llvm::Value* inRange) {
+    llvm::Value* first = b_.CreateMul(c, b_.getInt32(int32_t(w)));
     llvm::Value* n = b_.CreateUDiv(first, b_.getInt32(int32_t(K)));
     llvm::Value* k = b_.CreateURem(first, b_.getInt32(int32_t(K)));
     llvm::Value* e = b_.CreateAdd(b_.CreateMul(k, b_.getInt32(int32_t(N))), n);  // row-major index in K x N
@@ -209,9 +250,45 @@ void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Val
     if (ld.operands.size() > 1) on = b_.CreateAnd(on, recompute(ld.operands[1], e));
     llvm::Value* src = b_.CreatePtrToInt(recompute(ld.operands[0], e), b_.getInt64Ty());
     llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, n, k));
-    llvm::Value* bytes = b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0));
-    asmCall(b_.getVoidTy(), "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r,~{memory}", {dst, src, bytes});
+    // A chunk past the tile (its thread has none this round) copies nothing, not even zeros.
+    cpAsync(dst, src, 16, b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0)), inRange);
   });
+}
+
+// An f32 K x N tile in the load's own blocked layout (its pointers may be loop-carried data),
+// each element copied alone to (n, k) of the N x K tile s. Within a run of `vec` slots (4
+// consecutive n), lane L copies run element (t + L / 2) % vec at step t, so that a warp's 32
+// copies of one step spread over all 8 residues of n mod 8, which the swizzle maps to different
+// banks (rather than 2 of them: a 16-way conflict on every copy).
+void Lowerer::issueScattered(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live) {
+  const Layout l = layoutOf(ld.result());
+  llvm::Type* ty = scalarType(ld.result()->type.elem());
+  const int64_t N = s.rows;
+  llvm::Value* rot = b_.CreateLShr(b_.CreateAnd(tid_, b_.getInt32(31)), b_.getInt32(1));
+  for (unsigned first = 0; first < l.slots(); first += l.vec) {
+    std::vector<llvm::Value*> dsts, srcs, ons;
+    for (unsigned i = 0; i < l.vec; ++i) {
+      llvm::Value* e = elementIndex(l, first + i);
+      llvm::Value* k = b_.CreateUDiv(e, b_.getInt32(int32_t(N)));
+      llvm::Value* n = b_.CreateURem(e, b_.getInt32(int32_t(N)));
+      dsts.push_back(b_.CreateAdd(base, swizzledOffset(s, n, k)));
+      srcs.push_back(b_.CreatePtrToInt(lanePointer(ld, first, i, ty), b_.getInt64Ty()));
+      llvm::Value* on = b_.CreateAnd(live, inTile(l, first + i));
+      if (ld.operands.size() > 1) on = b_.CreateAnd(on, slot(ld.operands[1], first + i));
+      ons.push_back(on);
+    }
+    for (unsigned t = 0; t < l.vec; ++t) {
+      llvm::Value* which = b_.CreateURem(b_.CreateAdd(rot, b_.getInt32(int32_t(t))), b_.getInt32(int32_t(l.vec)));
+      llvm::Value *dst = dsts[0], *src = srcs[0], *on = ons[0];
+      for (unsigned i = 1; i < l.vec; ++i) {
+        llvm::Value* is = b_.CreateICmpEQ(which, b_.getInt32(int32_t(i)));
+        dst = b_.CreateSelect(is, dsts[i], dst);
+        src = b_.CreateSelect(is, srcs[i], src);
+        on = b_.CreateSelect(is, ons[i], on);
+      }
+      cpAsync(dst, src, 4, b_.CreateSelect(on, b_.getInt32(4), b_.getInt32(0)));
+    }
+  }
 }
 
 void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
@@ -231,8 +308,8 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
     for (size_t j = 0; j < ring.invariants.size(); ++j) {
       const SharedLayout& s = ring.invariantLayouts[j];
       llvm::Value* addr = sharedAddress(op, ring.invariantOffsets[j], s.bytes());
-      writeSwizzled(ring.invariants[j], addr, s);
-      sharedTiles_[ring.invariants[j]] = {addr, s};
+      writeSwizzled(ring.invariants[j], addr, s, ring.invariantKMajor[j]);
+      sharedTiles_[ring.invariants[j]] = {addr, s, ring.invariantKMajor[j]};
     }
     fenceProxyAsync();
   }
@@ -272,9 +349,17 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   // This iteration's stage: its copies done (this thread's), visible to the async proxy, and
   // everyone's done (and every warp past the wait that frees the stage to be filled next).
   asmCall(b_.getVoidTy(), "cp.async.wait_group " + std::to_string(ring.ahead - 1) + ";", "~{memory}", {});
+  llvm::Value* stage = stageAddr(readStage);
+  // tf32 tiles arrive as f32: once all have landed, rounded in place as the interpreter rounds.
+  bool tf32 = false;
+  for (const SharedLayout& s : ring.layouts) tf32 = tf32 || s.elemBytes == 4;
+  if (tf32) {
+    barrier();
+    for (size_t j = 0; j < ring.layouts.size(); ++j)
+      if (ring.layouts[j].elemBytes == 4) roundSharedToTf32(b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j]))), ring.layouts[j].bytes());
+  }
   fenceProxyAsync();
   barrier();
-  llvm::Value* stage = stageAddr(readStage);
   for (size_t j = 0; j < ring.pipe.loads.size(); ++j) {
     sharedTiles_[ring.operands[j]] = {b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j]))), ring.layouts[j],
                                       ring.feeds[j] != RingFeed::Direct};

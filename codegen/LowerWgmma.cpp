@@ -58,20 +58,33 @@ llvm::Value* Lowerer::swizzledOffset(const SharedLayout& s, llvm::Value* row, ll
   return b_.CreateXor(off, b_.CreateShl(phase, b_.getInt32(4)));
 }
 
-void Lowerer::writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedLayout& s) {
+// f32 elements are tf32 operands: rounded as the interpreter rounds them (tf32Bits).
+void Lowerer::writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedLayout& s, bool transpose) {
   Layout l = layoutOf(v);
   llvm::Type* ty = scalarType(v->type.elem());
+  const bool tf32 = v->type.elem().kind == ir::ScalarKind::F32;
+  llvm::Type* word = s.elemBytes == 4 ? b_.getInt32Ty() : b_.getInt16Ty();
+  auto bits = [&](unsigned k) {
+    llvm::Value* x = b_.CreateBitCast(slot(v, k), word);
+    return tf32 ? tf32Bits(x) : x;
+  };
   unsigned chunk = 16 / s.elemBytes;
-  bool chunks = l.kind == LayoutKind::Blocked && !l.scalar && l.full() && l.vec % chunk == 0 && s.cols % chunk == 0 && !isUniform(v);
+  const int64_t cols = v->type.dim(1);
+  bool chunks = !transpose && l.kind == LayoutKind::Blocked && !l.scalar && l.full() && l.vec % chunk == 0 && cols % chunk == 0 &&
+                !isUniform(v);
   for (unsigned k = 0; k < l.slots(); k += chunks ? chunk : 1) {
     llvm::Value* e = elementIndex(l, k);
-    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(s.cols)));
-    llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(s.cols)));
-    llvm::Value* at = b_.CreateAdd(addr, swizzledOffset(s, row, col));
+    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
+    llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
+    llvm::Value* at = b_.CreateAdd(addr, transpose ? swizzledOffset(s, col, row) : swizzledOffset(s, row, col));
     if (chunks) {
-      // One 16-byte store: the chunk's lanes packed in pairs into 4 words.
+      // One 16-byte store: the chunk's lanes as 4 words (halves packed in pairs).
       std::vector<llvm::Value*> args{at};
       for (unsigned w = 0; w < 4; ++w) {
+        if (s.elemBytes == 4) {
+          args.push_back(bits(k + w));
+          continue;
+        }
         llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
         pair = b_.CreateInsertElement(pair, slot(v, k + 2 * w), uint64_t(0));
         pair = b_.CreateInsertElement(pair, slot(v, k + 2 * w + 1), uint64_t(1));
@@ -85,10 +98,26 @@ void Lowerer::writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedL
     auto* done = llvm::BasicBlock::Create(ctx_, "swizzled", fn_);
     b_.CreateCondBr(in, doStore, done);
     b_.SetInsertPoint(doStore);
-    asmCall(b_.getVoidTy(), "st.shared.b16 [$0], $1;", "r,h,~{memory}", {at, b_.CreateBitCast(slot(v, k), b_.getInt16Ty())});
+    if (s.elemBytes == 4) asmCall(b_.getVoidTy(), "st.shared.b32 [$0], $1;", "r,r,~{memory}", {at, bits(k)});
+    else asmCall(b_.getVoidTy(), "st.shared.b16 [$0], $1;", "r,h,~{memory}", {at, bits(k)});
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
+}
+
+// Each word of `bytes` (a multiple of 16) at shared address `addr` rounded to tf32 in place,
+// 16 bytes a thread at a time, by the whole CTA.
+void Lowerer::roundSharedToTf32(llvm::Value* addr, uint64_t bytes) {
+  llvm::Type* i32 = b_.getInt32Ty();
+  auto* v4 = llvm::StructType::get(ctx_, {i32, i32, i32, i32});
+  forEachChunk(int64_t(bytes / 16), [&](llvm::Value* c, llvm::Value* on) {
+    llvm::Value* at = b_.CreateAdd(addr, b_.CreateMul(b_.CreateSelect(on, c, b_.getInt32(0)), b_.getInt32(16)));
+    llvm::Value* words = asmCall(v4, "ld.shared.v4.b32 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r,~{memory}", {at});
+    std::vector<llvm::Value*> args{b_.CreateZExt(on, i32), at};
+    for (unsigned w = 0; w < 4; ++w) args.push_back(tf32Bits(b_.CreateExtractValue(words, w)));
+    asmCall(b_.getVoidTy(), "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p st.shared.v4.b32 [$1], {$2, $3, $4, $5};\n\t}",
+            "r,r,r,r,r,r,~{memory}", args);
+  });
 }
 
 void Lowerer::fenceProxyAsync() { asmCall(b_.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {}); }
@@ -118,10 +147,11 @@ Lowerer::Values Lowerer::wgmmaWait(const Values& acc, unsigned pending) {
   return out;
 }
 
-// Per 16-wide k step and 64-row slab of the warpgroup's rows: one wgmma.m64nNk16 (N = the
-// tile's columns, at most 256) whose N / 2 f32 accumulators per thread are the slab's slots in
-// the Wgmma layout, in order. A descriptor: the slab's first row, the k step's 32 bytes into the
-// row's slab; B: the k step's 16 rows.
+// Per k step (16 halves, or 8 tf32: 32 bytes) and 64-row slab of the warpgroup's rows: one
+// wgmma.m64nNk16 (k8 for tf32; N = the tile's columns, at most 256) whose N / 2 f32 accumulators
+// per thread are the slab's slots in the Wgmma layout, in order. A descriptor: the slab's first
+// row, the k step's 32 bytes into the row's slab; B: the k step's 16 rows (N-major), or as A
+// (K-major: always for tf32, whose wgmma cannot transpose).
 void Lowerer::dotByWgmma(const ir::Op& op) {
   const ir::Value* a = op.operands[0];
   const ir::Value* bv = op.operands[1];
@@ -129,26 +159,30 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   int64_t K = sa.cols, N = bv->type.dim(1);
   Layout l = layoutOf(op.result());
   bool bf16 = a->type.elem().kind == ir::ScalarKind::BF16;
+  const bool tf32 = a->type.elem().kind == ir::ScalarKind::F32;
   auto ta = sharedTiles_.find(a), tb = sharedTiles_.find(bv);
   // A already in an accumulator layout of the same rows (attention's P, computed from the
   // first dot's result) is fed from registers: the accumulator's 16x8 blocks are the A
   // fragment's halves (wgmmaRegisterA), so nothing goes through shared memory.
   const Layout la = layoutOf(a);
-  const bool aRegs = ta == sharedTiles_.end() && la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows &&
+  const bool aRegs = !tf32 && ta == sharedTiles_.end() && la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows &&
                      la.cols == K && !isUniform(a);
   bool staged = (ta == sharedTiles_.end() && !aRegs) || tb == sharedTiles_.end();
   llvm::Value* aAddr = ta != sharedTiles_.end() ? ta->second.addr : nullptr;
   llvm::Value* bAddr = tb != sharedTiles_.end() ? tb->second.addr : nullptr;
-  // B from a ring may be K-major (its N x K transpose); staged from registers it is N-major.
-  const bool bKMajor = tb != sharedTiles_.end() && tb->second.kMajor;
-  if (bKMajor) sb = tb->second.layout;
+  // B from a ring may be K-major (its N x K transpose); staged from registers it is N-major,
+  // but for tf32, which is written transposed.
+  const bool bKMajor = tb != sharedTiles_.end() ? tb->second.kMajor : tf32;
+  if (tb != sharedTiles_.end() && bKMajor) sb = tb->second.layout;
+  else if (bKMajor) sb = sharedLayoutOf(ir::Type(bv->type.elem(), std::vector<int64_t>{N, K}));
+  if (tf32 && !bKMajor) fail(op, "internal: a tf32 wgmma operand B in shared memory N-major");
   if (staged) {
     // Operands in registers go to the dot's own staging area (scratch offset 0; a ring, if any,
     // lies past it), between barriers.
     barrier();
     llvm::Value* base = sharedAddress(op, 0, wgmmaStagingBytes(op) - 1024);
     if (!aAddr && !aRegs) writeSwizzled(a, aAddr = base, sa);
-    if (!bAddr) writeSwizzled(bv, bAddr = b_.CreateAdd(base, b_.getInt32(int32_t(align1024(sa.bytes())))), sb);
+    if (!bAddr) writeSwizzled(bv, bAddr = b_.CreateAdd(base, b_.getInt32(int32_t(align1024(sa.bytes())))), sb, bKMajor);
     fenceProxyAsync();
     barrier();
   }
@@ -166,20 +200,21 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
       aRegs ? nullptr : wgmmaDescriptor(b_.CreateAdd(aAddr, b_.CreateMul(groupRow, b_.getInt32(int32_t(sa.swizzleBytes)))), sa, true);
   llvm::Value* bDesc = wgmmaDescriptor(bAddr, sb, bKMajor);
   unsigned n = unsigned(N / 2);  // accumulators per thread per instruction
-  std::string type = bf16 ? "bf16" : "f16";
+  std::string type = tf32 ? "tf32" : bf16 ? "bf16" : "f16";
+  const int64_t kStep = tf32 ? 8 : 16;
   // Operands: n accumulators (tied), then A (a descriptor, or 4 registers of half pairs), B's
   // descriptor and scale-d.
   const unsigned aArgs = aRegs ? 4 : 1;
   auto arg = [&](unsigned i) { return "$" + std::to_string(n + i); };
   std::string text = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + arg(aArgs + 1) + ", 0;\n\twgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(N) + "k16.f32." + type + "." + type + " {";
+                     std::to_string(N) + "k" + std::to_string(kStep) + ".f32." + type + "." + type + " {";
   std::string cons;
   for (unsigned i = 0; i < n; ++i) {
     text += (i ? ", $" : "$") + std::to_string(i);
     cons += "=f,";
   }
   text += "}, " + (aRegs ? "{" + arg(0) + ", " + arg(1) + ", " + arg(2) + ", " + arg(3) + "}" : arg(0)) + ", " + arg(aArgs) +
-          ", p, 1, 1, " + (aRegs ? "" : "0, ") + (bKMajor ? "0" : "1") + ";\n\t}";
+          ", p, 1, 1" + (tf32 ? std::string() : std::string(aRegs ? "" : ", 0") + (bKMajor ? ", 0" : ", 1")) + ";\n\t}";
   cons += aRegs ? "r,r,r,r,l,r" : "l,l,r";
   for (unsigned i = 0; i < n; ++i) cons += "," + std::to_string(i);
   std::vector<llvm::Type*> outTys(n, f32);
@@ -204,12 +239,12 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   }
   auto* mma = llvm::InlineAsm::get(asmTy, text, cons, /*hasSideEffects=*/true);
   asmCall(b_.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
-  // A K-major tile's k step: slab of columns k0 / (S / 2), 2 k0 bytes into its rows.
+  // A K-major tile's k step: slab of columns k0 / (S / e), e k0 bytes into its rows.
   auto kMajorStep = [](const SharedLayout& t, int64_t k0) {
-    int64_t perSlab = t.swizzleBytes / 2;
-    return uint64_t(k0 / perSlab) * uint64_t(t.rows) * t.swizzleBytes + uint64_t(k0 % perSlab) * 2;
+    int64_t perSlab = t.swizzleBytes / t.elemBytes;
+    return uint64_t(k0 / perSlab) * uint64_t(t.rows) * t.swizzleBytes + uint64_t(k0 % perSlab) * t.elemBytes;
   };
-  for (int64_t k0 = 0; k0 < K; k0 += 16) {
+  for (int64_t k0 = 0; k0 < K; k0 += kStep) {
     // A as above; B N-major: rows k0.. (16 rows of S bytes), or K-major as A.
     uint64_t aStep = kMajorStep(sa, k0);
     uint64_t bStep = bKMajor ? kMajorStep(sb, k0) : uint64_t(k0) * sb.swizzleBytes;

@@ -235,8 +235,12 @@ class Lowerer {
   llvm::Value* sharedAddress(const ir::Op& op, uint64_t offset, uint64_t bytes);
   /// The swizzled byte offset (i32) of element (row, col) of a tile in layout s.
   llvm::Value* swizzledOffset(const SharedLayout& s, llvm::Value* row, llvm::Value* col);
-  /// v's elements stored at `addr` in layout s (16-byte stores where its runs allow).
-  void writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedLayout& s);
+  /// v's elements stored at `addr` in layout s (16-byte stores where its runs allow), or its
+  /// transpose (`transpose`: element (r, c) at row c, column r of s); f32 rounded to tf32.
+  void writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedLayout& s, bool transpose = false);
+  /// The f32 words of `bytes` (a multiple of 16) at shared address `addr` rounded to tf32 in
+  /// place by the whole CTA (a ring stage cp.async filled with a tf32 operand).
+  void roundSharedToTf32(llvm::Value* addr, uint64_t bytes);
   llvm::Value* wgmmaDescriptor(llvm::Value* addr, const SharedLayout& s, bool kMajor);
   /// acc after `wgmma.wait_group pending` (tied through the asm: read only after the wait).
   Values wgmmaWait(const Values& acc, unsigned pending);
@@ -252,6 +256,7 @@ class Lowerer {
     Direct,      ///< the loaded tile is the operand, stored as it is loaded
     Transposed,  ///< B (K x N) loaded contiguous along K (`k[d, n]` at `n * D + d`): stored K-major
     Permuted,    ///< B is tl.trans of a loaded N x K tile: stored as loaded, which is K-major
+    Scattered,   ///< f32 B (K x N) loaded N-contiguous: stored K-major by 4-byte copies (tf32)
   };
   /// A loop whose wgmma operands are loaded by cp.async into a ring of shared buffers.
   struct RingPlan {
@@ -265,6 +270,7 @@ class Lowerer {
     /// before it, past the ring, at these offsets of the scratch array.
     std::vector<const ir::Value*> invariants;
     std::vector<SharedLayout> invariantLayouts;
+    std::vector<bool> invariantKMajor;  ///< a tf32 B, stored as its transpose
     std::vector<uint64_t> invariantOffsets;
     uint64_t invariantBytes = 0;
     unsigned stages = 0;  ///< buffers
@@ -272,18 +278,26 @@ class Lowerer {
     uint64_t offset = 0;  ///< the ring's offset in the scratch array (past the body's other uses)
     uint64_t bytes() const { return stageBytes * stages; }
   };
-  /// Whether a load can go global -> shared by 16-byte cp.async: f16/bf16 2-D, runs of 16 bytes
+  /// Whether a load can go global -> shared by 16-byte cp.async: f16/bf16/f32 2-D, runs of 16 bytes
   /// proven contiguous and aligned, its mask one value per copy, `other` absent or +0.
   bool ringLoad(const ir::Op& load) const;
   /// The same for a B operand read contiguous along its dim 0 (the reversed-order axis
   /// analysis), its pointers and mask recomputable at any element (RingFeed::Transposed).
   bool ringLoadTransposed(const ir::Op& load) const;
+  /// Whether an f32 B operand (K x N) can go by 4-byte cp.async, element by element, to its
+  /// K-major place (RingFeed::Scattered): a full blocked layout, `other` absent or +0.
+  bool ringLoadScattered(const ir::Op& load) const;
   /// Plans every eligible loop's ring (sm_90a, num_stages >= 2) before lowering.
   void planRings();
   /// The ring's copies for the iteration of `bindings` into the stage at `stage` (where `live`).
   void issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage, llvm::Value* live);
   /// A RingFeed::Transposed load's copies into its K-major tile at `base` (where `live`).
   void issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live);
+  /// A RingFeed::Scattered load's 4-byte copies, each element to its place in the K-major tile.
+  void issueScattered(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live);
+  /// A 16- or 4-byte cp.async of `bytes` (0: zero-filled) from global `src` to shared `dst`,
+  /// issued only where `issue` (null: always).
+  void cpAsync(llvm::Value* dst, llvm::Value* src, unsigned size, llvm::Value* bytes, llvm::Value* issue = nullptr);
   void lowerRingFor(const ir::Op& op, const RingPlan& ring);
 
   // ---- LowerControl.cpp ----
