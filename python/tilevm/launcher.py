@@ -199,14 +199,41 @@ def _descriptor_args(name, d):
     return f"{name}: tensordesc<*{ty}:{block}>", args
 
 
+class LaunchResult(dict):
+    """What kernel[grid](...) gives back: the launch's numbers as a dict (programs, seconds,
+    findings, report, ...) and, as Triton's CompiledKernel, `asm`: the kernel's tile IR ("ttir")
+    and the PTX tilevm's GPU engine builds for it ("ptx"; for the GPU's arch under --device cuda,
+    for the modeled sm_90a on the interpreter; absent where the build has no code generator or
+    it cannot lower the kernel), made when first read."""
+
+    def __init__(self, numbers, source):
+        super().__init__(numbers)
+        self._source, self._asm = source, None
+
+    @property
+    def asm(self):
+        if self._asm is None:
+            jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, arch = self._source
+            asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines)[1]}
+            if hasattr(_tilevm, "ptx"):
+                try:
+                    asm["ptx"] = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
+                                             arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial)["ptx"]
+                except ValueError:  # the code generator cannot lower this kernel (yet)
+                    pass
+            self._asm = asm
+        return self._asm
+
+
 class _Direct:
     """What a launch key's first launch worked out: the GPU engine's direct launcher of the
-    kernel it loaded (_tilevm.DirectLaunch), the signature and constexprs, what a warmup returns
-    and the rest of a launch's result."""
-    __slots__ = ("launcher", "signature", "defines", "warm", "result")
+    kernel it loaded (_tilevm.DirectLaunch), the signature and constexprs, what a warmup returns,
+    the rest of a launch's result and what its `asm` is made from."""
+    __slots__ = ("launcher", "signature", "defines", "warm", "result", "source")
 
-    def __init__(self, launcher, signature, defines, warm, result):
+    def __init__(self, launcher, signature, defines, warm, result, source):
         self.launcher, self.signature, self.defines, self.warm, self.result = launcher, signature, defines, warm, result
+        self.source = source
 
 
 def _direct_key(b, values, serial, num_warps, num_stages, o):
@@ -283,7 +310,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
                 return entry.warm
             g = _grid(grid, b, values, kwargs)
             if entry.launcher.launch(g, direct_key[1], _current_stream(o["device"])):
-                result = dict(entry.result)
+                result = LaunchResult(entry.result, entry.source)
                 result["programs"] = g[0] * g[1] * g[2]
                 (result["bytecode_encodes"], result["prepares"], result["module_loads"],
                  result["cache_hits"]) = _tilevm.cache_counters()
@@ -357,11 +384,13 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         raise
     result["signature"], result["defines"] = signature, defines
     direct = result.pop("direct")
+    source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, (result.get("gpu") or {}).get("arch"))
+    result = LaunchResult(result, source)
     if warmup or direct is not None:  # what a warmup's compiled kernel is cached by
         result["spec"] = _specialization(launch_args)
     if direct is not None and direct_key is not None and not (result["findings"] or result["warnings"] or result["printed"]):
         warm = {k: v for k, v in result.items() if k in ("signature", "defines", "spec", "gpu")}
-        b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"})
+        b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"}, source)
     if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
         result["launch_args"], result["grid"] = launch_args, grid
         return result
