@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "codegen/Lowerer.h"
+#include "codegen/Targets.h"
 
 namespace tilevm::codegen {
 
@@ -481,6 +482,43 @@ void Lowerer::atomic(const ir::Op& op) {
       kind = intKinds.at(k);
     }
   }
+  // Triton's PTX where it has one: `atom.global.<scope>.<sem>.<op>.<type>` (cas:
+  // `atom.global.<sem>.<scope>.cas.b<N>`), the ordering on the instruction itself, on the bits
+  // of the operands. Float max/min (a CAS loop) and bf16 add before sm_90 take LLVM's
+  // atomicrmw between fences instead.
+  const std::string* scopeAttr = op.strAttr("scope");
+  const std::string scope = scopeAttr ? *scopeAttr : "gpu";
+  const unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
+  const Target* target = findTarget(o_.arch);
+  std::string ptxOp;  // the op and type suffix, "" where LLVM's path is taken
+  if (cas) {
+    ptxOp = "cas.b" + std::to_string(bits);
+  } else {
+    const std::string& k = *op.strAttr("kind");
+    const std::string u = (bits == 64 ? "64" : "32");
+    if (ty->isFloatingPointTy()) {
+      if (k == "fadd" && ty->isFloatTy()) ptxOp = "add.f32";
+      else if (k == "fadd" && ty->isDoubleTy()) ptxOp = "add.f64";
+      else if (k == "fadd" && ty->isHalfTy()) ptxOp = "add.noftz.f16";
+      else if (k == "fadd" && ty->isBFloatTy() && target && target->capability >= 90) ptxOp = "add.noftz.bf16";
+      else if (k == "xchg") ptxOp = "exch.b" + u;
+    } else if (bits >= 32) {
+      static const std::map<std::string, std::string> ops = {{"add", "add.u"}, {"max", "max.s"}, {"min", "min.s"}, {"umax", "max.u"},
+                                                             {"umin", "min.u"}, {"and", "and.b"}, {"or", "or.b"}, {"xor", "xor.b"},
+                                                             {"xchg", "exch.b"}};
+      ptxOp = ops.at(k) + u;
+    }
+  }
+  auto ptxAtomic = [&](unsigned k, llvm::Value* ptr) {
+    llvm::Type* bitsTy = b_.getIntNTy(bits);
+    const std::string reg = bits == 64 ? "l" : bits == 16 ? "h" : "r";
+    std::string text = cas ? "atom.global." + sem + "." + scope + "." + ptxOp + " $0, [$1], $2, $3;"
+                           : "atom.global." + scope + "." + sem + "." + ptxOp + " $0, [$1], $2;";
+    std::vector<llvm::Value*> args{b_.CreatePtrToInt(ptr, b_.getInt64Ty())};
+    for (size_t i = 1; i < (cas ? 3u : 2u); ++i) args.push_back(b_.CreateBitCast(slot(op.operands[i], k), bitsTy));
+    std::string cons = "=" + reg + ",l," + reg + (cas ? "," + reg : "") + ",~{memory}";
+    return b_.CreateBitCast(asmCall(bitsTy, text, cons, args), ty);
+  };
   // The access of slot k, done where `pred` holds; the old value, or 0.
   auto access = [&](unsigned k, llvm::Value* pred) {
     auto* doIt = llvm::BasicBlock::Create(ctx_, "atomic", fn_);
@@ -489,9 +527,19 @@ void Lowerer::atomic(const ir::Op& op) {
     b_.CreateCondBr(pred, doIt, join);
     b_.SetInsertPoint(doIt);
     llvm::Value* ptr = slot(op.operands[0], k);
+    if (!ptxOp.empty()) {
+      llvm::Value* old = ptxAtomic(k, ptr);
+      llvm::BasicBlock* end = b_.GetInsertBlock();
+      b_.CreateBr(join);
+      b_.SetInsertPoint(join);
+      auto* phi = b_.CreatePHI(ty, 2);
+      phi->addIncoming(old, end);
+      phi->addIncoming(llvm::Constant::getNullValue(ty), from);
+      return phi;
+    }
     auto fence = [&] {
       auto* asmTy = llvm::FunctionType::get(b_.getVoidTy(), false);
-      b_.CreateCall(llvm::InlineAsm::get(asmTy, "fence.acq_rel.gpu;", "~{memory}", true));
+      b_.CreateCall(llvm::InlineAsm::get(asmTy, "fence.acq_rel." + scope + ";", "~{memory}", true));
     };
     if (sem == "release" || sem == "acq_rel") fence();
     llvm::Align align(ty->getPrimitiveSizeInBits() / 8);

@@ -213,16 +213,23 @@ class LaunchResult(dict):
     @property
     def asm(self):
         if self._asm is None:
-            jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, arch = self._source
-            asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines)[1]}
-            if hasattr(_tilevm, "ptx"):
-                try:
-                    asm["ptx"] = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
-                                             arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial)["ptx"]
-                except ValueError:  # the code generator cannot lower this kernel (yet)
-                    pass
-            self._asm = asm
+            self._asm = kernel_asm(self._source)
         return self._asm
+
+
+def kernel_asm(source):
+    """Triton's `asm` of a compiled kernel: {"ttir": tile IR, "ptx": PTX} from a launch's
+    (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, arch); no
+    "ptx" without the code generator or where it cannot lower the kernel."""
+    jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, arch = source
+    asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines)[1]}
+    if hasattr(_tilevm, "ptx"):
+        try:
+            asm["ptx"] = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
+                                     arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial)["ptx"]
+        except ValueError:  # the code generator cannot lower this kernel (yet)
+            pass
+    return asm
 
 
 class _Direct:
@@ -390,9 +397,10 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         result["spec"] = _specialization(launch_args)
     if direct is not None and direct_key is not None and not (result["findings"] or result["warnings"] or result["printed"]):
         warm = {k: v for k, v in result.items() if k in ("signature", "defines", "spec", "gpu")}
+        warm["asm_source"] = source
         b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"}, source)
     if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
-        result["launch_args"], result["grid"] = launch_args, grid
+        result["launch_args"], result["grid"], result["asm_source"] = launch_args, grid, source
         return result
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:

@@ -27,3 +27,10 @@ if hasattr(_tilevm, "ptx"):  # a build with the code generator
     assert ".entry scale_rows" in ptx and "ld.global.v4" in ptx and "st.global.v4" in ptx, ptx[:400]
     assert pgm.asm is pgm.asm  # made once
 print("launch asm: ttir and ptx of the launched kernel")
+
+# A warmup's compiled kernel has the same (Triton's CompiledKernel.asm).
+k = scale_rows.warmup(x, o, x.size, BLOCK=512, grid=(8,))
+assert k.asm["ttir"] == ttir, (k.asm["ttir"][:200], ttir[:200])
+if hasattr(_tilevm, "ptx"):
+    assert k.asm["ptx"] == ptx
+print("warmup asm: the same")

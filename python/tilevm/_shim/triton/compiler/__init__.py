@@ -103,6 +103,15 @@ class CompiledKernel:
             self._interpreter_sizes(warm, num_warps, num_stages)
         self.n_regs = self.n_spills = self.n_max_threads = None
         self._handles = False
+        self._asm_source, self._asm = warm.get("asm_source"), None
+
+    @property
+    def asm(self):
+        """Triton's: {"ttir": the tile IR, "ptx": the PTX of tilevm's GPU engine} (launcher.LaunchResult)."""
+        if self._asm is None:
+            from tilevm import launcher
+            self._asm = launcher.kernel_asm(self._asm_source)
+        return self._asm
 
     def _interpreter_sizes(self, warm, num_warps, num_stages):
         if not hasattr(_tilevm, "ptx"):
