@@ -369,6 +369,16 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
     elts.insert(elts.end(), b_.elts.begin(), b_.elts.end());
     return CV::tuple(std::move(elts));
   }
+  // Python's repetition of a sequence by a constexpr integer (`[2] * (RANK - 2)`): none for n <= 0.
+  auto isInt = [](const CV& v) { return v.kind == CV::K::Int || v.kind == CV::K::Bool; };
+  if (op == "*" && ((a.kind == CV::K::Tuple && isInt(b_)) || (isInt(a) && b_.kind == CV::K::Tuple))) {
+    const CV& seq = a.kind == CV::K::Tuple ? a : b_;
+    int64_t n = (a.kind == CV::K::Tuple ? b_ : a).i;
+    if (n > 0 && int64_t(seq.elts.size()) * n > 4096) fail(at, "a tuple repeated to more than 4096 elements");
+    std::vector<CV> elts;
+    for (int64_t r = 0; r < n; ++r) elts.insert(elts.end(), seq.elts.begin(), seq.elts.end());
+    return CV::tuple(std::move(elts));
+  }
   if (!(a.isNumber() || a.isTensor()) || !(b_.isNumber() || b_.isTensor()))
     fail(at, "operator '" + op + "' is not supported on " + a.describe() + " and " + b_.describe());
   // Pointer arithmetic: ptr + int, int + ptr, ptr - int.

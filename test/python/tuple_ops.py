@@ -50,3 +50,18 @@ try:
 except triton.CompilationError as e:
     assert "operator '+' is not supported on tuple of 2" in str(e), e
 print("tuple constexprs: ok (unpacked, nested, subscripted, concatenated, compared)")
+
+
+# Repetition by a constexpr integer, as Python's (Triton's test_dot_multidim builds a shape so).
+@triton.jit
+def repeated(X, Y, RANK: tl.constexpr):
+    x = tl.load(X + tl.arange(0, 256 << RANK)).reshape([2] * (RANK - 2) + [32, 32])
+    tl.static_assert(len(2 * (1, ) + (3, ) * 0 + (4, ) * -1) == 2)
+    tl.store(Y + tl.arange(0, 32), tl.sum(tl.sum(x, axis=0), axis=0))
+
+
+xs = torch.arange(256 << 3, dtype=torch.float32)
+ys = torch.zeros(32)
+repeated[(1, )](xs, ys, RANK=3)
+assert torch.equal(ys, xs.reshape(-1, 32).sum(axis=0)), ys
+print("tuple repetition: ok")
