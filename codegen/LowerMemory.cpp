@@ -107,7 +107,7 @@ Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n
     std::snprintf(fillText, sizeof fillText, "0x%llx", static_cast<unsigned long long>(fill));
     for (unsigned i = 0; pred && i < per; ++i) text += "mov.b" + bits + " $" + std::to_string(i) + ", " + fillText + ";\n\t";
     text += pred ? "@$" + std::to_string(per + 1) + " " : "";
-    text += (per == 1 ? "ld.global.b" : "ld.global.v" + std::to_string(per) + ".b") + bits + " {";
+    text += "ld.global" + accessHints_ + (per == 1 ? ".b" : ".v" + std::to_string(per) + ".b") + bits + " {";
     for (unsigned i = 0; i < per; ++i) {
       text += (i ? ", $" : "$") + std::to_string(i);
       cons += std::string("=") + word.constraint + ",";
@@ -172,7 +172,7 @@ void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty,
   unsigned words = unsigned(data.size()), per = std::min(words, 128 / word.bits);
   for (unsigned first = 0; first < words; first += per) {
     std::string text = pred ? "@$" + std::to_string(per + 1) + " " : "";
-    text += (per == 1 ? "st.global.b" : "st.global.v" + std::to_string(per) + ".b") + std::to_string(word.bits) + " [$0], {";
+    text += "st.global" + accessHints_ + (per == 1 ? ".b" : ".v" + std::to_string(per) + ".b") + std::to_string(word.bits) + " [$0], {";
     std::string cons = "l";
     std::vector<llvm::Type*> types{b_.getInt64Ty()};
     llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
@@ -196,7 +196,15 @@ void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty,
   }
 }
 
-// One slot's predicated load; leaves the builder in the join block.
+Lowerer::CacheHints::CacheHints(Lowerer& lowerer, const ir::Op& op) : l(lowerer) {
+  const std::string* cache = op.strAttr("cache");
+  const std::string* eviction = op.strAttr("eviction");
+  if (cache && !cache->empty()) l.accessHints_ = "." + *cache;  // ca, cg, cv; stores wb, cg, cs, wt
+  else if (eviction && *eviction != "evict_normal") l.accessHints_ = ".L1::" + *eviction;
+}
+
+// One slot's predicated load; leaves the builder in the join block. With cache hints (of 16 bits
+// or more) it is inline PTX carrying them.
 llvm::Value* Lowerer::scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr) {
   llvm::Value* pred = predicate(op, l, k, 1);
   llvm::Value* other = op.operands.size() > 2 ? slot(op.operands[2], k) : llvm::Constant::getNullValue(ty);
@@ -205,16 +213,19 @@ llvm::Value* Lowerer::scalarLoad(const ir::Op& op, const Layout& l, unsigned k, 
   llvm::BasicBlock* from = b_.GetInsertBlock();
   b_.CreateCondBr(pred, doLoad, join);
   b_.SetInsertPoint(doLoad);
-  llvm::Value* v = b_.CreateLoad(ty, ptr ? ptr : slot(op.operands[0], k));
+  llvm::Value* at = ptr ? ptr : slot(op.operands[0], k);
+  llvm::Value* v = !accessHints_.empty() && ty->getPrimitiveSizeInBits() >= 16 ? vectorLoad(at, ty, 1)[0] : b_.CreateLoad(ty, at);
+  llvm::BasicBlock* loaded = b_.GetInsertBlock();
   b_.CreateBr(join);
   b_.SetInsertPoint(join);
   auto* phi = b_.CreatePHI(ty, 2);
-  phi->addIncoming(v, doLoad);
+  phi->addIncoming(v, loaded);
   phi->addIncoming(other, from);
   return phi;
 }
 
 void Lowerer::load(const ir::Op& op) {
+  CacheHints hints(*this, op);
   Layout l = layoutOf(op.result());
   llvm::Type* ty = scalarType(op.result()->type.elem());
   std::vector<llvm::Value*> out;
@@ -268,12 +279,16 @@ void Lowerer::scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::V
   auto* join = llvm::BasicBlock::Create(ctx_, "stored", fn_);
   b_.CreateCondBr(pred, doStore, join);
   b_.SetInsertPoint(doStore);
-  b_.CreateStore(slot(op.operands[1], k), ptr ? ptr : slot(op.operands[0], k));
+  llvm::Value* at = ptr ? ptr : slot(op.operands[0], k);
+  llvm::Type* ty = scalarType(op.operands[1]->type.elem());
+  if (!accessHints_.empty() && ty->getPrimitiveSizeInBits() >= 16) vectorStore(at, {slot(op.operands[1], k)}, ty);
+  else b_.CreateStore(slot(op.operands[1], k), at);
   b_.CreateBr(join);
   b_.SetInsertPoint(join);
 }
 
 void Lowerer::store(const ir::Op& op) {
+  CacheHints hints(*this, op);
   Layout l = layoutOf(op.operands[0]);
   if (l.scalar) {
     // A scalar store: one thread writes (the value is the same in all of them).

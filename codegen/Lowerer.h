@@ -124,6 +124,13 @@ class Lowerer {
   void vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty, llvm::Value* pred = nullptr);
   llvm::Value* scalarLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty, llvm::Value* ptr = nullptr);
   void scalarStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Value* ptr = nullptr);
+  /// accessHints_ for op (a load or store) while it is lowered: Triton's cache_modifier as the
+  /// PTX cache operator, else its eviction_policy as `.L1::evict_*` (PTX takes one or the other).
+  struct CacheHints {
+    CacheHints(Lowerer& l, const ir::Op& op);
+    ~CacheHints() { l.accessHints_.clear(); }
+    Lowerer& l;
+  };
   static bool isProvenTrue(llvm::Value* v);
   /// Whether a store of an accumulator may go a pair of neighbouring slots at a time: its
   /// pointers proven contiguous and aligned in pairs, its mask one value per pair.
@@ -341,6 +348,9 @@ class Lowerer {
   std::map<const ir::Value*, AxisInfo> axes_;          ///< the axis analysis, row-major (the blocked layout's order)
   std::map<const ir::Value*, AxisInfo> axesReversed_;  ///< the same with dims reversed (column-major 2-D tiles)
   std::set<const ir::Value*> uniform_;
+  /// The cache operator or L1 eviction priority of the load or store being lowered, as PTX
+  /// qualifiers (".cg", ".L1::evict_last"; CacheHints); vectorLoad/vectorStore emit them.
+  std::string accessHints_;
   std::map<const ir::Value*, Layout> accumulators_;  ///< values in an accumulator layout (assignLayouts)
   std::map<const ir::Value*, Layout> override_;  ///< operands converted for the op being lowered
   std::map<std::pair<const ir::Value*, LayoutKind>, Values> converted_;  ///< conversions at top level, by target kind
