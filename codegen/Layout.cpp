@@ -72,13 +72,15 @@ unsigned SharedLayout::swizzleFor(int64_t cols, unsigned elemBytes) {
 }
 
 unsigned kernelRunLength(const ir::Kernel& k) {
-  unsigned narrowest = 4;  // bytes; kernels without 16-bit tiles keep runs of 4
+  unsigned narrowest = 4;  // bytes; kernels without 8- or 16-bit tiles keep runs of 4
   ir::walk(k.body.block, [&](const ir::Op& op) {
     if (op.code != ir::Opcode::Load && op.code != ir::Opcode::Store) return;
     const ir::Type& t = op.code == ir::Opcode::Load ? op.result()->type : op.operands[1]->type;
     if (t.isScalar()) return;
     switch (t.elem().kind) {
       case ir::ScalarKind::I16: case ir::ScalarKind::F16: case ir::ScalarKind::BF16: narrowest = std::min(narrowest, 2u); break;
+      case ir::ScalarKind::I8: case ir::ScalarKind::F8E5: case ir::ScalarKind::F8E4NV: case ir::ScalarKind::F8E4B15:
+      case ir::ScalarKind::F8E5B16: case ir::ScalarKind::F8E4B8: narrowest = 1; break;
       default: break;
     }
   });

@@ -57,8 +57,8 @@ struct Layout {
   /// [rows, 1] tile; thread slot 2 bm + h holds row (16-row block bm's first) + lane / 4 + 8 h.
   LayoutKind parent = LayoutKind::Blocked;
 
-  /// The longest run any kernel uses (16 bytes of a 2-byte type).
-  static constexpr unsigned kMaxVec = 8;
+  /// The longest run any kernel uses (16 bytes of a 1-byte type).
+  static constexpr unsigned kMaxVec = 16;
 
   /// The layout of a value of type t with runs of at most maxVec elements.
   static Layout of(const ir::Type& t, unsigned threads, unsigned maxVec);

@@ -27,9 +27,17 @@ struct AccessWidth {
 
 AccessWidth widthOf(llvm::IRBuilder<>& b, llvm::Type* ty) {
   unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
-  if (bits == 16) return {16, 'h', b.getInt16Ty()};
+  if (bits <= 16) return {16, 'h', b.getInt16Ty()};
   if (bits == 32) return {32, 'r', b.getInt32Ty()};
   return {64, 'l', b.getInt64Ty()};
+}
+
+// Lanes narrower than 32 bits travel packed in words: how many lanes of `bits` one word of n
+// lanes holds (a word of 16 or 32 bits; 1 for 32- and 64-bit lanes).
+unsigned lanesPerWord(unsigned bits, unsigned n) {
+  unsigned k = 1;
+  while (bits * k * 2 <= 32 && n % (k * 2) == 0) k *= 2;
+  return k;
 }
 
 }  // namespace
@@ -49,7 +57,7 @@ llvm::Value* Lowerer::predicate(const ir::Op& op, const Layout& l, unsigned k, s
 // axis analysis is needed to be correct; where O3 can prove the run contiguous it folds away).
 bool Lowerer::vectorizable(const Layout& l, llvm::Type* ty) const {
   unsigned bits = unsigned(ty->getPrimitiveSizeInBits());
-  return !l.scalar && l.vec > 1 && (ty->isFloatingPointTy() || ty->isIntegerTy()) && (bits == 16 || bits == 32 || bits == 64);
+  return !l.scalar && l.vec > 1 && (ty->isFloatingPointTy() || ty->isIntegerTy()) && (bits == 8 || bits == 16 || bits == 32 || bits == 64);
 }
 
 // Whether the run of slots k..k+vec-1 of op's pointers (operand 0) may be one vector access:
@@ -92,14 +100,14 @@ llvm::Value* Lowerer::lanePointer(const ir::Op& op, unsigned k, unsigned i, llvm
 // 16 bytes per instruction; a run wider than that takes several. The asm is marked as having
 // side effects, so LLVM never moves it across other memory accesses.
 // A vector access moves words: 16-bit lanes travel in pairs as 32-bit words (as Triton packs
-// f16x2), so 8 halves are one `ld.global.v4.b32`; at most 16 bytes per instruction. With a
+// f16x2), 8-bit lanes in fours (two: a 16-bit word), so 8 halves or 16 bytes are one
+// `ld.global.v4.b32`; at most 16 bytes per instruction. With a
 // predicate (i1), the access is predicated (`@p ld`, as Triton emits it, no branch) and a load
 // gives 0 where the predicate is false.
 Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n, llvm::Value* pred, uint64_t fill) {
-  AccessWidth w = widthOf(b_, ty);
-  bool pairs = w.bits == 16 && n % 2 == 0;
-  AccessWidth word = pairs ? widthOf(b_, b_.getInt32Ty()) : w;
-  unsigned words = pairs ? n / 2 : n, per = std::min(words, 128 / word.bits);
+  const unsigned bits = unsigned(ty->getPrimitiveSizeInBits()), pack = lanesPerWord(bits, n);
+  AccessWidth word = widthOf(b_, b_.getIntNTy(bits * pack));
+  unsigned words = n / pack, per = std::min(words, 128 / word.bits);
   Values lanes;
   for (unsigned first = 0; first < words; first += per) {
     std::string text, cons, bits = std::to_string(word.bits);
@@ -126,14 +134,13 @@ Lowerer::Values Lowerer::vectorLoad(llvm::Value* ptr, llvm::Type* ty, unsigned n
     llvm::Value* r = b_.CreateCall(llvm::InlineAsm::get(fnTy, text, cons, /*hasSideEffects=*/true), args);
     for (unsigned i = 0; i < per; ++i) {
       llvm::Value* v = per == 1 ? r : b_.CreateExtractValue(r, i);
-      if (!pairs) {
+      if (pack == 1) {
         lanes.push_back(b_.CreateBitCast(v, ty));
         continue;
       }
-      // A word as a pair of lanes (little-endian: element 0 is the low half): one `mov.b32 {a, b}`.
-      llvm::Value* pair = b_.CreateBitCast(v, llvm::FixedVectorType::get(ty, 2));
-      lanes.push_back(b_.CreateExtractElement(pair, uint64_t(0)));
-      lanes.push_back(b_.CreateExtractElement(pair, uint64_t(1)));
+      // A word as its lanes (little-endian: element 0 is the low part): one `mov.b32 {a, b}`.
+      llvm::Value* packed = b_.CreateBitCast(v, llvm::FixedVectorType::get(ty, pack));
+      for (unsigned j = 0; j < pack; ++j) lanes.push_back(b_.CreateExtractElement(packed, uint64_t(j)));
     }
   }
   return lanes;
@@ -157,17 +164,20 @@ llvm::Value* Lowerer::packPair(llvm::Value* lo, llvm::Value* hi, llvm::Type* ty)
 }
 
 void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty, llvm::Value* pred) {
-  AccessWidth w = widthOf(b_, ty);
   unsigned n = unsigned(lanes.size());
-  bool pairs = w.bits == 16 && n % 2 == 0;
-  AccessWidth word = pairs ? widthOf(b_, b_.getInt32Ty()) : w;
+  const unsigned bits = unsigned(ty->getPrimitiveSizeInBits()), pack = lanesPerWord(bits, n);
+  AccessWidth word = widthOf(b_, b_.getIntNTy(bits * pack));
   Values data;
-  for (unsigned i = 0; i < n; i += pairs ? 2 : 1) {
-    if (!pairs) {
-      data.push_back(b_.CreateBitCast(lanes[i], w.reg));
-      continue;
+  for (unsigned i = 0; i < n; i += pack) {
+    if (pack == 1) {
+      data.push_back(b_.CreateBitCast(lanes[i], word.reg));
+    } else if (pack == 2 && bits == 16) {
+      data.push_back(packPair(lanes[i], lanes[i + 1], ty));
+    } else {
+      llvm::Value* packed = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, pack));
+      for (unsigned j = 0; j < pack; ++j) packed = b_.CreateInsertElement(packed, lanes[i + j], uint64_t(j));
+      data.push_back(b_.CreateBitCast(packed, word.reg));
     }
-    data.push_back(packPair(lanes[i], lanes[i + 1], ty));
   }
   unsigned words = unsigned(data.size()), per = std::min(words, 128 / word.bits);
   for (unsigned first = 0; first < words; first += per) {
@@ -433,8 +443,10 @@ std::optional<uint64_t> Lowerer::fillWord(const ir::Op& op, unsigned k, llvm::Ty
   }
   auto* bits = llvm::dyn_cast<llvm::ConstantInt>(llvm::ConstantExpr::getBitCast(first, b_.getIntNTy(ty->getPrimitiveSizeInBits())));
   if (!bits) return std::nullopt;
-  uint64_t v = bits->getZExtValue();
-  return ty->getPrimitiveSizeInBits() == 16 && n % 2 == 0 ? v | (v << 16) : v;
+  const unsigned width = unsigned(ty->getPrimitiveSizeInBits());
+  uint64_t v = bits->getZExtValue(), word = 0;
+  for (unsigned j = 0; j < lanesPerWord(width, n); ++j) word |= v << (j * width);  // the lane in each part of a word
+  return word;
 }
 
 // A run known contiguous, aligned and of one mask value: one predicated vector access, no
