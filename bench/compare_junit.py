@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""compare_junit.py TILEVM.xml TRITON.xml - two pytest JUnit reports of the same test files (one
+"""compare_junit.py TILEVM.xml [TRITON.xml] - two pytest JUnit reports of the same test files (one
 under tilevm, one under Triton's interpreter): each side's passed / failed / skipped counts and
 pass share of the tests that ran, and the tests Triton's interpreter passes that tilevm fails,
-counted by test function, each with the first line of tilevm's failure message."""
+counted by test function, each with the first line of tilevm's failure message. With one
+report: its counts and its failures counted by test function and message (digits as N)."""
 import collections
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -30,7 +32,19 @@ def summary(name, res):
     print(f"{name}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped; {share:.1f}% of {ran} that ran pass")
 
 
+def reasons(res):
+    by = collections.Counter((t.split("::")[-1].split("[")[0], re.sub(r"\d+", "N", m)[:110])
+                             for t, (k, m) in res.items() if k == "failed")
+    for (fn, message), n in by.most_common():
+        print(f"  {n:5d} {fn}: {message}")
+
+
 def main():
+    if len(sys.argv) == 2:
+        mine = outcomes(sys.argv[1])
+        summary("tilevm", mine)
+        reasons(mine)
+        return
     mine, theirs = outcomes(sys.argv[1]), outcomes(sys.argv[2])
     summary("tilevm", mine)
     summary("Triton's interpreter", theirs)
