@@ -188,10 +188,39 @@ CV dot(Lowerer& L, CallArgs& c) {
   Args a(L, c, "dot", {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   CV x = a.tensor(0), y = a.tensor(1);
   const Expr& at = a.site();
-  // 2-D: a matrix product; 3-D: one per leading (batch) index, as Triton's dot.
+  // 2-D: a matrix product; 3-D: one per leading (batch) index, as Triton's dot; more leading
+  // dimensions are flattened into one batch dimension and the result shaped back.
   size_t rank = x.type().rank();
-  if ((rank != 2 && rank != 3) || y.type().rank() != rank)
-    L.fail(at, "dot() needs two 2-D or two 3-D tiles, got " + x.describe() + " and " + y.describe());
+  if (rank < 2 || y.type().rank() != rank)
+    L.fail(at, "dot() needs two tiles of the same rank, 2 or more, got " + x.describe() + " and " + y.describe());
+  std::vector<int64_t> batch(x.type().shape().begin(), x.type().shape().end() - 2);
+  if (rank > 3) {
+    if (!std::equal(batch.begin(), batch.end(), y.type().shape().begin()))
+      L.fail(at, "dot() shapes do not match: " + x.type().str() + " @ " + y.type().str());
+    int64_t b = 1;
+    for (int64_t d : batch) b *= d;
+    auto flat = [&](const CV& t) { return L.reshape(t, {b, t.type().dim(rank - 2), t.type().dim(rank - 1)}, at); };
+    // The same call on the flattened tiles: input, other and acc by position or keyword, the
+    // other arguments as they were (positional ones by their names).
+    static const char* names[] = {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"};
+    CallArgs inner;
+    inner.site = c.site;
+    inner.pos = {flat(x), flat(y)};
+    inner.posExprs = {&a.at(0), &a.at(1)};
+    if (a.has(2)) {
+      CV acc = a.tensor(2);
+      if (acc.type().rank() != rank) L.fail(a.at(2), "dot() accumulator must have rank " + std::to_string(rank) + ", got " + acc.describe());
+      inner.kw.emplace_back("acc", flat(acc));
+    }
+    for (size_t i = 3; i < c.pos.size() && i < 7; ++i) inner.kw.emplace_back(names[i], c.pos[i]);
+    for (const auto& [k, v] : c.kw)
+      if (k != "input" && k != "other" && k != "acc") inner.kw.emplace_back(k, v);
+    CV r = dot(L, inner);
+    std::vector<int64_t> shape = batch;
+    shape.push_back(r.type().dim(1));
+    shape.push_back(r.type().dim(2));
+    return L.reshape(r, shape, at);
+  }
   size_t m = rank - 2;  // the first matrix dimension
   if (x.type().dim(m + 1) != y.type().dim(m) || (rank == 3 && x.type().dim(0) != y.type().dim(0)))
     L.fail(at, "dot() shapes do not match: " + x.type().str() + " @ " + y.type().str());

@@ -61,3 +61,28 @@ for B, M, N, K, BM, BN, dt, out_dt, tol in cases:
         err = np.max(np.abs(o.astype(np.float64) - ref) / scale)
         assert err <= tol + np.finfo(out_dt).eps, f"{dt}->{out_dt} B={B} blocks {BM}x{BN}: relative error {err}"
 print(f"dot3d: {len(cases)} batched dots " + ("agree with float64" if DEVICE == "cpu" else "refused by the GPU engine with a located error"))
+
+
+# More leading dimensions: flattened into one batch, the result shaped back (Triton's
+# test_dot_multidim builds these shapes with [2] * (RANK - 2)); acc positional and by keyword.
+@triton.jit
+def multidim(X, Y, Z, RANK: tl.constexpr):
+    offs = tl.arange(0, 256 << RANK)
+    shape: tl.constexpr = [2] * (RANK - 2) + [32, 32]
+    x = tl.load(X + offs).reshape(shape)
+    y = tl.load(Y + offs).reshape(shape)
+    z = tl.dot(x, y, input_precision="ieee")
+    z = tl.dot(x, y, z, "ieee")
+    z = tl.dot(x, y, acc=z, input_precision="ieee")
+    tl.store(Z + offs, z.reshape([256 << RANK]))
+
+
+for rank in (4, 5):
+    shape = [2] * (rank - 2) + [32, 32]
+    x = rng.standard_normal(256 << rank).astype(np.float32)
+    y = rng.standard_normal(256 << rank).astype(np.float32)
+    z = np.zeros_like(x)
+    multidim[(1, )](x, y, z, RANK=rank)
+    ref = 3 * np.matmul(x.reshape(shape).astype(np.float64), y.reshape(shape).astype(np.float64))
+    np.testing.assert_allclose(z.reshape(shape), ref, rtol=1e-4, atol=1e-4)
+print("dot3d: 4-D and 5-D dots agree with float64")
