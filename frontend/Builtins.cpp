@@ -133,6 +133,8 @@ std::string evictionPolicy(Lowerer& L, const std::string& ev, const Expr& at) {
 void checkPointer(Lowerer& L, const CV& p, const Expr& at, const char* fn) {
   if (!p.isTensor() || !p.dtype.isPtr())
     L.fail(at, std::string(fn) + "() needs a pointer (or a tile of pointers), got " + p.describe());
+  if (p.dtype.pointeeConst && std::string(fn) != "load")  // Triton's words
+    L.fail(at, "Cannot store to a constant pointer: " + std::string(fn) + "() through " + p.describe() + " (a tl.const parameter)");
 }
 
 // Broadcasts `v` (a number or tensor) to the pointer's shape and element type.

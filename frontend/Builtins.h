@@ -19,5 +19,7 @@ CV resolvePath(const std::string& path, const Expr& at, const Lowerer& L);
 CV callMethod(Lowerer& L, const std::string& name, const CV& self, const Expr& at);
 /// True when a parameter is annotated `tl.constexpr`.
 bool isConstexprParam(const Param& p);
+/// Whether a parameter is annotated `tl.const` (a pointer the kernel only reads).
+bool isConstParam(const Param& p);
 
 }  // namespace tilevm::frontend

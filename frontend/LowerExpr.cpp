@@ -34,6 +34,11 @@ std::string unusableValue(const std::string& name, const std::string& what) {
 
 bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
 
+bool isConstParam(const Param& p) {
+  const Expr* a = p.annotation.get();
+  return a && (a->kind == Expr::K::Attr || a->kind == Expr::K::Name) && a->str == "const";
+}
+
 Lowerer::Lowerer(const PyModule& m, ir::Module& out, ModuleLoader* loader) : b(out), module(&m), loader_(loader) {
   fileIdx_ = out.fileIndex(m.fileName);
 }

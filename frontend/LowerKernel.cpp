@@ -113,7 +113,8 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
       fail(p.line, p.col, "parameter '" + p.name + "' has no type: give it in --signature (e.g. '" + p.name +
                               ": *fp32') or make it a constant with -D " + p.name + "=VALUE");
     params.emplace_back(p.name, ir::Type(sig->second.elem()));
-    runtime.emplace_back(p.name, sig->second);
+    // `p: tl.const`: a pointer to data the kernel never writes (Triton's const pointer type).
+    runtime.emplace_back(p.name, sig->second.isPtr() && isConstParam(p) ? DType::ptrTo(sig->second.element(), true) : sig->second);
   }
   ir::Kernel* k = b.createKernel(fn.name, params);
   for (size_t i = 0; i < runtime.size(); ++i) env[runtime[i].first] = CV::tensor(k->params()[i].get(), runtime[i].second);

@@ -188,7 +188,7 @@ CV Lowerer::lowerRuntimeIfExp(const Expr& e, const CV& cond, Env& env) {
     return s0.size() == s1.size() && std::equal(s0.begin(), s0.end(), s1.begin());
   };
   if (!isVoid && !sameType())
-    fail(e, "a conditional expression with a runtime condition has inconsistent types " + v[0].describe() + " and " +
+    fail(e, "Ternary expression with dynamic condition has inconsistent types " + v[0].describe() + " and " +
                 v[1].describe() + " (as in Triton, each side must have the same type)");
   for (int i = 0; i < 2; ++i) {
     b.setInsertionPoint(&op->regions[i]->block);
@@ -230,8 +230,8 @@ Lowerer::Flow Lowerer::lowerReturningIf(const Stmt& s, const CV& cond, Env& env)
   for (size_t k = 0; k < flat[0].size(); ++k) {
     const CV pair[2] = {flat[0][k], flat[1][k]};
     auto dt = yieldBranchValues(s, op, pair, yields,
-                                "the paths through this if return " + pair[0].describe() + " and " + pair[1].describe() +
-                                    "; a returned value must have one type");
+                                "Return type mismatch: the paths through this if return " + pair[0].describe() + " and " +
+                                    pair[1].describe() + "; a returned value must have one type");
     if (!dt) {
       merged[k] = pair[0];
       continue;
@@ -355,7 +355,7 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
   for (const std::string& name : names) {
     const CV pair[2] = {branchEnv[0].at(name), branchEnv[1].at(name)};
     auto dt = yieldBranchValues(s, op, pair, yields,
-                                "'" + name + "' has type " + pair[0].describe() + " in one branch of the if and " +
+                                "Mismatched type for " + name + ": " + pair[0].describe() + " in one branch of the if and " +
                                     pair[1].describe() + " in the other",
                                 "'" + name + "' is assigned different compile-time values in the branches of a runtime if");
     if (!dt) {

@@ -30,7 +30,7 @@ std::string kindName(ir::ScalarKind k, bool u) {
 }  // namespace
 
 std::string DType::name() const {
-  if (isPtr()) return "pointer<" + kindName(pointee, pointeeUnsigned) + ">";
+  if (isPtr()) return std::string(pointeeConst ? "const " : "") + "pointer<" + kindName(pointee, pointeeUnsigned) + ">";
   return kindName(kind, isUnsigned);
 }
 

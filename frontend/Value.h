@@ -19,9 +19,10 @@ struct DType {
   bool isUnsigned = false;
   ir::ScalarKind pointee = ir::ScalarKind::I32;  ///< when kind == Ptr
   bool pointeeUnsigned = false;
+  bool pointeeConst = false;  ///< a pointer to constant data (Triton's `tl.const` parameter): never stored to
 
-  static DType of(ir::ScalarKind k, bool u = false) { return DType{k, u, ir::ScalarKind::I32, false}; }
-  static DType ptrTo(const DType& e) { return DType{ir::ScalarKind::Ptr, false, e.kind, e.isUnsigned}; }
+  static DType of(ir::ScalarKind k, bool u = false) { return DType{k, u, ir::ScalarKind::I32, false, false}; }
+  static DType ptrTo(const DType& e, bool isConst = false) { return DType{ir::ScalarKind::Ptr, false, e.kind, e.isUnsigned, isConst}; }
   bool isPtr() const { return kind == ir::ScalarKind::Ptr; }
   bool isInt() const { return kind <= ir::ScalarKind::I64; }
   bool isBool() const { return kind == ir::ScalarKind::I1; }
@@ -37,7 +38,7 @@ struct DType {
   std::string name() const;
   bool operator==(const DType& o) const {
     return kind == o.kind && (!isInt() || isUnsigned == o.isUnsigned) &&
-           (!isPtr() || (pointee == o.pointee && pointeeUnsigned == o.pointeeUnsigned));
+           (!isPtr() || (pointee == o.pointee && pointeeUnsigned == o.pointeeUnsigned && pointeeConst == o.pointeeConst));
   }
 };
 

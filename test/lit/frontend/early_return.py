@@ -54,4 +54,4 @@ def returns_two_types(v, flag):
 def mismatched(x, n):
     tl.store(x, returns_two_types(tl.load(x), n))
 
-# MISMATCH: early_return.py:[[#@LINE-9]]:5: error: the paths through this if return fp32 scalar and int32 scalar; a returned value must have one type
+# MISMATCH: early_return.py:[[#@LINE-9]]:5: error: Return type mismatch: the paths through this if return fp32 scalar and int32 scalar; a returned value must have one type
