@@ -179,6 +179,15 @@ class CudaDevice : public Device {
         inPlace[i] = true;
         continue;
       }
+      // The same host memory passed twice (one tensor as two arguments) is one device copy, as
+      // it is one allocation: two copies would each be copied back, the last one's bytes winning.
+      bool shared = false;
+      for (size_t j = 0; j < i && !shared; ++j)
+        if (dev[j] && !inPlace[j] && bound.buffers[j].data() == b.data() && bound.buffers[j].byteSize() == b.byteSize()) {
+          dev[i] = dev[j];
+          inPlace[i] = shared = true;  // borrowed: neither freed nor copied back on its own
+        }
+      if (shared) continue;
       size_t bytes = std::max<size_t>(b.byteSize(), 1);
       if (CUresult r = d_.memAlloc(&dev[i], bytes); r != 0) return fail(d_.error("cuMemAlloc", r));
       // cuMemcpy infers each side from the address (unified addressing): host memory, or a

@@ -32,6 +32,7 @@ cases = [  # B, M, N, K, BLOCK_M, BLOCK_N, input, output, tolerance relative to 
     (2, 32, 32, 32, 8, 8, "float64", "float64", 1e-15),
     (4, 64, 64, 64, 32, 32, "int8", "int32", 0),
 ]
+refused = 0
 for B, M, N, K, BM, BN, dt, out_dt, tol in cases:
     if dt == "int8":
         x = rng.integers(-128, 128, (B, M, K)).astype(np.int8)
@@ -45,14 +46,12 @@ for B, M, N, K, BM, BN, dt, out_dt, tol in cases:
     args = (x, y, o, x.strides[0] // x.itemsize, x.strides[1] // x.itemsize, y.strides[0] // y.itemsize,
             y.strides[1] // y.itemsize, o.strides[0] // o.itemsize, o.strides[1] // o.itemsize)
     meta = dict(BLOCK_B=B, BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=K, PRECISION="ieee", out_dtype=tl_out)
-    if DEVICE != "cpu":
-        try:
-            batched[grid](*args, **meta)
-        except Exception as e:  # the located refusal, never a wrong result
-            assert "is not lowered to the GPU yet" in str(e) or "at least 16 on the GPU" in str(e), e
-            continue
-        raise AssertionError("the GPU engine ran a dot it does not lower")
-    batched[grid](*args, **meta)
+    try:
+        batched[grid](*args, **meta)
+    except Exception as e:  # the GPU engine's located refusal (dims under 16), never a wrong result
+        assert DEVICE != "cpu" and ("is not lowered to the GPU yet" in str(e) or "at least 16 on the GPU" in str(e)), e
+        refused += 1
+        continue
     ref = np.matmul(x.astype(np.float64), y.astype(np.float64))
     if dt == "int8":
         assert np.array_equal(o.astype(np.int64), ref.astype(np.int64)), "int8 dot differs from the exact product"
@@ -60,7 +59,7 @@ for B, M, N, K, BM, BN, dt, out_dt, tol in cases:
         scale = np.matmul(np.abs(x.astype(np.float64)), np.abs(y.astype(np.float64)))
         err = np.max(np.abs(o.astype(np.float64) - ref) / scale)
         assert err <= tol + np.finfo(out_dt).eps, f"{dt}->{out_dt} B={B} blocks {BM}x{BN}: relative error {err}"
-print(f"dot3d: {len(cases)} batched dots " + ("agree with float64" if DEVICE == "cpu" else "refused by the GPU engine with a located error"))
+print(f"dot3d: {len(cases) - refused} batched dots agree with float64, {refused} refused by the GPU engine with a located error")
 
 
 # More leading dimensions: flattened into one batch, the result shaped back (Triton's
