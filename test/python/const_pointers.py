@@ -2,6 +2,8 @@
 # Storing through it is a CompilationError, and so is merging it with a writable pointer where
 # the choice is made at run time (an if, a conditional expression, a helper's return), each in
 # Triton's words; chosen at compile time, the writable side stores as usual.
+# One tensor is passed as two arguments (out, c_out), as the test does: on the GPU engine it is
+# one device copy, so the stores come back.
 import torch
 
 import triton
