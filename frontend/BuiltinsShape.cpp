@@ -136,9 +136,12 @@ void registerShapeBuiltins(BuiltinTable& t) {
     Args a(L, c, "trans", {"input", "dims", "*"});
     CV x = a.tensor(0);
     std::vector<int64_t> dims = dimsFrom(L, a, 1, a.site());
-    if (dims.empty()) {
-      if (x.type().rank() != 2) L.fail(a.site(), "trans() without dims needs a 2-D tile, got " + x.describe());
-      dims = {1, 0};
+    if (dims.empty()) {  // Triton's default: the last two axes swapped (a batched 2-D transpose)
+      const int64_t n = int64_t(x.type().rank());
+      if (n < 2) L.fail(a.site(), "tl.trans invoked with a 0- or 1-dimensional tensor: " + x.describe());
+      for (int64_t d = 0; d < n - 2; ++d) dims.push_back(d);
+      dims.push_back(n - 1);
+      dims.push_back(n - 2);
     }
     return permute(L, x, dims, a.site(), "tl.trans");
   };

@@ -85,3 +85,18 @@ for rank in (4, 5):
     ref = 3 * np.matmul(x.reshape(shape).astype(np.float64), y.reshape(shape).astype(np.float64))
     np.testing.assert_allclose(z.reshape(shape), ref, rtol=1e-4, atol=1e-4)
 print("dot3d: 4-D and 5-D dots agree with float64")
+
+
+# tl.trans without dims swaps the last two axes (a batched transpose), as Triton's.
+@triton.jit
+def batched_trans(X, Z):
+    offs = tl.arange(0, 2 * 2 * 16 * 32)
+    x = tl.load(X + offs).reshape(2, 2, 16, 32)
+    tl.store(Z + offs, tl.trans(x).reshape(2 * 2 * 16 * 32))
+
+
+x = rng.standard_normal(2 * 2 * 16 * 32).astype(np.float32)
+z = np.zeros_like(x)
+batched_trans[(1, )](x, z)
+assert np.array_equal(z, x.reshape(2, 2, 16, 32).swapaxes(-1, -2).reshape(-1))
+print("dot3d: tl.trans swaps the last two axes of a 4-D tile")
