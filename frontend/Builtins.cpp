@@ -317,7 +317,7 @@ void registerCreation(BuiltinTable& t) {
     if (e <= s) L.fail(a.site(), "arange's end must be greater than start");
     if (e > INT32_MAX || s < 0) L.fail(a.site(), "arange's range is too large");  // before e - s can wrap
     int64_t n = e - s;
-    if (n & (n - 1)) L.fail(a.site(), "arange's range must be a power of 2, got " + std::to_string(n));
+    if (n & (n - 1)) L.fail(a.site(), "arange's range must be a power of 2");  // Triton's words, exactly
     if (n > ir::kMaxTileElements) L.fail(a.site(), "arange's range is too large");
     L.setLoc(a.site());
     return CV::tensor(L.b.arange(s, e), DType::of(ScalarKind::I32));

@@ -77,6 +77,20 @@ class CompilationError(TritonError):
         return type(self), (self.src, self.node, self.error_message)
 
 
+def locate_in_function(e, jit_fn):
+    """Puts Triton's `at LINE:COL:` first in a frontend diagnostic that lies in jit_fn's own
+    lines (LINE counted from its `def`, COL 0-based in its dedented source, as Triton counts
+    them); the located `file:line:col: error:` text follows. Returns e."""
+    if not isinstance(e, CompilationError) or e.src is not None or not e.lineno or e.file != getattr(jit_fn, "source_path", None):
+        return e
+    first = getattr(jit_fn, "def_file_line_number", None)
+    if first is None or not first <= e.lineno < first + jit_fn.src.count("\n") + 1:
+        return e
+    e.message = f"at {e.lineno - first + 1}:{max(e.col_offset - getattr(jit_fn, '_indent', 0), 0)}:\n{e.message}"
+    e.args = (e.message, )
+    return e
+
+
 class CompileTimeAssertionFailure(CompilationError):
     """A tl.static_assert that failed while the kernel compiled (Triton's class: its autotuner
     skips a configuration that raises it)."""

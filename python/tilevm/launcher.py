@@ -384,6 +384,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
                                 unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup,
                                 access=access, programs=list(programs))
     except errors.CompilationError as e:
+        errors.locate_in_function(e, jit_fn)
         # On the interpreter it is also Triton's InterpreterError, which Triton's interpreter
         # raises for the same kernel; the same object, cause and traceback.
         if o["device"] == "cpu" and type(e) in errors.INTERPRETER_CLASSES:

@@ -27,6 +27,7 @@ import tempfile
 import tilevm
 from tilevm import _tilevm
 from tilevm.errors import CompilationError  # noqa: F401 (triton.compiler.CompilationError)
+from tilevm import errors as _errors
 from . import errors  # noqa: F401 (triton.compiler.errors)
 from ..runtime import GPUTarget
 from ..runtime.errors import OutOfResources
@@ -233,5 +234,8 @@ def compile(src, target=None, options=None):
             raise TypeError(f"triton.compile: parameter '{p.name}' of {jit.__name__} has no type in the signature and no "
                             "constexpr value")
     serial, unit = jit._tilevm_unit()
-    name, text = _tilevm.compile_unit(unit, serial, ", ".join(entries), defines)
+    try:
+        name, text = _tilevm.compile_unit(unit, serial, ", ".join(entries), defines)
+    except CompilationError as e:
+        raise _errors.locate_in_function(e, jit)
     return CompiledSource(name, text)
