@@ -78,15 +78,16 @@ class CompilationError(TritonError):
 
 
 def locate_in_function(e, jit_fn):
-    """Puts Triton's `at LINE:COL:` first in a frontend diagnostic that lies in jit_fn's own
-    lines (LINE counted from its `def`, COL 0-based in its dedented source, as Triton counts
-    them); the located `file:line:col: error:` text follows. Returns e."""
+    """Adds Triton's `at LINE:COL:` after a frontend diagnostic that lies in jit_fn's own lines
+    (LINE counted from its `def`, COL 0-based in its dedented source, as Triton counts them);
+    tilevm's `file:line:col: error:` text stays first. Returns e."""
     if not isinstance(e, CompilationError) or e.src is not None or not e.lineno or e.file != getattr(jit_fn, "source_path", None):
         return e
     first = getattr(jit_fn, "def_file_line_number", None)
     if first is None or not first <= e.lineno < first + jit_fn.src.count("\n") + 1:
         return e
-    e.message = f"at {e.lineno - first + 1}:{max(e.col_offset - getattr(jit_fn, '_indent', 0), 0)}:\n{e.message}"
+    line, col = e.lineno - first + 1, max(e.col_offset - getattr(jit_fn, "_indent", 0), 0)
+    e.message = f"{e.message}\nat {line}:{col}: line {line} of {jit_fn.__name__}, column {col} (as Triton counts them)"
     e.args = (e.message, )
     return e
 
