@@ -89,7 +89,7 @@ def _scalar_type(v):
             return "i64"
         if 0 <= v < 2**64:
             return "u64"
-        raise ValueError(f"integer argument {v} does not fit 64 bits")
+        raise OverflowError(f"integer argument {v} does not fit 64 bits")  # Triton's class
     if isinstance(v, float):
         return "fp32"
     return None

@@ -95,7 +95,7 @@ for value, dtype in [(np.int64(7), np.int64), (np.int32(-5), np.int32), (np.floa
     cell = np.zeros(1, dtype=dtype)
     store_scalar[(1,)](cell, value)
     assert cell[0] == value and cell.dtype == dtype, (value, cell)
-expect(ValueError, "integer argument 18446744073709551616 does not fit 64 bits", lambda: store_scalar[(1,)](np.zeros(1, np.uint64), 2**64))
+expect(OverflowError, "integer argument 18446744073709551616 does not fit 64 bits", lambda: store_scalar[(1,)](np.zeros(1, np.uint64), 2**64))
 
 # A bad call raises CPython's own TypeError (extra arguments used to be dropped, and an argument
 # given twice took the keyword).

@@ -100,3 +100,22 @@ for bad in [(y, x, x.shape[1], y.shape[1], x.shape[0], x.shape[1], BLOCK * 2, 2)
         raise AssertionError("a launch unlike the compiled kernel ran")
 assert (y == 7.0).all()
 print("warmup: compiled without running, launched as compiled")
+
+# @triton.jit(repr=f): the compiled kernel is named by f from its specialization (Triton's
+# test_value_specialization): parameter types, constexprs, and integers equal to 1.
+
+
+def named(spec):
+    ones = "_".join(k for k, v in spec.constants.items() if isinstance(k, str) and v == 1)
+    return f"kernel_{spec.signature['value1']}_{ones}"
+
+
+@triton.jit(repr=named)
+def specialized(value1, is_one, X):
+    pass
+
+
+for value, ty in [(-2**31, "i32"), (2**31, "i64"), (2**63, "u64")]:
+    h = specialized.warmup(value, 1, x, grid=(1, ))
+    assert h.name == f"kernel_{ty}_is_one", h.name
+print("warmup: repr names the compiled kernel from its specialization")

@@ -131,6 +131,7 @@ class JITFunction:
         self.__qualname__ = fn.__qualname__
         self.arg_names = list(inspect.signature(fn).parameters)
         self.do_not_specialize = do_not_specialize or []
+        self._repr = options.get("repr")  # Triton's: names a compiled kernel from its specialization
         raw, self.starting_line_number = _source_lines(fn)
         text = textwrap.dedent("".join(raw))
         # As Triton: the source starts at `def` (decorators are the host's business).

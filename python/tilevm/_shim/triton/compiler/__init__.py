@@ -89,9 +89,9 @@ class KernelMetadata:
 class CompiledKernel:
     """A kernel compiled for one signature and one set of constexprs (Triton's CompiledKernel)."""
 
-    def __init__(self, jit_fn, warm, num_warps, num_stages):
+    def __init__(self, jit_fn, warm, num_warps, num_stages, name=None):
         self.fn = jit_fn
-        self.name = jit_fn.__name__
+        self.name = name or jit_fn.__name__
         self.signature, self.defines = warm["signature"], dict(warm["defines"])
         self._options = {"num_warps": num_warps, "num_stages": num_stages}
         on_gpu = "gpu" in warm
@@ -188,8 +188,27 @@ def warmup(jit_fn, args, grid, kwargs):
            str(tilevm.options["device"]), warm["spec"])
     cache = jit_fn.__dict__.setdefault("_tilevm_compiled", {})
     if key not in cache:
-        cache[key] = CompiledKernel(jit_fn, warm, num_warps, num_stages)
+        cache[key] = CompiledKernel(jit_fn, warm, num_warps, num_stages, _specialized_name(jit_fn, args, meta, warm))
     return cache[key]
+
+
+def _specialized_name(jit_fn, args, meta, warm):
+    """The name `@triton.jit(repr=f)` gives the compiled kernel: f(specialization), whose
+    `signature` maps each runtime parameter to its type ("i32", "*fp32"; "constexpr" for an
+    integer argument equal to 1, which Triton specializes) and `constants` each constexpr and
+    specialized parameter to its value. None without `repr`."""
+    repr_fn = getattr(jit_fn, "_repr", None)
+    if repr_fn is None:
+        return None
+    import types
+    named = dict(zip(jit_fn.arg_names, args))
+    named.update(meta)
+    signature = dict(entry.split(": ", 1) for entry in warm["signature"].split(", ") if entry)
+    constants = {k: v for k, v in named.items() if k not in signature}
+    for arg in warm["launch_args"]:
+        if arg[0] == "int" and arg[2] == 1 and arg[1] in signature:
+            signature[arg[1]], constants[arg[1]] = "constexpr", 1
+    return repr_fn(types.SimpleNamespace(signature=signature, constants=constants))
 
 
 class ASTSource:
