@@ -252,6 +252,19 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
     d.message = "internal error: the lowered IR does not verify: " + d.message;
     return d;
   }
+  // Triton's block types: every dimension of every tile a power of two.
+  std::optional<Diagnostic> shape;
+  for (const auto& k : out->kernels)
+    ir::walk(k->body.block, [&](const ir::Op& op) {
+      for (const auto& r : op.results)
+        for (size_t i = 0; !shape && i < r->type.rank(); ++i)
+          if (int64_t d = r->type.dim(i); d & (d - 1)) {
+            const ir::Location& l = op.loc;
+            shape = Diagnostic{l.file < out->files.size() ? out->files[l.file] : "", l.line, l.col,
+                               "Shape element " + std::to_string(i) + " must be a power of 2"};  // Triton's words
+          }
+    });
+  if (shape) return *shape;
   return out;
 }
 
