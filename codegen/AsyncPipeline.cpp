@@ -223,14 +223,17 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
 }
 
 void Lowerer::cpAsync(llvm::Value* dst, llvm::Value* src, unsigned size, llvm::Value* bytes, llvm::Value* issue) {
-  // 16 bytes bypass L1 (.cg); 4-byte copies may only go through it (.ca).
-  std::string copy = std::string(size == 16 ? "cp.async.cg" : "cp.async.ca") + ".shared.global [$1], [$2], " + std::to_string(size) + ", $3;";
+  // 16 bytes bypass L1 (.cg); 4-byte copies may only go through it (.ca). Operands from $first.
+  auto copy = [&](int first) {
+    auto arg = [&](int i) { return "$" + std::to_string(first + i); };
+    return std::string(size == 16 ? "cp.async.cg" : "cp.async.ca") + ".shared.global [" + arg(0) + "], [" + arg(1) + "], " +
+           std::to_string(size) + ", " + arg(2) + ";";
+  };
   if (!issue || isProvenTrue(issue)) {
-    asmCall(b_.getVoidTy(), copy.replace(copy.find("$1"), 2, "$0").replace(copy.find("$2"), 2, "$1").replace(copy.find("$3"), 2, "$2"),
-            "r,l,r,~{memory}", {dst, src, bytes});
+    asmCall(b_.getVoidTy(), copy(0), "r,l,r,~{memory}", {dst, src, bytes});
     return;
   }
-  asmCall(b_.getVoidTy(), "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p " + copy + "\n\t}", "r,r,l,r,~{memory}",
+  asmCall(b_.getVoidTy(), "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p " + copy(1) + "\n\t}", "r,r,l,r,~{memory}",
           {b_.CreateZExt(issue, b_.getInt32Ty()), dst, src, bytes});
 }
 

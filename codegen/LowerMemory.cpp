@@ -546,34 +546,15 @@ void Lowerer::atomic(const ir::Op& op) {
     std::string cons = "=" + reg + ",l," + reg + (cas ? "," + reg : "") + ",~{memory}";
     return b_.CreateBitCast(asmCall(bitsTy, text, cons, args), ty);
   };
-  // The access of slot k, done where `pred` holds; the old value, or 0.
-  auto access = [&](unsigned k, llvm::Value* pred) {
-    auto* doIt = llvm::BasicBlock::Create(ctx_, "atomic", fn_);
-    auto* join = llvm::BasicBlock::Create(ctx_, "atomic_done", fn_);
-    llvm::BasicBlock* from = b_.GetInsertBlock();
-    b_.CreateCondBr(pred, doIt, join);
-    b_.SetInsertPoint(doIt);
-    llvm::Value* ptr = slot(op.operands[0], k);
-    if (!ptxOp.empty()) {
-      llvm::Value* old = ptxAtomic(k, ptr);
-      llvm::BasicBlock* end = b_.GetInsertBlock();
-      b_.CreateBr(join);
-      b_.SetInsertPoint(join);
-      auto* phi = b_.CreatePHI(ty, 2);
-      phi->addIncoming(old, end);
-      phi->addIncoming(llvm::Constant::getNullValue(ty), from);
-      return phi;
-    }
-    auto fence = [&] {
-      auto* asmTy = llvm::FunctionType::get(b_.getVoidTy(), false);
-      b_.CreateCall(llvm::InlineAsm::get(asmTy, "fence.acq_rel." + scope + ";", "~{memory}", true));
-    };
+  // LLVM's atomicrmw / cmpxchg between fences of the atomic's scope, as `sem` asks.
+  auto llvmAtomic = [&](unsigned k, llvm::Value* ptr) -> llvm::Value* {
+    auto fence = [&] { asmCall(b_.getVoidTy(), "fence.acq_rel." + scope + ";", "~{memory}", {}); };
     if (sem == "release" || sem == "acq_rel") fence();
-    llvm::Align align(ty->getPrimitiveSizeInBits() / 8);
+    llvm::Align align(bits / 8);
     llvm::Value* old;
     if (cas) {
       // cmpxchg compares bits: floats go through integers of their width.
-      llvm::Type* bitsTy = b_.getIntNTy(unsigned(ty->getPrimitiveSizeInBits()));
+      llvm::Type* bitsTy = b_.getIntNTy(bits);
       llvm::Value* cmp = b_.CreateBitCast(slot(op.operands[1], k), bitsTy);
       llvm::Value* val = b_.CreateBitCast(slot(op.operands[2], k), bitsTy);
       auto* x = b_.CreateAtomicCmpXchg(ptr, cmp, val, llvm::MaybeAlign(align), order,
@@ -585,6 +566,17 @@ void Lowerer::atomic(const ir::Op& op) {
       old = b_.CreateAtomicRMW(kind, ptr, slot(op.operands[1], k), llvm::MaybeAlign(align), order);
     }
     if (sem == "acquire" || sem == "acq_rel") fence();
+    return old;
+  };
+  // The access of slot k, done where `pred` holds; the old value, or 0.
+  auto access = [&](unsigned k, llvm::Value* pred) {
+    auto* doIt = llvm::BasicBlock::Create(ctx_, "atomic", fn_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "atomic_done", fn_);
+    llvm::BasicBlock* from = b_.GetInsertBlock();
+    b_.CreateCondBr(pred, doIt, join);
+    b_.SetInsertPoint(doIt);
+    llvm::Value* ptr = slot(op.operands[0], k);
+    llvm::Value* old = ptxOp.empty() ? llvmAtomic(k, ptr) : ptxAtomic(k, ptr);
     llvm::BasicBlock* end = b_.GetInsertBlock();
     b_.CreateBr(join);
     b_.SetInsertPoint(join);

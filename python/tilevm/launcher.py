@@ -234,13 +234,12 @@ def kernel_asm(source):
 
 class _Direct:
     """What a launch key's first launch worked out: the GPU engine's direct launcher of the
-    kernel it loaded (_tilevm.DirectLaunch), the signature and constexprs, what a warmup returns,
-    the rest of a launch's result and what its `asm` is made from."""
-    __slots__ = ("launcher", "signature", "defines", "warm", "result", "source")
+    kernel it loaded (_tilevm.DirectLaunch), the signature and constexprs, what a warmup returns
+    (with what `asm` is made from) and the rest of a launch's result."""
+    __slots__ = ("launcher", "signature", "defines", "warm", "result")
 
-    def __init__(self, launcher, signature, defines, warm, result, source):
+    def __init__(self, launcher, signature, defines, warm, result):
         self.launcher, self.signature, self.defines, self.warm, self.result = launcher, signature, defines, warm, result
-        self.source = source
 
 
 def _direct_key(b, values, serial, num_warps, num_stages, o):
@@ -317,7 +316,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
                 return entry.warm
             g = _grid(grid, b, values, kwargs)
             if entry.launcher.launch(g, direct_key[1], _current_stream(o["device"])):
-                result = LaunchResult(entry.result, entry.source)
+                result = LaunchResult(entry.result, entry.warm["asm_source"])
                 result["programs"] = g[0] * g[1] * g[2]
                 (result["bytecode_encodes"], result["prepares"], result["module_loads"],
                  result["cache_hits"]) = _tilevm.cache_counters()
@@ -399,7 +398,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     if direct is not None and direct_key is not None and not (result["findings"] or result["warnings"] or result["printed"]):
         warm = {k: v for k, v in result.items() if k in ("signature", "defines", "spec", "gpu")}
         warm["asm_source"] = source
-        b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"}, source)
+        b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"})
     if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
         result["launch_args"], result["grid"], result["asm_source"] = launch_args, grid, source
         return result
