@@ -1,5 +1,7 @@
 // BuiltinsMath.cpp - math functions, reductions and scans (with Triton's accumulator dtypes and
 // combiners), and dot.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "frontend/Builtins.h"
@@ -184,6 +186,47 @@ CV userCombine(Lowerer& L, CallArgs& c, bool scan) {
   return in.kind == CV::K::Tuple ? CV::tuple(out) : out[0];
 }
 
+// One IR dot, acc + x @ y, with `precision` on f32 operands ("" for others).
+CV dotOp(Lowerer& L, const CV& x, const CV& y, const CV& acc, const std::string& precision, const Expr& at) {
+  std::vector<ir::Attribute> attrs;
+  if (!precision.empty()) attrs.push_back({"input_precision", precision});
+  L.setLoc(at);
+  return CV::tensor(L.b.create(Opcode::Dot, {x.value, y.value, acc.value}, {acc.type()}, attrs)->result(), acc.dtype);
+}
+
+// Triton's bf16x3 (n = 2) and bf16x6 (n = 3) precisions, as its F32DotTC pass rewrites them:
+// each f32 operand split into n bf16 parts (hi, mid, lo: each the bf16 rounding of what the
+// parts before it leave), the cross products summed smallest first into a zero tile, NaNs of
+// the small terms replaced by zero, hi @ hi added last and the accumulator after it. Both
+// engines then run bf16 dots.
+CV dotBf16xN(Lowerer& L, const CV& x, const CV& y, const CV& acc, int n, const Expr& at) {
+  const DType bf16 = DType::of(ScalarKind::BF16), f32 = DType::of(ScalarKind::F32);
+  auto split = [&](CV v) {
+    std::vector<CV> parts;
+    for (int i = 0; i < n; ++i) {
+      CV part = L.cast(v, bf16, at);
+      if (i != n - 1) v = L.binary("-", v, L.cast(part, f32, at), at);
+      parts.push_back(part);
+    }
+    return parts;
+  };
+  std::vector<CV> as = split(x), bs = split(y);
+  enum { Hi, Mid, Lo };
+  L.setLoc(at);
+  CV zero = L.constant(CV::integer(0), f32, acc.type().shape());
+  CV r = zero;
+  if (n == 3) {
+    r = dotOp(L, as[Mid], bs[Mid], r, "", at);
+    r = dotOp(L, as[Lo], bs[Hi], r, "", at);
+    r = dotOp(L, as[Hi], bs[Lo], r, "", at);
+  }
+  r = dotOp(L, as[Mid], bs[Hi], r, "", at);
+  r = dotOp(L, as[Hi], bs[Mid], r, "", at);
+  r = L.select(L.compare("!=", r, r, at), zero, r, at);
+  r = dotOp(L, as[Hi], bs[Hi], r, "", at);
+  return L.binary("+", r, acc, at);
+}
+
 CV dot(Lowerer& L, CallArgs& c) {
   Args a(L, c, "dot", {"input", "other", "acc", "input_precision", "allow_tf32", "max_num_imprecise_acc", "out_dtype"});
   CV x = a.tensor(0), y = a.tensor(1);
@@ -255,16 +298,15 @@ CV dot(Lowerer& L, CallArgs& c) {
     L.setLoc(at);
     acc = L.constant(CV::integer(0), out, shape);
   }
-  std::vector<ir::Attribute> attrs;
-  if (x.dtype.kind == ScalarKind::F32) {
-    std::string p = "tf32";
-    if (a.has(4) && !a.boolOr(4, true)) p = "ieee";
-    if (a.has(3)) p = a.strOr(3, "tf32");
-    if (p == "tf32x3" || p == "ieee" || p == "tf32") attrs.push_back({"input_precision", p});
-    else L.fail(a.at(3), "input_precision must be tf32, tf32x3 or ieee, got '" + p + "'");
-  }
-  L.setLoc(at);
-  return CV::tensor(L.b.create(Opcode::Dot, {x.value, y.value, acc.value}, {acc.type()}, attrs)->result(), out);
+  std::string p = "tf32";
+  if (a.has(4) && !a.boolOr(4, true)) p = "ieee";
+  if (a.has(3)) p = a.strOr(3, "tf32");
+  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+  if (!(p == "tf32" || p == "tf32x3" || p == "ieee" || p == "bf16x3" || p == "bf16x6"))
+    L.fail(a.at(3), "input_precision must be one of ('tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6'). Got " + a.strOr(3, ""));
+  if (x.dtype.kind != ScalarKind::F32) return dotOp(L, x, y, acc, "", at);
+  if (p == "bf16x3" || p == "bf16x6") return dotBf16xN(L, x, y, acc, p == "bf16x6" ? 3 : 2, at);
+  return dotOp(L, x, y, acc, p, at);
 }
 
 }  // namespace
