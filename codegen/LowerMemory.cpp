@@ -358,8 +358,9 @@ void Lowerer::store(const ir::Op& op) {
 
 bool Lowerer::accumulatorThroughShared(const ir::Op& op) const {
   const ir::Type& t = op.operands[1]->type;
-  if (t.rank() != 2 || ir::bitWidth(t.elem().kind) != 16 || !layoutOf(op.operands[1]).accumulator()) return false;
-  const int64_t chunk = 8;  // halves per 16-byte store
+  const unsigned bits = ir::bitWidth(t.elem().kind);
+  if (t.rank() != 2 || (bits != 16 && bits != 32) || !layoutOf(op.operands[1]).accumulator()) return false;
+  const int64_t chunk = 128 / bits;  // elements per 16-byte store
   if (t.dim(1) % chunk != 0 || epilogueBytes(t) > maxDynamicSharedBytes(o_)) return false;
   auto ptr = axes_.find(op.operands[0]);
   if (ptr == axes_.end() || ptr->second.contiguity < chunk || ptr->second.divisibility % 16 != 0 || !isIndexFunction(op.operands[0]))
@@ -371,12 +372,16 @@ bool Lowerer::accumulatorThroughShared(const ir::Op& op) const {
 
 namespace {
 
-// Bytes per row of storeThroughShared's staging: cols halves and 16 bytes of padding.
-int64_t epiloguePitch(int64_t cols) { return (cols + 8) * 2; }
+// Bytes per row of storeThroughShared's staging: the row, then padding of a quarter warp's
+// pairs (4 lanes x 2 elements), so the 8 rows a warp writes at once start in different banks.
+int64_t epiloguePitch(const ir::Type& t) {
+  const int64_t bytes = ir::bitWidth(t.elem().kind) / 8;
+  return (t.dim(1) + 8) * bytes;
+}
 
 }  // namespace
 
-uint64_t Lowerer::epilogueBytes(const ir::Type& t) { return uint64_t(t.dim(0)) * uint64_t(epiloguePitch(t.dim(1))); }
+uint64_t Lowerer::epilogueBytes(const ir::Type& t) { return uint64_t(t.dim(0)) * uint64_t(epiloguePitch(t)); }
 
 void Lowerer::forEachChunk(int64_t chunks, const std::function<void(llvm::Value*, llvm::Value*)>& body) {
   for (int64_t r = 0; r * threads_ < chunks; ++r) {
@@ -385,31 +390,42 @@ void Lowerer::forEachChunk(int64_t chunks, const std::function<void(llvm::Value*
   }
 }
 
-// The accumulator's pairs written to shared memory row by row (rows padded by 16 bytes, so a
-// warp's 8 rows of a block fall in different banks), then read back 16 bytes per thread in
+// The accumulator's pairs written to shared memory row by row (one word for 16-bit elements,
+// two for 32-bit; rows padded as epiloguePitch says), then read back 16 bytes per thread in
 // row-major order and stored as one predicated st.global.v4.b32 each, their addresses and mask
 // recomputed at each chunk's first element (Triton's epilogue through shared memory).
 void Lowerer::storeThroughShared(const ir::Op& op) {
   const ir::Value* v = op.operands[1];
   const Layout l = layoutOf(v);
   llvm::Type* ty = scalarType(v->type.elem());
-  const int64_t rows = v->type.dim(0), cols = v->type.dim(1);
+  const int64_t rows = v->type.dim(0), cols = v->type.dim(1), pitch = epiloguePitch(v->type);
+  const unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8), chunk = 16 / bytes;
   barrier();  // earlier readers of the scratch array are done
   llvm::Value* base = scratch(op, epilogueBytes(v->type));
   auto staged = [&](llvm::Value* e) {  // element e's byte in the staging rows
     llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
     llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
-    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(epiloguePitch(cols)))), b_.CreateShl(col, b_.getInt32(1)));
+    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(pitch))), b_.CreateMul(col, b_.getInt32(int32_t(bytes))));
     return b_.CreateGEP(b_.getInt8Ty(), base, at);
   };
-  for (unsigned k = 0; k < l.slots(); k += 2) b_.CreateStore(packPair(slot(v, k), slot(v, k + 1), ty), staged(elementIndex(l, k)));
+  for (unsigned k = 0; k < l.slots(); k += 2) {
+    llvm::Value* pair;
+    if (bytes == 2) {
+      pair = packPair(slot(v, k), slot(v, k + 1), ty);
+    } else {
+      pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
+      pair = b_.CreateInsertElement(pair, slot(v, k), uint64_t(0));
+      pair = b_.CreateInsertElement(pair, slot(v, k + 1), uint64_t(1));
+    }
+    b_.CreateAlignedStore(pair, staged(elementIndex(l, k)), llvm::MaybeAlign(2 * bytes));
+  }
   barrier();
   llvm::Type* words = llvm::FixedVectorType::get(b_.getInt32Ty(), 4);
-  forEachChunk(rows * cols / 8, [&](llvm::Value* c, llvm::Value* on) {
-    llvm::Value* e = b_.CreateSelect(on, b_.CreateMul(c, b_.getInt32(8)), b_.getInt32(0));
-    auto* chunk = b_.CreateAlignedLoad(words, staged(e), llvm::MaybeAlign(16));
+  forEachChunk(rows * cols / chunk, [&](llvm::Value* c, llvm::Value* on) {
+    llvm::Value* e = b_.CreateSelect(on, b_.CreateMul(c, b_.getInt32(int32_t(chunk))), b_.getInt32(0));
+    auto* words16 = b_.CreateAlignedLoad(words, staged(e), llvm::MaybeAlign(16));
     Values lanes;
-    for (unsigned i = 0; i < 4; ++i) lanes.push_back(b_.CreateExtractElement(chunk, uint64_t(i)));
+    for (unsigned i = 0; i < 4; ++i) lanes.push_back(b_.CreateExtractElement(words16, uint64_t(i)));
     if (op.operands.size() > 2) on = b_.CreateAnd(on, recompute(op.operands[2], e));
     vectorStore(recompute(op.operands[0], e), lanes, b_.getInt32Ty(), isProvenTrue(on) ? nullptr : on);
   });

@@ -135,11 +135,11 @@ class Lowerer {
   /// Whether a store of an accumulator may go a pair of neighbouring slots at a time: its
   /// pointers proven contiguous and aligned in pairs, its mask one value per pair.
   bool accumulatorPairs(const ir::Op& op, llvm::Type* ty) const;
-  /// Whether a store of a 16-bit accumulator goes through shared memory, 16 bytes a store: its
-  /// pointers proven contiguous and 16-byte aligned in runs of 8, its mask one value per run,
-  /// both recomputable at any element.
+  /// Whether a store of a 16- or 32-bit accumulator goes through shared memory, 16 bytes a
+  /// store: its pointers proven contiguous and 16-byte aligned in runs of 16 bytes, its mask one
+  /// value per run, both recomputable at any element.
   bool accumulatorThroughShared(const ir::Op& op) const;
-  /// Scratch bytes that store stages tile t in (rows padded by 16 bytes).
+  /// Scratch bytes that store stages tile t in (rows padded by 8 elements).
   static uint64_t epilogueBytes(const ir::Type& t);
   void storeThroughShared(const ir::Op& op);
   /// body(c, inRange) for chunks c = tid, tid + T, ... below `chunks` (T threads): one call per
