@@ -176,17 +176,38 @@ CV atomicRmw(Lowerer& L, CallArgs& c, const std::string& fn, const std::string& 
   if ((e.isInt() && e.bits() < 32) || ((e.kind == ir::ScalarKind::F16 || e.kind == ir::ScalarKind::BF16) && base != "add"))
     L.fail(a.site(), fn + "() does not support " + e.name() + " (as Triton's atomics)");
   CV val = toPointee(L, a.get(1), ptr, a.at(1));
+  if ((base == "and" || base == "or" || base == "xor") && !e.isInt())
+    L.fail(a.site(), fn + "() needs integer values, got " + e.name());
+  std::vector<ir::Attribute> order;
+  atomicOrdering(L, a, 3, order);
+  std::optional<CV> m;
+  if (a.has(2)) m = mask(L, a.get(2), ptr, a.at(2));
+  auto rmw = [&](const std::string& kind, const CV& p, const CV& v, const std::optional<CV>& on) {
+    std::vector<ir::Value*> ops{p.value, v.value};
+    if (on) ops.push_back(on->value);
+    std::vector<ir::Attribute> attrs{{"kind", kind}};
+    attrs.insert(attrs.end(), order.begin(), order.end());
+    L.setLoc(a.site());
+    return CV::tensor(L.b.create(Opcode::AtomicRmw, ops, {v.type()}, attrs)->result(), p.dtype.element());
+  };
+  if ((base == "max" || base == "min") && e.isFloat()) {
+    // Triton's semantic.py: a float's max (min) is a signed integer max (min) of its bits where
+    // its sign bit is clear and an unsigned min (max) where it is set, so both engines order
+    // -0.0, +0.0 and NaNs as Triton's GPUs do.
+    const ScalarKind ik = e.bits() == 64 ? ScalarKind::I64 : ScalarKind::I32;
+    const DType it = DType::of(ik), ut = DType::of(ik, true);
+    const Expr& at = a.site();
+    CV iv = L.cast(val, it, at, true), uv = L.cast(val, ut, at, true);
+    CV neg = L.compare("<", iv, CV::integer(0), at), pos = L.unary("not", neg, at);
+    auto where = [&](const CV& sign) { return m ? L.binary("&", *m, sign, at) : sign; };
+    CV posOld = rmw(base, L.cast(ptr, DType::ptrTo(it), at, true), iv, where(pos));
+    CV negOld = rmw(base == "max" ? "umin" : "umax", L.cast(ptr, DType::ptrTo(ut), at, true), uv, where(neg));
+    return L.cast(L.select(pos, posOld, L.cast(negOld, it, at, true), at), e, at, true);
+  }
   std::string kind = base;
   if (base == "add") kind = e.isFloat() ? "fadd" : "add";
   if ((base == "max" || base == "min") && e.isUnsigned) kind = "u" + base;
-  if ((base == "and" || base == "or" || base == "xor") && !e.isInt())
-    L.fail(a.site(), fn + "() needs integer values, got " + e.name());
-  std::vector<ir::Value*> ops{ptr.value, val.value};
-  if (a.has(2)) ops.push_back(mask(L, a.get(2), ptr, a.at(2)).value);
-  std::vector<ir::Attribute> attrs{{"kind", kind}};
-  atomicOrdering(L, a, 3, attrs);
-  L.setLoc(a.site());
-  return CV::tensor(L.b.create(Opcode::AtomicRmw, ops, {val.type()}, attrs)->result(), e);
+  return rmw(kind, ptr, val, m);
 }
 
 void registerPython(BuiltinTable& t) {

@@ -14,4 +14,6 @@ def atomics_kinds(f32, f16, bf16, i64, u32, i32, n, BLOCK: tl.constexpr):
     tl.atomic_xchg(i32 + offs, 5, mask=m)
     tl.atomic_or(i32 + offs, 6, mask=m)
     tl.atomic_cas(i32, 0, 1)
-    tl.atomic_max(f32 + offs, 2.0, mask=m)
+    v = tl.load(f32 + offs, mask=m, other=0.0)
+    tl.atomic_max(f32 + offs, v, mask=m)
+    tl.atomic_min(f32 + offs, v, mask=m, sem="relaxed", scope="cta")
