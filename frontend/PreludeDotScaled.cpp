@@ -1,7 +1,8 @@
 // PreludeDotScaled.cpp - the prelude's tl.dot_scaled (Triton's microscaled matrix product),
-// written in the kernel language: each operand format (e2m1 packed two per byte, e4m3fn, e5m2,
-// fp16, bf16) decoded exactly to f32 by integer bit operations and bitcasts, multiplied by its
-// e8m0 scales, then one f32 dot.
+// written in the kernel language as Triton decomposes it for GPUs without microscaled tensor
+// cores: each operand format (e2m1 packed two per byte, e4m3fn, e5m2, fp16, bf16) decoded by
+// integer bit operations and bitcasts, converted to the compute dtype (bf16, or fp16 when an
+// operand is fp16), multiplied there by its e8m0 scales, then one 16-bit dot into f32.
 #include "frontend/Prelude.h"
 
 namespace tilevm::frontend {
@@ -10,8 +11,8 @@ const char* const kPreludeDotScaledSource = R"PY(
 
 # Microscaled dot (OCP MX formats). A value decodes to f32 bits exactly; NaN and inf as
 # Triton's interpreter decodes them (e5m2: exponent 31 is inf or NaN; e4m3fn: S.1111.111 is
-# NaN, there is no inf; e2m1 has neither). An e8m0 scale s is 2^(s - 127) as the f32 bits
-# s << 23 (so s == 0 reads as 0, as in Triton), and s == 0xFF is NaN.
+# NaN, there is no inf; e2m1 has neither). An e8m0 scale s is 2^(s - 127) (s == 0 reads as 0,
+# as in Triton), and s == 0xFF is NaN.
 F32_NAN_BITS = 0x7FC00000
 F32_INF_BITS = 0x7F800000
 
@@ -66,9 +67,9 @@ def _mx_unpack_e2m1(x, along_last: tl.constexpr):
 
 
 @triton.jit
-def _mx_scales(scale, is_rhs: tl.constexpr, B: tl.constexpr, M: tl.constexpr, K: tl.constexpr):
-    # e8m0 scales [B, M, K // 32] (rhs: [B, N, K // 32]; B only for 3-D operands) as f32, one per
-    # element of the operand: [B, M, K] (rhs: [B, K, N]).
+def _mx_scale_codes(scale, is_rhs: tl.constexpr, B: tl.constexpr, M: tl.constexpr, K: tl.constexpr):
+    # e8m0 scale codes [B, M, K // 32] (rhs: [B, N, K // 32]; B only for 3-D operands) as
+    # uint32, one per element of the operand: [B, M, K] (rhs: [B, K, N]).
     rank: tl.constexpr = len(scale.shape)
     tl.static_assert(scale.dtype == tl.uint8, "dot_scaled: scales must be uint8 (e8m0)")
     tl.static_assert((rank == 2 and B is None) or (rank == 3 and B is not None and scale.shape[0] == B),
@@ -76,13 +77,12 @@ def _mx_scales(scale, is_rhs: tl.constexpr, B: tl.constexpr, M: tl.constexpr, K:
     tl.static_assert(scale.shape[rank - 2] == M and scale.shape[rank - 1] * 32 == K,
                      "dot_scaled: a scale tensor must be [M, K // 32] for lhs and [N, K // 32] for rhs (one e8m0 per 32 elements along K)")
     s = scale.to(tl.uint32)
-    f = tl.where(s == 255, F32_NAN_BITS, s << 23).to(tl.float32, bitcast=True)
     G: tl.constexpr = K // 32
     if rank == 2:
         rows: tl.constexpr = M
     else:
         rows: tl.constexpr = scale.shape[0] * M
-    wide = tl.broadcast_to(tl.reshape(f, (rows, G, 1)), (rows, G, 32))
+    wide = tl.broadcast_to(tl.reshape(s, (rows, G, 1)), (rows, G, 32))
     if rank == 2:
         full = tl.reshape(wide, (M, K))
         if is_rhs:
@@ -95,8 +95,9 @@ def _mx_scales(scale, is_rhs: tl.constexpr, B: tl.constexpr, M: tl.constexpr, K:
 
 
 @triton.jit
-def _mx_operand(x, scale, format: tl.constexpr, k_pack: tl.constexpr, is_rhs: tl.constexpr):
-    # One operand of dot_scaled as f32, [..., M, K] for lhs and [..., K, N] for rhs.
+def _mx_operand(x, scale, format: tl.constexpr, k_pack: tl.constexpr, is_rhs: tl.constexpr, comp: tl.constexpr,
+                fast_math: tl.constexpr):
+    # One operand of dot_scaled in the compute dtype, [..., M, K] for lhs and [..., K, N] for rhs.
     tl.static_assert(format == "e2m1" or format == "e4m3" or format == "e5m2" or format == "bf16" or format == "fp16",
                      "dot_scaled: the formats are 'e2m1', 'e4m3', 'e5m2', 'bf16' and 'fp16'")
     tl.static_assert(k_pack or format == "e2m1", "dot_scaled: only mxfp4 inputs can be packed along a dimension different than K")
@@ -116,26 +117,29 @@ def _mx_operand(x, scale, format: tl.constexpr, k_pack: tl.constexpr, is_rhs: tl
             v = _mx_e5m2_bits(b).to(tl.float32, bitcast=True)
     elif format == "fp16":
         tl.static_assert(x.dtype == tl.float16 or x.dtype == tl.uint16, "dot_scaled: fp16 operands must be float16 (or uint16)")
-        v = x.to(tl.float16, bitcast=True).to(tl.float32)
+        v = x.to(tl.float16, bitcast=True)
     else:
         tl.static_assert(x.dtype == tl.bfloat16 or x.dtype == tl.uint16, "dot_scaled: bf16 operands must be bfloat16 (or uint16)")
-        v = x.to(tl.bfloat16, bitcast=True).to(tl.float32)
+        v = x.to(tl.bfloat16, bitcast=True)
+    v = v.to(comp)  # exact but for a bf16 operand in an fp16 product
     if scale is not None:
         rank: tl.constexpr = len(v.shape)
         B: tl.constexpr = v.shape[0] if rank == 3 else None
         if is_rhs:
-            v = v * _mx_scales(scale, True, B, v.shape[rank - 1], v.shape[rank - 2])
+            s = _mx_scale_codes(scale, True, B, v.shape[rank - 1], v.shape[rank - 2])
         else:
-            v = v * _mx_scales(scale, False, B, v.shape[rank - 2], v.shape[rank - 1])
+            s = _mx_scale_codes(scale, False, B, v.shape[rank - 2], v.shape[rank - 1])
+        # The scale 2^(s - 127) in the compute dtype as Triton makes it: bf16 bits s << 7; for
+        # fp16 the f32 bits s << 23 rounded to fp16 (0 and inf outside its range). The product is
+        # rounded to the compute dtype; a code 0xFF makes NaN unless fast_math.
+        if comp == tl.bfloat16:
+            f = (s << 7).to(tl.uint16).to(tl.bfloat16, bitcast=True)
+        else:
+            f = (s << 23).to(tl.float32, bitcast=True).to(tl.float16)
+        v = v * f
+        if not fast_math:
+            v = tl.where(s == 255, float("nan"), v)
     return v
-
-
-@triton.jit
-def _mx_exact_in_tf32(format: tl.constexpr, scaled: tl.constexpr):
-    # Whether every decoded value has its lowest set bit at 2^-136 or above, the finest step
-    # tf32 keeps: then a tf32 dot is exact on the inputs (a scaled e5m2, fp16 or bf16 can reach
-    # f32's subnormals below it).
-    return format == "e2m1" or format == "e4m3" or not scaled
 
 
 @triton.jit
@@ -146,15 +150,16 @@ def dot_scaled(lhs, lhs_scale, lhs_format: tl.constexpr, rhs, rhs_scale, rhs_for
     rank: tl.constexpr = len(lhs.shape)
     tl.static_assert((rank == 2 or rank == 3) and len(rhs.shape) == rank,
                      "dot_scaled: both inputs must be either 2D or 3D")
-    a = _mx_operand(lhs, lhs_scale, lhs_format, lhs_k_pack, False)
-    b = _mx_operand(rhs, rhs_scale, rhs_format, rhs_k_pack, True)
+    # Triton's compute dtype (DecomposeScaledBlocked): fp16 if either operand is fp16, else bf16.
+    if lhs_format == "fp16" or rhs_format == "fp16":
+        comp: tl.constexpr = tl.float16
+    else:
+        comp: tl.constexpr = tl.bfloat16
+    a = _mx_operand(lhs, lhs_scale, lhs_format, lhs_k_pack, False, comp, fast_math)
+    b = _mx_operand(rhs, rhs_scale, rhs_format, rhs_k_pack, True, comp, fast_math)
     tl.static_assert(a.shape[rank - 1] == b.shape[rank - 2],
                      "dot_scaled: the reduction dimension should pack the same number of elements")
-    if _mx_exact_in_tf32(lhs_format, lhs_scale is not None) and _mx_exact_in_tf32(rhs_format, rhs_scale is not None):
-        precision: tl.constexpr = "tf32"
-    else:
-        precision: tl.constexpr = "ieee"
-    return tl.dot(a, b, acc, input_precision=precision, out_dtype=tl.float32)
+    return tl.dot(a, b, acc, out_dtype=tl.float32)
 )PY";
 
 }  // namespace tilevm::frontend

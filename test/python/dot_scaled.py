@@ -1,7 +1,8 @@
 # tl.dot_scaled on fresh random inputs against a NumPy float64 reference that decodes every
-# format from its definition (OCP MX: e2m1, e4m3fn, e5m2; e8m0 scales): every code of each
-# format decoded exactly, every pair of formats with and without scales, e2m1 packed along K
-# and along M/N, 3-D operands, an accumulator, and the NaN scale.
+# format from its definition (OCP MX: e2m1, e4m3fn, e5m2; e8m0 scales) and scales in Triton's
+# compute dtype (bf16, fp16 when an operand is fp16): every code of each format decoded
+# exactly, every pair of formats with and without scales, e2m1 packed along K and along M/N,
+# 3-D operands, an accumulator, and the NaN scale.
 import numpy as np
 
 import triton
@@ -37,8 +38,17 @@ def bf16_to_f64(u16):
     return (u16.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
-def reference(data, scale, fmt, k_pack, is_rhs):
-    """The operand as float64 ([..., M, K] for lhs, [..., K, N] for rhs)."""
+def to_bf16(x):
+    """float64 values rounded to bfloat16 (nearest, ties to even; subnormals kept), as float64."""
+    u = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    u = np.where(np.isnan(x), 0x7FC00000, (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000)
+    return u.astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def reference(data, scale, fmt, k_pack, is_rhs, comp):
+    """The operand as float64 ([..., M, K] for lhs, [..., K, N] for rhs), in Triton's compute
+    dtype `comp` ("bf16" or "fp16"): scaled there, each product rounded to it."""
+    rnd = to_bf16 if comp == "bf16" else (lambda x: x.astype(np.float16).astype(np.float64))
     if fmt == "e2m1":
         lo, hi = TABLES["e2m1"][data & 15], TABLES["e2m1"][data >> 4]
         axis = data.ndim - 1 if k_pack != is_rhs else data.ndim - 2
@@ -52,19 +62,27 @@ def reference(data, scale, fmt, k_pack, is_rhs):
         v = data.astype(np.float64)
     else:
         v = bf16_to_f64(data)
+    v = rnd(v)
     if scale is not None:
-        s = np.where(scale == 255, np.nan, np.where(scale == 0, 0.0, 2.0**(scale.astype(np.float64) - 127)))
-        s = np.repeat(s, 32, axis=-1)
+        f = np.where(scale == 0, 0.0, 2.0**(scale.astype(np.float64) - 127))
+        f = to_bf16(f) if comp == "bf16" else f.astype(np.float32).astype(np.float16).astype(np.float64)
+        f = np.repeat(f, 32, axis=-1)
+        nan = np.repeat(scale == 255, 32, axis=-1)
         if is_rhs:
-            s = np.swapaxes(s, -1, -2)
-        v = v * s
+            f, nan = np.swapaxes(f, -1, -2), np.swapaxes(nan, -1, -2)
+        with np.errstate(invalid="ignore", over="ignore"):
+            v = np.where(nan, np.nan, rnd(v * f))
     return v
+
+
+def compute_dtype(fa, fb):
+    return "fp16" if "fp16" in (fa, fb) else "bf16"
 
 
 @triton.jit
 def mx_kernel(A, SA, B, SB, C, Acc, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, AR: tl.constexpr,
               AC: tl.constexpr, BR: tl.constexpr, BC: tl.constexpr, fa: tl.constexpr, fb: tl.constexpr,
-              ka: tl.constexpr, kb: tl.constexpr):
+              ka: tl.constexpr, kb: tl.constexpr, FM: tl.constexpr = False):
     a = tl.load(A + tl.arange(0, AR)[:, None] * AC + tl.arange(0, AC)[None, :])
     b = tl.load(B + tl.arange(0, BR)[:, None] * BC + tl.arange(0, BC)[None, :])
     if SA is not None:
@@ -73,9 +91,9 @@ def mx_kernel(A, SA, B, SB, C, Acc, M: tl.constexpr, N: tl.constexpr, K: tl.cons
         SB = tl.load(SB + tl.arange(0, N)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
     offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     if Acc is not None:
-        c = tl.dot_scaled(a, SA, fa, b, SB, fb, acc=tl.load(Acc + offs), lhs_k_pack=ka, rhs_k_pack=kb)
+        c = tl.dot_scaled(a, SA, fa, b, SB, fb, acc=tl.load(Acc + offs), lhs_k_pack=ka, rhs_k_pack=kb, fast_math=FM)
     else:
-        c = tl.dot_scaled(a, SA, fa, b, SB, fb, lhs_k_pack=ka, rhs_k_pack=kb)
+        c = tl.dot_scaled(a, SA, fa, b, SB, fb, lhs_k_pack=ka, rhs_k_pack=kb, fast_math=FM)
     tl.store(C + offs, c)
 
 
@@ -110,8 +128,11 @@ def operand(fmt, rows, cols, finite=True):
 def check(z, ref, absref, what):
     nan = np.isnan(ref)
     assert np.array_equal(np.isnan(z), nan), (what, "NaN positions differ")
-    err = np.abs(z[~nan] - ref[~nan])
-    bound = 2e-5 * absref[~nan] + 1e-30
+    inf = np.isinf(ref)  # an operand overflowed the compute dtype (fp16 at large scales)
+    assert np.array_equal(z[inf], ref[inf]), (what, "infinities differ")
+    fin = ~nan & ~inf
+    err = np.abs(z[fin] - ref[fin])
+    bound = 2e-5 * absref[fin] + 1e-30
     assert (err <= bound).all(), (what, float((err / bound).max()))
 
 
@@ -126,8 +147,10 @@ def run(M, N, K, fa, fb, scaled_a, scaled_b, ka=True, kb=True, acc=False):
     c0 = rng.standard_normal((M, N)).astype(np.float32) if acc else None
     z = np.empty((M, N), dtype=np.float32)
     mx_kernel[(1,)](a, sa, b, sb, z, c0, M, N, K, AR, AC, BR, BC, fa, fb, ka, kb)
-    ra, rb = reference(a, sa, fa, ka, False), reference(b, sb, fb, kb, True)
-    ref, absref = ra @ rb, np.abs(ra) @ np.abs(rb)
+    comp = compute_dtype(fa, fb)
+    ra, rb = reference(a, sa, fa, ka, False, comp), reference(b, sb, fb, kb, True, comp)
+    with np.errstate(invalid="ignore"):  # inf * 0 where an operand overflowed
+        ref, absref = ra @ rb, np.abs(ra) @ np.abs(rb)
     if acc:
         ref, absref = ref + c0, absref + np.abs(c0)
     check(z, ref, absref, (M, N, K, fa, fb, scaled_a, scaled_b, ka, kb, acc))
@@ -173,15 +196,22 @@ for fmt in ("e2m1", "e4m3", "e5m2"):
         assert same.all(), (fmt, j0, np.nonzero(~same)[0][:8], got[~same][:8], want[~same][:8])
         cases += 1
 
-# Scales: 0xFF is NaN for its 32 elements, 0 reads as 0 (Triton's s << 23), 254 is 2^127.
+# Scales: 0xFF is NaN for its 32 elements, 0 reads as 0, 254 is 2^127.
 a = np.full((16, 32), 0x38, dtype=np.uint8)  # e4m3 1.0
 sa = np.array([[255], [0], [254], [127]] * 4, dtype=np.uint8)
 b = np.ones((32, 16), dtype=np.float16)
 z = np.empty((16, 16), dtype=np.float32)
 mx_kernel[(1,)](a, sa, b, None, z, None, 16, 16, 32, 16, 32, 32, 16, "e4m3", "fp16", True, True)
 assert np.isnan(z[0::4]).all() and (z[1::4] == 0).all() and (z[3::4] == 32).all()
-assert (z[2::4] == np.float32(np.inf)).all()  # 32 * 2^127 overflows f32, as in Triton's f32 sum
+assert (z[2::4] == np.float32(np.inf)).all()  # 2^127 overflows fp16, the compute dtype here
 cases += 1
+# With fast_math the code 0xFF is not masked: Triton's scale bits make it +inf (bf16 bits
+# 0xFF << 7; for fp16 the f32 bits 0xFF << 23), so the products are inf, not NaN.
+for fb, ones in (("bf16", np.full((32, 16), 0x3F80, np.uint16)), ("fp16", np.ones((32, 16), np.float16))):
+    mx_kernel[(1,)](a, sa, ones, None, z, None, 16, 16, 32, 16, 32, 32, 16, "e4m3", fb, True, True, True)
+    assert (z[0::4] == np.inf).all() and (z[1::4] == 0).all() and (z[3::4] == 32).all(), (fb, z[0::4])
+    assert (z[2::4] == np.inf).all(), (fb, z[2::4])
+    cases += 1
 
 # 3-D operands: one microscaled product per leading index.
 for fa, fb in [("e2m1", "e4m3"), ("e5m2", "bf16")]:
@@ -193,7 +223,8 @@ for fa, fb in [("e2m1", "e4m3"), ("e5m2", "bf16")]:
     sb = rng.integers(120, 134, (Bt, N, K // 32), dtype=np.uint8)
     z = np.empty((Bt, M, N), dtype=np.float32)
     mx_kernel_3d[(1,)](a, sa, b, sb, z, Bt, M, N, K, KA, fa, fb)
-    ra, rb = reference(a, sa, fa, True, False), reference(b, sb, fb, True, True)
+    comp = compute_dtype(fa, fb)
+    ra, rb = reference(a, sa, fa, True, False, comp), reference(b, sb, fb, True, True, comp)
     check(z, ra @ rb, np.abs(ra) @ np.abs(rb), ("3-D", fa, fb))
     cases += 1
 print(f"dot_scaled: {cases} cases agree with the float64 reference (every e2m1, e4m3 and e5m2 code decoded)")

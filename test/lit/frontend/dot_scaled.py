@@ -7,9 +7,10 @@
 # RUN: not %tilevm compile %s -k bad_pack --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=PACK
 # RUN: not %tilevm compile %s -k bad_k --signature 'a: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=KDIM
 # RUN: not %tilevm compile %s -k bad_batch --signature 'a: *u8, sa: *u8, b: *fp16, c: *fp32' 2>&1 | FileCheck %s --check-prefix=BATCH
-# tl.dot_scaled is the prelude's: each format decoded to f32 by integer ops and bitcasts, the
-# e8m0 scales broadcast over their 32 elements, one f32 dot (tf32 where every decoded value is
-# exact in tf32, else ieee). What Triton refuses is a located error at the call.
+# tl.dot_scaled is the prelude's, as Triton decomposes it: each format decoded by integer ops
+# and bitcasts into the compute dtype (bf16; fp16 when an operand is fp16), the e8m0 scales
+# broadcast over their 32 elements and multiplied in there (code 0xFF: NaN), one 16-bit dot
+# into f32. What Triton refuses is a located error at the call.
 import triton
 import triton.language as tl
 
@@ -25,14 +26,22 @@ def mx(a, sa, b, sb, c, FA: tl.constexpr, FB: tl.constexpr):
 # FP4-LABEL: kernel @mx(
 # FP4: join {{.*}} : tile<16x32x2xf32>
 # FP4: reshape {{.*}} : tile<16x64xf32>
-# FP4: broadcast {{.*}} : tile<16x2x32xf32>
-# FP4: permute {{.*}} : tile<64x16xf32>
-# FP4: dot {{.*}} {input_precision = ieee} : tile<16x16xf32>
+# FP4: truncf {{.*}} : tile<16x64xbf16>
+# FP4: broadcast {{.*}} : tile<16x2x32xi32>
+# FP4: [[FACTOR:%[0-9]+]] = bitcast {{.*}} : tile<16x64xbf16>
+# FP4: mulf {{%[0-9]+}}, [[FACTOR]] : tile<16x64xbf16>
+# FP4: select {{.*}} : tile<16x64xbf16>
+# FP4: permute {{.*}} : tile<64x16xi32>
+# FP4: [[A:%[0-9]+]] = select {{.*}} : tile<64x16xbf16>
+# FP4: dot {{%[0-9]+}}, [[A]], {{%[0-9]+}} : tile<16x16xf32>
 # FP8-LABEL: kernel @mx(
-# FP8: bitcast {{.*}} : tile<16x64xf32>
-# FP8: dot {{.*}} {input_precision = ieee} : tile<16x16xf32>
-# FORMAT: dot_scaled.py:[[#@LINE-10]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: the formats are 'e2m1', 'e4m3', 'e5m2', 'bf16' and 'fp16'
-# DTYPE: dot_scaled.py:[[#@LINE-11]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: bf16 operands must be bfloat16 (or uint16)
+# FP8: truncf {{.*}} : tile<16x64xf16>
+# FP8: [[S32:%[0-9]+]] = bitcast {{.*}} : tile<16x64xf32>
+# FP8: [[S16:%[0-9]+]] = truncf [[S32]] : tile<16x64xf16>
+# FP8: mulf {{%[0-9]+}}, [[S16]] : tile<16x64xf16>
+# FP8: dot {{.*}} : tile<16x16xf32>
+# FORMAT: dot_scaled.py:[[#@LINE-18]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: the formats are 'e2m1', 'e4m3', 'e5m2', 'bf16' and 'fp16'
+# DTYPE: dot_scaled.py:[[#@LINE-19]]:{{[0-9]+}}: error: in dot_scaled(): static_assert failed: dot_scaled: bf16 operands must be bfloat16 (or uint16)
 
 
 @triton.jit
