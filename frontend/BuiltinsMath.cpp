@@ -277,15 +277,20 @@ CV dot(Lowerer& L, CallArgs& c) {
   if (!(in == ScalarKind::F16 || in == ScalarKind::BF16 || in == ScalarKind::F32 || in == ScalarKind::F64 || in == ScalarKind::I8 ||
         x.dtype.isFp8()))
     L.fail(at, "dot() operands must be fp16, bf16, fp32, fp64, int8 or an fp8 dtype, got " + x.dtype.name());
-  if (x.dtype.isFp8() && a.has(6) && a.dtypeArg(6).kind != ScalarKind::F32)
-    L.fail(a.at(6), "dot(): out_dtype of fp8 operands must be fp32, got " + a.dtypeArg(6).name());
-  DType out;
+  // Triton's result dtypes (semantic.py): int8 gives int32 (no other integer type has a dot),
+  // fp32 and bf16 give fp32 and fp64 fp64 whatever out_dtype says, fp16 gives out_dtype (fp16 or
+  // fp32), fp8 gives fp32 here; out_dtype=bfloat16 is refused.
+  if (x.dtype.isInt() && x.dtype.isUnsigned) L.fail(at, "dot(): only int8 supported!, got " + x.dtype.name());
+  const DType asked = a.has(6) ? a.dtypeArg(6) : DType::of(ScalarKind::F32);
+  if (asked.kind == ScalarKind::BF16)
+    L.fail(a.at(6), "out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 and cast with `.to(tl.bfloat16)`");
+  DType out = DType::of(ScalarKind::F32);
   if (in == ScalarKind::I8) out = DType::of(ScalarKind::I32);
   else if (in == ScalarKind::F64) out = x.dtype;
-  else out = a.has(6) ? a.dtypeArg(6) : DType::of(ScalarKind::F32);
-  bool halfOut = (in == ScalarKind::F16 || in == ScalarKind::BF16) && out.kind == in;
-  if (a.has(6) && !(out.kind == ScalarKind::F32 || halfOut || out == DType::of(in == ScalarKind::I8 ? ScalarKind::I32 : in)))
-    L.fail(a.at(6), "dot(): out_dtype must be fp32 or the operands' dtype " + x.dtype.name() + ", got " + out.name());
+  else if (in == ScalarKind::F16 || x.dtype.isFp8()) out = asked;
+  if ((in == ScalarKind::F16 || x.dtype.isFp8()) && !(out.kind == ScalarKind::F32 || (in == ScalarKind::F16 && out.kind == ScalarKind::F16)))
+    L.fail(a.at(6), "dot(): out_dtype of " + x.dtype.name() + " operands must be fp32" + (in == ScalarKind::F16 ? " or fp16" : "") +
+                        ", got " + out.name());
   std::vector<int64_t> shape{x.type().dim(m), y.type().dim(m + 1)};
   if (rank == 3) shape.insert(shape.begin(), x.type().dim(0));
   L.checkTileShape(shape, at, "dot() result");
