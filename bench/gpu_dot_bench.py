@@ -80,6 +80,45 @@ for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float
     del a, b, c
 
 
+def int8_args(S, BM, BN, BK, nw):
+    return ["-k", "int8_matmul_k", "-D", f"BM={BM}", "-D", f"BN={BN}", "-D", f"BK={BK}", "--num-warps", str(nw),
+            "--grid", f"{triton.cdiv(S, BM)},{triton.cdiv(S, BN)}", "--arg", f"a=randint:i8:{S}x{S}", "--arg", f"b=randint:i8:{S}x{S}",
+            "--arg", f"c=empty:i32:{S}x{S}", "--arg", f"M={S}", "--arg", f"N={S}", "--arg", f"K={S}"]
+
+
+# INT8=1: the W8A8-style int8 matmul (int8_matmul_k) beside Triton and torch._int_mm (cuBLAS);
+# diffs at a size with partial tiles first. TOPS = 2 S^3 / t.
+I8CFG = [(128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4)]
+for S in (SIZES if os.environ.get("INT8") == "1" else []):
+    verdicts = []
+    for cfg in I8CFG:
+        d = tilevm("diff", *int8_args(520, *cfg))
+        verdicts.append("PASS" if d.returncode == 0 else f"FAIL({d.returncode})")
+    verdict = "PASS" if all(v == "PASS" for v in verdicts) else ",".join(verdicts)
+    best, cfg_best, compile_ms = None, None, None
+    for cfg in I8CFG:
+        ms, c_ms = tilevm_ms(int8_args(S, *cfg))
+        print(f"tilevm int8 matmul {cfg}: {ms} ms", flush=True)
+        if ms and (best is None or ms < best):
+            best, cfg_best, compile_ms = ms, cfg, c_ms
+    a = torch.randint(-128, 128, (S, S), device="cuda", dtype=torch.int8); b = torch.randint_like(a, -128, 128)
+    c = torch.empty(S, S, device="cuda", dtype=torch.int32)
+    tr_best, tr_cfg = None, None
+    for BM, BN, BK, nw in I8CFG:
+        f = lambda: k.int8_matmul_k[(triton.cdiv(S, BM), triton.cdiv(S, BN))](a, b, c, S, S, S, BM=BM, BN=BN, BK=BK, num_warps=nw,
+                                                                                num_stages=TRITON_STAGES)
+        ms = med(f)
+        if tr_best is None or ms < tr_best:
+            tr_best, tr_cfg = ms, (BM, BN, BK, nw)
+    ref = med(lambda: torch._int_mm(a, b))
+    fl = 2 * S ** 3 / 1e12
+    rows.append(dict(kernel=f"matmul_int8_{S}", diff=verdict, tilevm_ms=best, tilevm_cfg=cfg_best, triton_ms=tr_best, triton_cfg=tr_cfg,
+                     ref_ms=ref, ref="cuBLAS int8", tilevm_tflops=fl / (best / 1e3) if best else None, triton_tflops=fl / (tr_best / 1e3),
+                     ref_tflops=fl / (ref / 1e3), compile_ms=compile_ms))
+    print(json.dumps(rows[-1]), flush=True)
+    del a, b, c
+
+
 def attn_args(BH, N, D, BM, BN, nw):
     return ["-k", "attn_k", "-D", f"N_CTX={N}", "-D", f"HEAD={D}", "-D", f"BM={BM}", "-D", f"BN={BN}", "--num-warps", str(nw),
             "--grid", f"{N // BM},{BH}", "--arg", f"Q=randn:f16:{BH}x{N}x{D}", "--arg", f"K=randn:f16:{BH}x{N}x{D}",

@@ -36,6 +36,10 @@ LayoutKind Lowerer::dotKind(const ir::Op& op) const {
   if (wgmmaFits && half && a.dim(1) % 16 == 0 && SharedLayout::swizzleFor(a.dim(1), 2) && SharedLayout::swizzleFor(b.dim(1), 2))
     return LayoutKind::Wgmma;
   if (wgmmaFits && tf32 && SharedLayout::swizzleFor(a.dim(1), 4)) return LayoutKind::Wgmma;
+  // int8 (s8 x s8 -> s32, k32): both operands K-major too, staged from registers (B written
+  // transposed; one byte cannot be moved by cp.async, so no ring takes it).
+  const bool i8 = in == ScalarKind::I8 && op.result()->type.elem().kind == ScalarKind::I32;
+  if (wgmmaFits && i8 && a.dim(1) % 32 == 0 && SharedLayout::swizzleFor(a.dim(1), 1)) return LayoutKind::Wgmma;
   if (!Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Mma)) return LayoutKind::Blocked;
   if (half) return a.dim(1) % 16 == 0 ? LayoutKind::Mma : LayoutKind::Blocked;
   return tf32 ? LayoutKind::Mma : LayoutKind::Blocked;  // mma.sync m16n8k8

@@ -63,32 +63,32 @@ void Lowerer::writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedL
   Layout l = layoutOf(v);
   llvm::Type* ty = scalarType(v->type.elem());
   const bool tf32 = v->type.elem().kind == ir::ScalarKind::F32;
-  llvm::Type* word = s.elemBytes == 4 ? b_.getInt32Ty() : b_.getInt16Ty();
+  llvm::Type* word = b_.getIntNTy(8 * s.elemBytes);
   auto bits = [&](unsigned k) {
     llvm::Value* x = b_.CreateBitCast(slot(v, k), word);
     return tf32 ? tf32Bits(x) : x;
   };
   unsigned chunk = 16 / s.elemBytes;
   const int64_t cols = v->type.dim(1);
-  bool chunks = !transpose && l.kind == LayoutKind::Blocked && !l.scalar && l.full() && l.vec % chunk == 0 && cols % chunk == 0 &&
-                !isUniform(v);
+  bool chunks = !transpose && l.kind == LayoutKind::Blocked && !l.scalar && l.full() && l.vec % chunk == 0 &&
+                cols % chunk == 0 && !isUniform(v);
   for (unsigned k = 0; k < l.slots(); k += chunks ? chunk : 1) {
     llvm::Value* e = elementIndex(l, k);
     llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
     llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
     llvm::Value* at = b_.CreateAdd(addr, transpose ? swizzledOffset(s, col, row) : swizzledOffset(s, row, col));
     if (chunks) {
-      // One 16-byte store: the chunk's lanes as 4 words (halves packed in pairs).
+      // One 16-byte store: the chunk's lanes as 4 words (halves in pairs, bytes in fours).
       std::vector<llvm::Value*> args{at};
+      const unsigned per = 4 / s.elemBytes;
       for (unsigned w = 0; w < 4; ++w) {
-        if (s.elemBytes == 4) {
+        if (per == 1) {
           args.push_back(bits(k + w));
           continue;
         }
-        llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
-        pair = b_.CreateInsertElement(pair, slot(v, k + 2 * w), uint64_t(0));
-        pair = b_.CreateInsertElement(pair, slot(v, k + 2 * w + 1), uint64_t(1));
-        args.push_back(b_.CreateBitCast(pair, b_.getInt32Ty()));
+        llvm::Value* lanes = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, per));
+        for (unsigned j = 0; j < per; ++j) lanes = b_.CreateInsertElement(lanes, slot(v, k + per * w + j), uint64_t(j));
+        args.push_back(b_.CreateBitCast(lanes, b_.getInt32Ty()));
       }
       asmCall(b_.getVoidTy(), "st.shared.v4.b32 [$0], {$1, $2, $3, $4};", "r,r,r,r,r,~{memory}", args);
       continue;
@@ -99,7 +99,8 @@ void Lowerer::writeSwizzled(const ir::Value* v, llvm::Value* addr, const SharedL
     b_.CreateCondBr(in, doStore, done);
     b_.SetInsertPoint(doStore);
     if (s.elemBytes == 4) asmCall(b_.getVoidTy(), "st.shared.b32 [$0], $1;", "r,r,~{memory}", {at, bits(k)});
-    else asmCall(b_.getVoidTy(), "st.shared.b16 [$0], $1;", "r,h,~{memory}", {at, bits(k)});
+    else if (s.elemBytes == 2) asmCall(b_.getVoidTy(), "st.shared.b16 [$0], $1;", "r,h,~{memory}", {at, bits(k)});
+    else asmCall(b_.getVoidTy(), "st.shared.b8 [$0], $1;", "r,r,~{memory}", {at, b_.CreateZExt(bits(k), b_.getInt32Ty())});
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
   }
@@ -136,10 +137,12 @@ llvm::Value* Lowerer::wgmmaDescriptor(llvm::Value* addr, const SharedLayout& s, 
 }
 
 Lowerer::Values Lowerer::wgmmaWait(const Values& acc, unsigned pending) {
+  llvm::Type* ty = acc.front()->getType();  // f32, or i32 (int8 dots)
+  const std::string reg = ty->isFloatTy() ? "=f," : "=r,";
   std::string cons;
-  for (size_t i = 0; i < acc.size(); ++i) cons += "=f,";
+  for (size_t i = 0; i < acc.size(); ++i) cons += reg;
   for (size_t i = 0; i < acc.size(); ++i) cons += std::to_string(i) + (i + 1 < acc.size() ? "," : "");
-  std::vector<llvm::Type*> tys(acc.size(), b_.getFloatTy());
+  std::vector<llvm::Type*> tys(acc.size(), ty);
   llvm::Value* r = asmCall(llvm::StructType::get(ctx_, tys), "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", cons,
                            std::vector<llvm::Value*>(acc.begin(), acc.end()));
   Values out;
@@ -147,11 +150,11 @@ Lowerer::Values Lowerer::wgmmaWait(const Values& acc, unsigned pending) {
   return out;
 }
 
-// Per k step (16 halves, or 8 tf32: 32 bytes) and 64-row slab of the warpgroup's rows: one
-// wgmma.m64nNk16 (k8 for tf32; N = the tile's columns, at most 256) whose N / 2 f32 accumulators
-// per thread are the slab's slots in the Wgmma layout, in order. A descriptor: the slab's first
-// row, the k step's 32 bytes into the row's slab; B: the k step's 16 rows (N-major), or as A
-// (K-major: always for tf32, whose wgmma cannot transpose).
+// Per k step (32 bytes: 16 halves, 8 tf32 or 32 int8) and 64-row slab of the warpgroup's rows:
+// one wgmma.m64nNk16 (k8 for tf32, k32 for int8; N = the tile's columns, at most 256) whose N / 2
+// f32 (s32) accumulators per thread are the slab's slots in the Wgmma layout, in order. A
+// descriptor: the slab's first row, the k step's 32 bytes into the row's slab; B: the k step's
+// 16 rows (N-major), or as A (K-major: always for tf32 and int8, which wgmma cannot transpose).
 void Lowerer::dotByWgmma(const ir::Op& op) {
   const ir::Value* a = op.operands[0];
   const ir::Value* bv = op.operands[1];
@@ -160,22 +163,24 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   Layout l = layoutOf(op.result());
   bool bf16 = a->type.elem().kind == ir::ScalarKind::BF16;
   const bool tf32 = a->type.elem().kind == ir::ScalarKind::F32;
+  const bool i8 = a->type.elem().kind == ir::ScalarKind::I8;
+  const bool kMajorOnly = tf32 || i8;  // wgmma transposes only 16-bit operands
   auto ta = sharedTiles_.find(a), tb = sharedTiles_.find(bv);
   // A already in an accumulator layout of the same rows (attention's P, computed from the
   // first dot's result) is fed from registers: the accumulator's 16x8 blocks are the A
   // fragment's halves (wgmmaRegisterA), so nothing goes through shared memory.
   const Layout la = layoutOf(a);
-  const bool aRegs = !tf32 && ta == sharedTiles_.end() && la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows &&
+  const bool aRegs = !kMajorOnly && ta == sharedTiles_.end() && la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows &&
                      la.cols == K && !isUniform(a);
   bool staged = (ta == sharedTiles_.end() && !aRegs) || tb == sharedTiles_.end();
   llvm::Value* aAddr = ta != sharedTiles_.end() ? ta->second.addr : nullptr;
   llvm::Value* bAddr = tb != sharedTiles_.end() ? tb->second.addr : nullptr;
   // B from a ring may be K-major (its N x K transpose); staged from registers it is N-major,
-  // but for tf32, which is written transposed.
-  const bool bKMajor = tb != sharedTiles_.end() ? tb->second.kMajor : tf32;
+  // but for tf32 and int8, which are written transposed.
+  const bool bKMajor = tb != sharedTiles_.end() ? tb->second.kMajor : kMajorOnly;
   if (tb != sharedTiles_.end() && bKMajor) sb = tb->second.layout;
   else if (bKMajor) sb = sharedLayoutOf(ir::Type(bv->type.elem(), std::vector<int64_t>{N, K}));
-  if (tf32 && !bKMajor) fail(op, "internal: a tf32 wgmma operand B in shared memory N-major");
+  if (kMajorOnly && !bKMajor) fail(op, "internal: a tf32 or int8 wgmma operand B in shared memory N-major");
   if (staged) {
     // Operands in registers go to the dot's own staging area (scratch offset 0; a ring, if any,
     // lies past it), between barriers.
@@ -187,11 +192,13 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
     barrier();
   }
   llvm::Type* cTy = scalarType(op.result()->type.elem());
-  llvm::Type* f32 = b_.getFloatTy();
+  // The accumulator registers: f32, or s32 for int8.
+  llvm::Type* accTy = i8 ? b_.getInt32Ty() : b_.getFloatTy();
+  const std::string reg = i8 ? "r" : "f";
   Values acc;
   for (unsigned k = 0; k < l.slots(); ++k) {
     llvm::Value* c = slot(op.operands[2], k);
-    acc.push_back(c->getType() == f32 ? c : b_.CreateFPExt(c, f32));
+    acc.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
   }
   // The warpgroup's first row.
   llvm::Value* group = b_.CreateLShr(tid_, b_.getInt32(7));
@@ -200,29 +207,32 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
       aRegs ? nullptr : wgmmaDescriptor(b_.CreateAdd(aAddr, b_.CreateMul(groupRow, b_.getInt32(int32_t(sa.swizzleBytes)))), sa, true);
   llvm::Value* bDesc = wgmmaDescriptor(bAddr, sb, bKMajor);
   unsigned n = unsigned(N / 2);  // accumulators per thread per instruction
-  std::string type = tf32 ? "tf32" : bf16 ? "bf16" : "f16";
-  const int64_t kStep = tf32 ? 8 : 16;
+  std::string type = tf32 ? "tf32" : i8 ? "s8" : bf16 ? "bf16" : "f16";
+  const int64_t kStep = 32 / sa.elemBytes;  // 32 bytes of K per instruction
   // Operands: n accumulators (tied), then A (a descriptor, or 4 registers of half pairs), B's
   // descriptor and scale-d.
   const unsigned aArgs = aRegs ? 4 : 1;
   auto arg = [&](unsigned i) { return "$" + std::to_string(n + i); };
   std::string text = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + arg(aArgs + 1) + ", 0;\n\twgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(N) + "k" + std::to_string(kStep) + ".f32." + type + "." + type + " {";
+                     std::to_string(N) + "k" + std::to_string(kStep) + (i8 ? ".s32." : ".f32.") + type + "." + type + " {";
   std::string cons;
   for (unsigned i = 0; i < n; ++i) {
     text += (i ? ", $" : "$") + std::to_string(i);
-    cons += "=f,";
+    cons += "=" + reg + ",";
   }
+  // Operands after scale-d: for floats imm-scale-a and -b (1), and for 16-bit types the
+  // transposes; int8 has neither.
+  std::string tail = i8 ? "" : tf32 ? ", 1, 1" : std::string(", 1, 1") + (aRegs ? "" : ", 0") + (bKMajor ? ", 0" : ", 1");
   text += "}, " + (aRegs ? "{" + arg(0) + ", " + arg(1) + ", " + arg(2) + ", " + arg(3) + "}" : arg(0)) + ", " + arg(aArgs) +
-          ", p, 1, 1" + (tf32 ? std::string() : std::string(aRegs ? "" : ", 0") + (bKMajor ? ", 0" : ", 1")) + ";\n\t}";
+          ", p" + tail + ";\n\t}";
   cons += aRegs ? "r,r,r,r,l,r" : "l,l,r";
   for (unsigned i = 0; i < n; ++i) cons += "," + std::to_string(i);
-  std::vector<llvm::Type*> outTys(n, f32);
+  std::vector<llvm::Type*> outTys(n, accTy);
   auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, outTys), [&] {
     std::vector<llvm::Type*> ins(aArgs, aRegs ? b_.getInt32Ty() : b_.getInt64Ty());
     ins.push_back(b_.getInt64Ty());
     ins.push_back(b_.getInt32Ty());
-    ins.insert(ins.end(), n, f32);
+    ins.insert(ins.end(), n, accTy);
     return ins;
   }(), false);
   // A from registers: per slab bm and k step k0, the fragment a0..a3 = rows g / g + 8 of the
@@ -270,7 +280,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   // group: the ring waits for it before reusing its buffers); any other waits here.
   acc = wgmmaWait(acc, asyncDots_.count(&op) ? 1 : 0);
   Values out;
-  for (llvm::Value* v : acc) out.push_back(cTy == f32 ? v : b_.CreateFPTrunc(v, cTy));
+  for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
   values_[op.result()] = out;
   if (staged) barrier();
 }
