@@ -1,5 +1,5 @@
-// LowerDot.cpp - dot: a @ b + acc. On sm_90a, f16/bf16 dots in whole warpgroups go to wgmma
-// (LowerWgmma.cpp). Otherwise, with f16/bf16 inputs and shapes in whole 16x8 blocks, on
+// LowerDot.cpp - dot: a @ b + acc. On sm_90a, f16/bf16, tf32 and int8 dots in whole
+// warpgroups go to wgmma (LowerWgmma.cpp). Otherwise, with f16/bf16 inputs and shapes in whole 16x8 blocks, on
 // tensor cores: a and b go to shared memory (b transposed, so each thread's fragment pairs are
 // consecutive halves), each warp loads its fragments and issues mma.sync.m16n8k16 with f32
 // accumulators, the result in the mma layout (Layout.h) where it stays for the loop that carries

@@ -297,6 +297,10 @@ CV dot(Lowerer& L, CallArgs& c) {
   CV acc;
   if (a.has(2)) {
     acc = a.tensor(2);
+    if (!(acc.dtype == asked))  // Triton's semantic.py asserts acc.type.element_ty == out_dtype
+      L.fail(a.at(2), "dot(): the accumulator is " + acc.dtype.name() + " but out_dtype is " + asked.name() +
+                          (a.has(6) ? "" : " (the default)") + ": Triton requires them equal (pass out_dtype " +
+                          acc.dtype.name() + ")");
     if (!(acc.type() == ir::Type(out.elem(), shape)))
       L.fail(a.at(2), "dot() accumulator must be " + ir::Type(out.elem(), shape).str() + ", got " + acc.describe());
   } else {
