@@ -34,21 +34,23 @@ void Lowerer::dot(const ir::Op& op) {
   fail(op, "internal: a dot result in a rows layout");
 }
 
-// Tensor cores. Per k step of 16 and per 16x8 block of the warp's part of the result, one
-// mma.sync: A fragment a0..a3 = A[g][2t..], A[g+8][2t..], A[g][2t+8..], A[g+8][2t+8..] and B
-// fragment b0, b1 = B[2t..][g], B[2t+8..][g] (pairs of halves as 32-bit words; g = lane / 4,
-// t = lane % 4), from the rows and columns the warp's blocks start at. tf32 (m16n8k8, k steps of
-// 8): one f32 per register, a0..a3 = A[g][t], A[g+8][t], A[g][t+4], A[g+8][t+4] and b0, b1 =
-// B[t][g], B[t+4][g] (PTX ISA, "Matrix Fragments for mma.m16n8k8"). The accumulator is f32;
+// Tensor cores. Per k step (32 bytes of K) and per 16x8 block of the warp's part of the result,
+// one mma.sync whose fragments are 32-bit words of w elements (w = 2 halves, 1 tf32, 4 int8;
+// g = lane / 4, t = lane % 4): A a0..a3 = A[g][wt..], A[g+8][wt..], A[g][wt+h..], A[g+8][wt+h..]
+// and B b0, b1 = B[wt..][g], B[wt+h..][g], h = half the k step (PTX ISA, "Matrix Fragments for
+// mma.m16n8k16 / m16n8k8 / m16n8k32"), from the rows and columns the warp's blocks start at.
+// tf32 words are rounded as the interpreter rounds them. The accumulator is f32 (s32 for int8);
 // an f16/bf16 one is widened first and rounded at the end, as the interpreter does.
 void Lowerer::dotByMma(const ir::Op& op) {
   const ir::Type at = dotSharedType(op, 0);  // fp8 operands are f16 in shared memory
   int64_t K = at.dim(1);
   bool bf16 = at.elem().kind == ScalarKind::BF16;
   bool tf32 = at.elem().kind == ScalarKind::F32;
+  bool i8 = at.elem().kind == ScalarKind::I8;
+  const unsigned elemBytes = ir::bitWidth(at.elem().kind) / 8, w = 4 / elemBytes;
   Layout l = layoutOf(op.result());
   llvm::Type* cTy = scalarType(op.result()->type.elem());
-  llvm::Type* f32 = b_.getFloatTy();
+  llvm::Type* accTy = i8 ? b_.getInt32Ty() : b_.getFloatTy();
   barrier();
   llvm::Value* aBase = writeShared(op, op.operands[0], 0, nullptr, /*widenFp8=*/true);
   // b (K x N) stored transposed: element (k, n) at n K + k.
@@ -62,40 +64,43 @@ void Lowerer::dotByMma(const ir::Op& op) {
   llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
   llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
   llvm::Value* g = b_.CreateLShr(lane, b_.getInt32(2));
-  llvm::Value* t2 = b_.CreateShl(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(tf32 ? 0 : 1));  // tf32: t
+  llvm::Value* tw = b_.CreateMul(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(int32_t(w)));
   llvm::Value* rowBase = b_.CreateAdd(b_.CreateMul(b_.CreateUDiv(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.rows / l.warpsM))), g);
   llvm::Value* colBase = b_.CreateAdd(b_.CreateMul(b_.CreateURem(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.cols / l.warpsN))), g);
-  // A word of two halves at element index e (even) of an f16 array in shared memory.
-  // tf32: the f32 at element e, rounded to tf32, as its bits.
+  // The word of w elements at element index e (a multiple of w) of an array in shared memory;
+  // tf32: the f32 rounded to tf32, as its bits.
   auto word = [&](llvm::Value* base, llvm::Value* e) -> llvm::Value* {
-    if (!tf32) return b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt16Ty(), base, e));
-    return tf32Bits(b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getInt32Ty(), base, e)));
+    llvm::Value* x = b_.CreateLoad(b_.getInt32Ty(), b_.CreateGEP(b_.getIntNTy(8 * elemBytes), base, e));
+    return tf32 ? tf32Bits(x) : x;
   };
-  const int64_t kStep = tf32 ? 8 : 16, half = kStep / 2;  // the second register pair's k offset
+  const int64_t kStep = 8 * w, half = kStep / 2;  // the second register pair's k offset
   Values acc;
   for (unsigned k = 0; k < l.slots(); ++k) {
     llvm::Value* c = slot(op.operands[2], k);
-    acc.push_back(c->getType() == f32 ? c : b_.CreateFPExt(c, f32));
+    acc.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
   }
-  std::string shape = tf32 ? "m16n8k8" : "m16n8k16", types = tf32 ? "tf32.tf32" : bf16 ? "bf16.bf16" : "f16.f16";
-  std::string text = "mma.sync.aligned." + shape + ".row.col.f32." + types +
-                     ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};";
+  // int8 saturates as Triton's mma.sync does (.satfinite; its wgmma wraps): they differ from
+  // the interpreter's wrapping i32 sums only where a result passes 2^31 (K past 2^17).
+  std::string shape = "m16n8k" + std::to_string(kStep);
+  std::string types = i8 ? "satfinite.s32.s8.s8.s32" : tf32 ? "f32.tf32.tf32.f32" : bf16 ? "f32.bf16.bf16.f32" : "f32.f16.f16.f32";
+  std::string text = "mma.sync.aligned." + shape + ".row.col." + types + " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};";
   std::vector<llvm::Type*> ins(6, b_.getInt32Ty());
-  ins.insert(ins.end(), 4, f32);
-  auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, {f32, f32, f32, f32}), ins, false);
-  auto* mma = llvm::InlineAsm::get(asmTy, text, "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3", false);
+  ins.insert(ins.end(), 4, accTy);
+  auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, {accTy, accTy, accTy, accTy}), ins, false);
+  const std::string r = i8 ? "=r" : "=f";
+  auto* mma = llvm::InlineAsm::get(asmTy, text, r + "," + r + "," + r + "," + r + ",r,r,r,r,r,r,0,1,2,3", false);
   for (int64_t k0 = 0; k0 < K; k0 += kStep) {
     std::vector<Values> aFrag(l.blocksM()), bFrag(l.blocksN());
     for (unsigned bm = 0; bm < l.blocksM(); ++bm) {
       llvm::Value* row = b_.CreateAdd(rowBase, b_.getInt32(int32_t(bm * 16)));
-      llvm::Value* at0 = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(K))), b_.CreateAdd(t2, b_.getInt32(int32_t(k0))));
+      llvm::Value* at0 = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(K))), b_.CreateAdd(tw, b_.getInt32(int32_t(k0))));
       int32_t down = int32_t(8 * K);
       aFrag[bm] = {word(aBase, at0), word(aBase, b_.CreateAdd(at0, b_.getInt32(down))),
                    word(aBase, b_.CreateAdd(at0, b_.getInt32(int32_t(half)))), word(aBase, b_.CreateAdd(at0, b_.getInt32(down + int32_t(half))))};
     }
     for (unsigned bn = 0; bn < l.blocksN(); ++bn) {
       llvm::Value* col = b_.CreateAdd(colBase, b_.getInt32(int32_t(bn * 8)));
-      llvm::Value* bt0 = b_.CreateAdd(b_.CreateMul(col, b_.getInt32(int32_t(K))), b_.CreateAdd(t2, b_.getInt32(int32_t(k0))));
+      llvm::Value* bt0 = b_.CreateAdd(b_.CreateMul(col, b_.getInt32(int32_t(K))), b_.CreateAdd(tw, b_.getInt32(int32_t(k0))));
       bFrag[bn] = {word(bBase, bt0), word(bBase, b_.CreateAdd(bt0, b_.getInt32(int32_t(half))))};
     }
     for (unsigned bm = 0; bm < l.blocksM(); ++bm)
@@ -109,7 +114,7 @@ void Lowerer::dotByMma(const ir::Op& op) {
       }
   }
   Values out;
-  for (llvm::Value* v : acc) out.push_back(cTy == f32 ? v : b_.CreateFPTrunc(v, cTy));
+  for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
   values_[op.result()] = out;
   barrier();
 }

@@ -42,6 +42,7 @@ LayoutKind Lowerer::dotKind(const ir::Op& op) const {
   if (wgmmaFits && i8 && a.dim(1) % 32 == 0 && SharedLayout::swizzleFor(a.dim(1), 1)) return LayoutKind::Wgmma;
   if (!Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Mma)) return LayoutKind::Blocked;
   if (half) return a.dim(1) % 16 == 0 ? LayoutKind::Mma : LayoutKind::Blocked;
+  if (i8) return a.dim(1) % 32 == 0 ? LayoutKind::Mma : LayoutKind::Blocked;  // mma.sync m16n8k32
   return tf32 ? LayoutKind::Mma : LayoutKind::Blocked;  // mma.sync m16n8k8
 }
 
