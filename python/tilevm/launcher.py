@@ -293,6 +293,9 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     `access`: on the interpreter, the array argument whose writers the result's "writers" holds
     (per element of its allocation, the first writing program's linear id + 1, uint32 bytes);
     `programs`: on the interpreter, run only these (ascending linear ids: a sample of the grid)."""
+    # Triton's options check (CUDAOptions), its class and words; the range is the engines' own.
+    if not (isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1) == 0):
+        raise AssertionError("num_warps must be a power of 2")
     b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
     # Python call would.

@@ -77,7 +77,8 @@ for key, (value, message) in bad_options.items():
 for schedule in ("random:abc", "random:-1", "random:"):
     expect(ValueError, f"--schedule {schedule}: expected parallel, serial, reverse or random:SEED (SEED an integer from 0 to 18446744073709551615)",
            lambda: tilevm._tilevm.check_options({"schedule": schedule}))
-expect(ValueError, "--num-warps 3: expected a power of two from 1 to 32", lambda: add(num_warps=3))
+expect(AssertionError, "num_warps must be a power of 2", lambda: add(num_warps=3))  # Triton's class and words
+expect(ValueError, "--num-warps 64: expected a power of two from 1 to 32", lambda: add(num_warps=64))
 expect(ValueError, "--grid 0,1,1: expected X[,Y[,Z]] with positive integers; each dimension must be at most 2147483647 "
        "(program_id is int32), and at most 4294967295 programs in a launch (see docs/limits.md)",
        lambda: add_kernel[(0,)](x, y, out, n, BLOCK=256))
