@@ -39,7 +39,10 @@ LayoutKind Lowerer::dotKind(const ir::Op& op) const {
   // int8 (s8 x s8 -> s32, k32): both operands K-major too, staged from registers (B written
   // transposed; one byte cannot be moved by cp.async, so no ring takes it).
   const bool i8 = in == ScalarKind::I8 && op.result()->type.elem().kind == ScalarKind::I32;
-  if (wgmmaFits && i8 && a.dim(1) % 32 == 0 && SharedLayout::swizzleFor(a.dim(1), 1)) return LayoutKind::Wgmma;
+  // (wgmma's s8 shapes: N = 8, 16, 24, 32, then multiples of 16.)
+  const int64_t n = b.dim(1);
+  if (wgmmaFits && i8 && a.dim(1) % 32 == 0 && SharedLayout::swizzleFor(a.dim(1), 1) && (n <= 32 || n % 16 == 0))
+    return LayoutKind::Wgmma;
   if (!Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Mma)) return LayoutKind::Blocked;
   if (half) return a.dim(1) % 16 == 0 ? LayoutKind::Mma : LayoutKind::Blocked;
   if (i8) return a.dim(1) % 32 == 0 ? LayoutKind::Mma : LayoutKind::Blocked;  // mma.sync m16n8k32
