@@ -194,15 +194,26 @@ CV dotOp(Lowerer& L, const CV& x, const CV& y, const CV& acc, const std::string&
   return CV::tensor(L.b.create(Opcode::Dot, {x.value, y.value, acc.value}, {acc.type()}, attrs)->result(), acc.dtype);
 }
 
-// Triton's bf16x3 (n = 2) and bf16x6 (n = 3) precisions, as its F32DotTC pass rewrites them:
-// each f32 operand split into n bf16 parts (hi, mid, lo: each the bf16 rounding of what the
-// parts before it leave), the cross products summed smallest first into a zero tile, NaNs of
-// the small terms replaced by zero, hi @ hi added last and the accumulator after it. Both
-// engines then run bf16 dots.
-CV dotBf16xN(Lowerer& L, const CV& x, const CV& y, const CV& acc, int n, const Expr& at) {
-  const DType bf16 = DType::of(ScalarKind::BF16), f32 = DType::of(ScalarKind::F32);
+// Triton's split precisions for f32 operands, as its F32DotTC pass rewrites them, so that both
+// engines run plain tensor-core dots:
+// - bf16x3 (n = 2) and bf16x6 (n = 3): each operand split into n bf16 parts (hi, mid, lo: each
+//   the bf16 rounding of what the parts before it leave);
+// - tf32x3 (n = 0): each operand as big = its tf32 rounding (nearest, ties away, as cvt.rna.tf32)
+//   and small = the rest, in tf32 dots.
+// The cross products are summed smallest first into a zero tile, their NaNs replaced by zero
+// (an infinite input's small part is inf - inf), then the main product, then the accumulator.
+CV dotSplit(Lowerer& L, const CV& x, const CV& y, const CV& acc, int n, const Expr& at) {
+  const DType bf16 = DType::of(ScalarKind::BF16), f32 = DType::of(ScalarKind::F32), i32 = DType::of(ScalarKind::I32);
+  const std::string precision = n == 0 ? "tf32" : "";
   auto split = [&](CV v) {
     std::vector<CV> parts;
+    if (n == 0) {
+      CV bits = L.cast(v, i32, at, true);
+      CV special = L.compare("==", L.binary("&", bits, CV::integer(0x7f800000), at), CV::integer(0x7f800000), at);
+      CV rounded = L.binary("&", L.binary("+", bits, CV::integer(0x1000), at), CV::integer(-0x2000), at);
+      CV big = L.cast(L.select(special, bits, rounded, at), f32, at, true);
+      return std::vector<CV>{big, L.binary("-", v, big, at)};
+    }
     for (int i = 0; i < n; ++i) {
       CV part = L.cast(v, bf16, at);
       if (i != n - 1) v = L.binary("-", v, L.cast(part, f32, at), at);
@@ -216,14 +227,14 @@ CV dotBf16xN(Lowerer& L, const CV& x, const CV& y, const CV& acc, int n, const E
   CV zero = L.constant(CV::integer(0), f32, acc.type().shape());
   CV r = zero;
   if (n == 3) {
-    r = dotOp(L, as[Mid], bs[Mid], r, "", at);
-    r = dotOp(L, as[Lo], bs[Hi], r, "", at);
-    r = dotOp(L, as[Hi], bs[Lo], r, "", at);
+    r = dotOp(L, as[Mid], bs[Mid], r, precision, at);
+    r = dotOp(L, as[Lo], bs[Hi], r, precision, at);
+    r = dotOp(L, as[Hi], bs[Lo], r, precision, at);
   }
-  r = dotOp(L, as[Mid], bs[Hi], r, "", at);
-  r = dotOp(L, as[Hi], bs[Mid], r, "", at);
+  r = dotOp(L, as[Mid], bs[Hi], r, precision, at);
+  r = dotOp(L, as[Hi], bs[Mid], r, precision, at);
   r = L.select(L.compare("!=", r, r, at), zero, r, at);
-  r = dotOp(L, as[Hi], bs[Hi], r, "", at);
+  r = dotOp(L, as[Hi], bs[Hi], r, precision, at);
   return L.binary("+", r, acc, at);
 }
 
@@ -314,7 +325,7 @@ CV dot(Lowerer& L, CallArgs& c) {
   if (!(p == "tf32" || p == "tf32x3" || p == "ieee" || p == "bf16x3" || p == "bf16x6"))
     L.fail(a.at(3), "input_precision must be one of ('tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6'). Got " + a.strOr(3, ""));
   if (x.dtype.kind != ScalarKind::F32) return dotOp(L, x, y, acc, "", at);
-  if (p == "bf16x3" || p == "bf16x6") return dotBf16xN(L, x, y, acc, p == "bf16x6" ? 3 : 2, at);
+  if (p == "bf16x3" || p == "bf16x6" || p == "tf32x3") return dotSplit(L, x, y, acc, p == "bf16x6" ? 3 : p == "bf16x3" ? 2 : 0, at);
   return dotOp(L, x, y, acc, p, at);
 }
 

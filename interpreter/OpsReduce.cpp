@@ -322,9 +322,9 @@ bool toFloats(const Tile& t, bool tf32, float* v) {
   }
 }
 
-std::vector<float> asFloats(const Tile& t, bool tf32) {
+std::vector<float> asFloats(const Tile& t) {
   std::vector<float> v(size_t(t.size()));
-  (void)toFloats(t, tf32, v.data());
+  (void)toFloats(t, false, v.data());
   return v;
 }
 
@@ -462,42 +462,27 @@ void dotMatrix(Program& p, const ir::Op& op, const Tile& a, const Tile& b, const
     gemm(a.as<double>(), b.as<double>(), out.as<double>(), M, N, K);
   } else {
     std::string mode = ak == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
-    std::vector<float> c = ck == ScalarKind::F32 ? std::vector<float>() : asFloats(acc, false);
-    if (mode == "tf32x3") {
-      if (c.empty()) c = asFloats(acc, false);
-      // a*b ~ hi(a)*hi(b) + hi(a)*lo(b) + lo(a)*hi(b), each term in tf32 (Triton's 3xTF32).
-      std::vector<float> ah = asFloats(a, true), bh = asFloats(b, true), al(ah.size()), bl(bh.size());
-      for (size_t i = 0; i < ah.size(); ++i) al[i] = roundToTf32(float(elementAsDouble(a, int64_t(i))) - ah[i]);
-      for (size_t i = 0; i < bh.size(); ++i) bl[i] = roundToTf32(float(elementAsDouble(b, int64_t(i))) - bh[i]);
-      std::vector<float> small(size_t(M * N), 0.0f);
-      gemm(al.data(), bh.data(), small.data(), M, N, K);
-      gemm(ah.data(), bl.data(), small.data(), M, N, K);
-      for (size_t i = 0; i < c.size(); ++i) c[i] += small[i];
-      gemm(ah.data(), bh.data(), c.data(), M, N, K);
-      if (ck == ScalarKind::F32) std::memcpy(out.data, c.data(), c.size() * 4);
-      else for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
-    } else {
-      // The common path, without heap traffic: inputs as f32 in the arena (or in place), the
-      // accumulator copied into the result and updated there.
-      bool exact = true;  // every product exact in f32: the FMA kernels may run
-      auto inputs = [&](const Tile& t) -> const float* {
-        if (t.type.elem().kind == ScalarKind::F32 && mode != "tf32") {
-          exact = false;
-          return t.as<float>();
-        }
-        float* f = static_cast<float*>(p.arena.allocate(size_t(t.size()) * 4));
-        exact = toFloats(t, mode == "tf32", f) && exact;
-        return f;
-      };
-      const float* av = inputs(a);
-      const float* bv = inputs(b);
-      if (ck == ScalarKind::F32) {
-        if (!inPlace) std::memcpy(out.data, acc.data, size_t(M * N) * 4);
-        gemm(av, bv, out.as<float>(), M, N, K, exact);
-      } else {
-        gemm(av, bv, c.data(), M, N, K, exact);
-        for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
+    std::vector<float> c = ck == ScalarKind::F32 ? std::vector<float>() : asFloats(acc);
+    // Inputs as f32 in the arena (or in place; tf32 rounds them), the accumulator copied into
+    // the result and updated there, without heap traffic.
+    bool exact = true;  // every product exact in f32: the FMA kernels may run
+    auto inputs = [&](const Tile& t) -> const float* {
+      if (t.type.elem().kind == ScalarKind::F32 && mode != "tf32") {
+        exact = false;
+        return t.as<float>();
       }
+      float* f = static_cast<float*>(p.arena.allocate(size_t(t.size()) * 4));
+      exact = toFloats(t, mode == "tf32", f) && exact;
+      return f;
+    };
+    const float* av = inputs(a);
+    const float* bv = inputs(b);
+    if (ck == ScalarKind::F32) {
+      if (!inPlace) std::memcpy(out.data, acc.data, size_t(M * N) * 4);
+      gemm(av, bv, out.as<float>(), M, N, K, exact);
+    } else {
+      gemm(av, bv, c.data(), M, N, K, exact);
+      for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);
     }
   }
   if (a.poison || b.poison || acc.poison) {
@@ -526,10 +511,9 @@ void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, T
   const ir::Op& op = *ins.op;
   const Tile &a = *in[0], &b = *in[1], &acc = *in[2];
   ScalarKind ak = a.type.elem().kind, ck = acc.type.elem().kind;
-  const std::string* prec = op.strAttr("input_precision");
   // An f32 accumulator at its last use (Reuse.cpp) is updated where it is, without a copy.
   const bool inPlace = ins.reuseOperand == 2 && !acc.lazy() && !acc.poison && ck == ScalarKind::F32 &&
-                       ak != ScalarKind::I8 && ak != ScalarKind::F64 && !(prec && *prec == "tf32x3");
+                       ak != ScalarKind::I8 && ak != ScalarKind::F64;
   out = inPlace ? tileAt(op.result()->type, acc.data) : allocTile(p.arena, op.result()->type);
   if (a.type.rank() == 2) {
     dotMatrix(p, op, a, b, acc, out, inPlace);

@@ -1,6 +1,7 @@
-# f32 dots at Triton's input precisions bf16x3 and bf16x6 (each operand split into bf16 parts,
-# as Triton's F32DotTC pass does), in the style of Triton's test_dot: fresh random inputs,
-# against float64 references computed here from the same split, and against the exact product.
+# f32 dots at Triton's split input precisions bf16x3, bf16x6 (each operand split into bf16
+# parts) and tf32x3 (its tf32 rounding and the rest), as Triton's F32DotTC pass splits them, in
+# the style of Triton's test_dot: fresh random inputs, against float64 references computed here
+# from the same split, and against the exact product.
 import numpy as np
 
 import triton
@@ -26,7 +27,16 @@ def bf16(a):
     return u.astype(np.uint32).view(np.float32)
 
 
+def tf32(a):
+    """Rounds float32 to tf32 (nearest, ties away, as cvt.rna.tf32.f32), kept as float32."""
+    u = a.astype(np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x1000) & 0xFFFFE000).astype(np.uint32).view(np.float32)
+
+
 def parts(a, n):
+    if n == 0:  # tf32x3: big, and the rest rounded to tf32 as its tf32 dot reads it
+        big = tf32(a)
+        return [big.astype(np.float64), tf32((a - big).astype(np.float32)).astype(np.float64)]
     out = []
     for i in range(n):
         p = bf16(a)
@@ -43,7 +53,8 @@ acc = rng.standard_normal((M, N)).astype(np.float32)
 exact = x.astype(np.float64) @ y.astype(np.float64) + acc
 scale = np.abs(x.astype(np.float64)) @ np.abs(y.astype(np.float64)) + np.abs(acc)
 for precision, n, pairs, bound in (("bf16x3", 2, ((0, 0), (0, 1), (1, 0)), 2.0**-15),
-                                   ("bf16x6", 3, ((0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (2, 0)), 2.0**-21)):
+                                   ("bf16x6", 3, ((0, 0), (0, 1), (1, 0), (1, 1), (0, 2), (2, 0)), 2.0**-21),
+                                   ("tf32x3", 0, ((0, 0), (0, 1), (1, 0)), 2.0**-20)):
     z = acc.copy()
     matmul[(1, )](x, y, z, M=M, N=N, K=K, PRECISION=precision)
     xs, ys = parts(x, n), parts(y, n)
@@ -59,10 +70,11 @@ for precision, n, pairs, bound in (("bf16x3", 2, ((0, 0), (0, 1), (1, 0)), 2.0**
 # the product is the infinity the hi parts give, as on Triton's GPU.
 x[3, 5] = np.inf
 y = (np.abs(y) + 0.5).astype(np.float32)
-z = np.zeros((M, N), np.float32)
-matmul[(1, )](x, y, z, M=M, N=N, K=K, PRECISION="BF16X3")  # Triton takes any case
-assert np.all(np.isposinf(z[3])) and np.all(np.isfinite(np.delete(z, 3, axis=0))), z[3]
-print("dot_precisions: an infinite input gives infinity, not NaN")
+for precision in ("BF16X3", "bf16x6", "TF32x3"):  # Triton takes any case
+    z = np.zeros((M, N), np.float32)
+    matmul[(1, )](x, y, z, M=M, N=N, K=K, PRECISION=precision)
+    assert np.all(np.isposinf(z[3])) and np.all(np.isfinite(np.delete(z, 3, axis=0))), (precision, z[3])
+print("dot_precisions: an infinite input gives infinity, not NaN, at every split precision")
 
 try:
     matmul[(1, )](x, y, z, M=M, N=N, K=K, PRECISION="bf16x9")

@@ -115,10 +115,14 @@ TEST_CASE("f32 dots at tf32 precision are recognised and their f32 results held 
   auto tf32 = frontend::compileKernel(src, "tf32x3.py", o);
   REQUIRE(tf32.ok());
   CHECK(rt::dotsInTf32(*(*tf32)->kernels[0]));
-  o.kernel = "dot3";  // input_precision="tf32x3": FMA passes on the GPU, f32's own tolerance
+  o.kernel = "dot3";  // input_precision="tf32x3": three tf32 dots (the frontend's split)
   auto x3 = frontend::compileKernel(src, "tf32x3.py", o);
   REQUIRE(x3.ok());
-  CHECK_FALSE(rt::dotsInTf32(*(*x3)->kernels[0]));
+  CHECK(rt::dotsInTf32(*(*x3)->kernels[0]));
+  o.kernel = "dot_ieee";  // input_precision="ieee": FMA on the GPU, f32's own tolerance
+  auto ieee = frontend::compileKernel(src, "tf32x3.py", o);
+  REQUIRE(ieee.ok());
+  CHECK_FALSE(rt::dotsInTf32(*(*ieee)->kernels[0]));
   // 35.656 vs 35.6559 (the H200's tf32 mma against the interpreter at K = 256: 23 ulp).
   auto expected = floats({35.6560135f, 1.0f}), actual = floats({35.6559258f - 0.0001f, 1.0f});
   rt::Tolerance rel{0, true, -1, -1, true};

@@ -1,4 +1,5 @@
-# Used by ops.test: f32 dots in 3xTF32 precision (three FMA passes on the GPU) and in tf32 (tensor cores).
+# Used by ops.test: f32 dots in 3xTF32 precision (three tf32 dots), in tf32 (tensor cores) and in
+# ieee (FMA on CUDA cores).
 import triton
 import triton.language as tl
 
@@ -18,3 +19,11 @@ def dot_tf32(a, b, c, N: tl.constexpr):  # Triton's default precision for f32: t
     x = tl.load(a + offs[:, None] * N + offs[None, :])
     y = tl.load(b + offs[:, None] * N + offs[None, :])
     tl.store(c + offs[:, None] * N + offs[None, :], tl.dot(x, y))
+
+
+@triton.jit
+def dot_ieee(a, b, c, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(a + offs[:, None] * N + offs[None, :])
+    y = tl.load(b + offs[:, None] * N + offs[None, :])
+    tl.store(c + offs[:, None] * N + offs[None, :], tl.dot(x, y, input_precision="ieee"))
