@@ -5,8 +5,9 @@
 // issues mma.sync (m16n8k16, k8 for tf32, each input rounded to tf32 as the interpreter rounds
 // it; k32 for int8), the result in the mma layout (Layout.h) where it stays for the loop that
 // carries it. Otherwise by FMA on CUDA cores in the interpreter's input precision (ieee f32,
-// f64, and the dots tensor cores do not take: batched (3-D) dots and those with a dimension
-// below the tensor-core shapes). The frontend writes tf32x3 and bf16x3/x6 as tf32 and bf16 dots.
+// tf32x3 of IR files, f64, and the dots tensor cores do not take: batched (3-D) dots and those
+// with a dimension below the tensor-core shapes). The frontend writes tf32x3 and bf16x3/x6 as
+// tf32 and bf16 dots.
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -141,12 +142,16 @@ void Lowerer::dotByFma(const ir::Op& op) {
   llvm::Value* bBase = writeShared(op, op.operands[1], storageBytes(at));
   barrier();
   auto tf32 = [&](llvm::Value* x) { return b_.CreateBitCast(tf32Bits(b_.CreateBitCast(x, b_.getInt32Ty())), accTy); };
-  auto operand = [&](llvm::Value* base, llvm::Value* e) -> llvm::Value* {
+  // Which part of an f32 input a pass multiplies (tf32x3 splits each into big + small).
+  enum class Part { Whole, Big, Small };
+  auto operand = [&](llvm::Value* base, llvm::Value* e, Part part) -> llvm::Value* {
     llvm::Value* x = readShared(base, inTy, e);
     if (intDot) return b_.CreateSExt(x, accTy);
     if (ir::isFp8(in)) return b_.CreateFPExt(fp8ToHalf(op, x, in), accTy);  // exact products in f32
     if (x->getType() != accTy) return b_.CreateFPExt(x, accTy);
-    return mode == "tf32" ? tf32(x) : x;
+    if (part == Part::Whole) return mode == "tf32" ? tf32(x) : x;
+    llvm::Value* big = tf32(x);
+    return part == Part::Big ? big : tf32(b_.CreateFSub(x, big));
   };
   Layout l = layoutOf(op.result());
   // Per result element (batch, m, n): where its row of a starts and its column of b starts.
@@ -162,18 +167,32 @@ void Lowerer::dotByFma(const ir::Op& op) {
     llvm::Value* c = slot(op.operands[2], k);
     init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
   }
-  // acc += a * b along k, element by element in k order.
-  Values acc = countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), init, [&](llvm::Value* kk, const Values& a) {
-    Values next;
-    for (size_t s = 0; s < a.size(); ++s) {
-      llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk));
-      llvm::Value* y = operand(bBase, b_.CreateAdd(b_.CreateMul(kk, b_.getInt32(int32_t(N))), col[s]));
-      // An FMA: the same result as the interpreter's product-then-add where products are
-      // exact (f16, bf16, tf32 inputs), one rounding fewer for ieee f32.
-      next.push_back(intDot ? b_.CreateAdd(a[s], b_.CreateMul(x, y)) : b_.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, a[s]}));
-    }
-    return next;
-  });
+  // One pass along k: acc += a_part * b_part, element by element in k order.
+  auto pass = [&](const Values& start, Part pa, Part pb) {
+    return countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), start, [&](llvm::Value* kk, const Values& a) {
+      Values next;
+      for (size_t s = 0; s < a.size(); ++s) {
+        llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk), pa);
+        llvm::Value* y = operand(bBase, b_.CreateAdd(b_.CreateMul(kk, b_.getInt32(int32_t(N))), col[s]), pb);
+        // An FMA: the same result as the interpreter's product-then-add where products are
+        // exact (f16, bf16, tf32 inputs), one rounding fewer for ieee f32.
+        next.push_back(intDot ? b_.CreateAdd(a[s], b_.CreateMul(x, y)) : b_.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, a[s]}));
+      }
+      return next;
+    });
+  };
+  Values acc;
+  if (mode == "tf32x3") {
+    // Triton's 3xTF32 in the interpreter's order (a dot of an IR file; the frontend writes three
+    // tf32 dots instead): small * big and big * small from zero, NaNs zeroed, big * big, + acc.
+    Values r = pass(Values(init.size(), llvm::ConstantFP::get(accTy, 0.0)), Part::Small, Part::Big);
+    r = pass(r, Part::Big, Part::Small);
+    for (llvm::Value*& v : r) v = b_.CreateSelect(b_.CreateFCmpUNO(v, v), llvm::ConstantFP::get(accTy, 0.0), v);
+    r = pass(r, Part::Big, Part::Big);
+    for (size_t s = 0; s < r.size(); ++s) acc.push_back(b_.CreateFAdd(r[s], init[s]));
+  } else {
+    acc = pass(init, Part::Whole, Part::Whole);
+  }
   Values out;
   for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
   values_[op.result()] = out;

@@ -322,9 +322,9 @@ bool toFloats(const Tile& t, bool tf32, float* v) {
   }
 }
 
-std::vector<float> asFloats(const Tile& t) {
+std::vector<float> asFloats(const Tile& t, bool tf32 = false) {
   std::vector<float> v(size_t(t.size()));
-  (void)toFloats(t, false, v.data());
+  (void)toFloats(t, tf32, v.data());
   return v;
 }
 
@@ -460,6 +460,20 @@ void dotMatrix(Program& p, const ir::Op& op, const Tile& a, const Tile& b, const
   } else if (ak == ScalarKind::F64) {
     std::memcpy(out.data, acc.data, size_t(M * N) * 8);
     gemm(a.as<double>(), b.as<double>(), out.as<double>(), M, N, K);
+  } else if (ak == ScalarKind::F32 && prec && *prec == "tf32x3") {
+    // Triton's 3xTF32, the same terms in the same order as the three tf32 dots the frontend
+    // writes for it (so the same bits): small(a) big(b) then big(a) small(b) from zero, their
+    // NaNs zeroed, then big(a) big(b), then the accumulator (f32, as the verifier requires).
+    std::vector<float> ah = asFloats(a, true), bh = asFloats(b, true), al(ah.size()), bl(bh.size());
+    for (size_t i = 0; i < ah.size(); ++i) al[i] = roundToTf32(a.as<float>()[i] - ah[i]);
+    for (size_t i = 0; i < bh.size(); ++i) bl[i] = roundToTf32(b.as<float>()[i] - bh[i]);
+    std::vector<float> r(size_t(M * N), 0.0f);
+    gemm(al.data(), bh.data(), r.data(), M, N, K);
+    gemm(ah.data(), bl.data(), r.data(), M, N, K);
+    for (float& x : r)
+      if (std::isnan(x)) x = 0.0f;
+    gemm(ah.data(), bh.data(), r.data(), M, N, K);
+    for (int64_t i = 0; i < M * N; ++i) out.as<float>()[i] = r[size_t(i)] + acc.as<float>()[i];
   } else {
     std::string mode = ak == ScalarKind::F32 ? (prec ? *prec : "tf32") : "ieee";
     std::vector<float> c = ck == ScalarKind::F32 ? std::vector<float>() : asFloats(acc);

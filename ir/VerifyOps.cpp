@@ -174,7 +174,7 @@ Problem checkDot(const Op& op) {
   bool okInt = in == ScalarKind::I8 && acc == ScalarKind::I32;
   if (!okFloat && !okInt) return "unsupported element types " + a.str() + " x " + b.str() + " -> " + c.str();
   if (!(op.result()->type == c)) return "result type must equal accumulator type " + c.str();
-  return enumAttr(op, "input_precision", {"tf32", "ieee"}, false);
+  return enumAttr(op, "input_precision", {"tf32", "tf32x3", "ieee"}, false);
 }
 
 Problem checkFor(const Op& op) {
