@@ -26,6 +26,16 @@ tilevm_ms = tilevm.ms
 med = lambda f: do_bench(f, warmup=25, rep=200, return_mode="median")
 
 
+def record(kernel, verdict, mine, theirs, ref_ms, ref, tflop):
+    """One table row: `mine` = (ms, config, compile ms) of tilevm's best, `theirs` = (ms, config)
+    of Triton's, `ref_ms` of the reference library, `tflop` the kernel's work in TFLOP."""
+    (best, cfg_best, compile_ms), (tr_best, tr_cfg) = mine, theirs
+    rows.append(dict(kernel=kernel, diff=verdict, tilevm_ms=best, tilevm_cfg=cfg_best, triton_ms=tr_best, triton_cfg=tr_cfg,
+                     ref_ms=ref_ms, ref=ref, tilevm_tflops=tflop / (best / 1e3) if best else None,
+                     triton_tflops=tflop / (tr_best / 1e3), ref_tflops=tflop / (ref_ms / 1e3), compile_ms=compile_ms))
+    print(json.dumps(rows[-1]), flush=True)
+
+
 def matmul_args(S, dt, BM, BN, BK, nw):
     t = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}[dt]
     return ["-k", "matmul_k", "-D", f"BM={BM}", "-D", f"BN={BN}", "-D", f"BK={BK}", "-D", "GM=8", "--num-warps", str(nw),
@@ -72,11 +82,7 @@ for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float
             tr_best, tr_cfg = ms, (BM, BN, BK, nw)
     torch.backends.cuda.matmul.allow_tf32 = dt == "float32"  # cuBLAS on tf32 tensor cores too
     cub = med(lambda: torch.matmul(a, b))
-    fl = 2 * S ** 3 / 1e12
-    rows.append(dict(kernel=f"matmul_{dt}_{S}", diff=verdict, tilevm_ms=best, tilevm_cfg=cfg_best, triton_ms=tr_best, triton_cfg=tr_cfg,
-                     ref_ms=cub, ref="cuBLAS", tilevm_tflops=fl / (best / 1e3) if best else None, triton_tflops=fl / (tr_best / 1e3),
-                     ref_tflops=fl / (cub / 1e3), compile_ms=compile_ms))
-    print(json.dumps(rows[-1]), flush=True)
+    record(f"matmul_{dt}_{S}", verdict, (best, cfg_best, compile_ms), (tr_best, tr_cfg), cub, "cuBLAS", 2 * S ** 3 / 1e12)
     del a, b, c
 
 
@@ -111,11 +117,7 @@ for S in (SIZES if os.environ.get("INT8") == "1" else []):
         if tr_best is None or ms < tr_best:
             tr_best, tr_cfg = ms, (BM, BN, BK, nw)
     ref = med(lambda: torch._int_mm(a, b))
-    fl = 2 * S ** 3 / 1e12
-    rows.append(dict(kernel=f"matmul_int8_{S}", diff=verdict, tilevm_ms=best, tilevm_cfg=cfg_best, triton_ms=tr_best, triton_cfg=tr_cfg,
-                     ref_ms=ref, ref="cuBLAS int8", tilevm_tflops=fl / (best / 1e3) if best else None, triton_tflops=fl / (tr_best / 1e3),
-                     ref_tflops=fl / (ref / 1e3), compile_ms=compile_ms))
-    print(json.dumps(rows[-1]), flush=True)
+    record(f"matmul_int8_{S}", verdict, (best, cfg_best, compile_ms), (tr_best, tr_cfg), ref, "cuBLAS int8", 2 * S ** 3 / 1e12)
     del a, b, c
 
 
@@ -148,11 +150,8 @@ for D in ([int(x) for x in os.environ.get("ATTN_D", "64").split(",")] if os.envi
             tr_best, tr_cfg = ms, (BM, BN, nw)
     q4, k4, v4 = (t.view(B, H, N, D) for t in (q, kk, v))
     sdpa = med(lambda: torch.nn.functional.scaled_dot_product_attention(q4, k4, v4))
-    fl = 4 * B * H * N * N * D / 1e12
-    rows.append(dict(kernel=f"attn_f16_b{B}h{H}n{N}d{D}", diff=verdict, tilevm_ms=best, tilevm_cfg=cfg_best, triton_ms=tr_best, triton_cfg=tr_cfg,
-                     ref_ms=sdpa, ref="SDPA", tilevm_tflops=fl / (best / 1e3) if best else None, triton_tflops=fl / (tr_best / 1e3),
-                     ref_tflops=fl / (sdpa / 1e3), compile_ms=compile_ms))
-    print(json.dumps(rows[-1]), flush=True)
+    record(f"attn_f16_b{B}h{H}n{N}d{D}", verdict, (best, cfg_best, compile_ms), (tr_best, tr_cfg), sdpa, "SDPA",
+           4 * B * H * N * N * D / 1e12)
 
 json.dump(rows, open(os.path.join(OUT, "gpu_dot_bench.json"), "w"), indent=1)
 fmt = lambda v, f: "—" if v is None else f.format(v)

@@ -88,8 +88,8 @@ void Lowerer::dotByMma(const ir::Op& op) {
   std::vector<llvm::Type*> ins(6, b_.getInt32Ty());
   ins.insert(ins.end(), 4, accTy);
   auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, {accTy, accTy, accTy, accTy}), ins, false);
-  const std::string r = i8 ? "=r" : "=f";
-  auto* mma = llvm::InlineAsm::get(asmTy, text, r + "," + r + "," + r + "," + r + ",r,r,r,r,r,r,0,1,2,3", false);
+  const std::string accReg = i8 ? "=r," : "=f,";  // the accumulator registers
+  auto* mma = llvm::InlineAsm::get(asmTy, text, accReg + accReg + accReg + accReg + "r,r,r,r,r,r,0,1,2,3", false);
   for (int64_t k0 = 0; k0 < K; k0 += kStep) {
     std::vector<Values> aFrag(l.blocksM()), bFrag(l.blocksN());
     for (unsigned bm = 0; bm < l.blocksM(); ++bm) {

@@ -206,7 +206,6 @@ CV dotSplit(Lowerer& L, const CV& x, const CV& y, const CV& acc, int n, const Ex
   const DType bf16 = DType::of(ScalarKind::BF16), f32 = DType::of(ScalarKind::F32), i32 = DType::of(ScalarKind::I32);
   const std::string precision = n == 0 ? "tf32" : "";
   auto split = [&](CV v) {
-    std::vector<CV> parts;
     if (n == 0) {
       CV bits = L.cast(v, i32, at, true);
       CV special = L.compare("==", L.binary("&", bits, CV::integer(0x7f800000), at), CV::integer(0x7f800000), at);
@@ -214,6 +213,7 @@ CV dotSplit(Lowerer& L, const CV& x, const CV& y, const CV& acc, int n, const Ex
       CV big = L.cast(L.select(special, bits, rounded, at), f32, at, true);
       return std::vector<CV>{big, L.binary("-", v, big, at)};
     }
+    std::vector<CV> parts;
     for (int i = 0; i < n; ++i) {
       CV part = L.cast(v, bf16, at);
       if (i != n - 1) v = L.binary("-", v, L.cast(part, f32, at), at);
