@@ -2,7 +2,9 @@
 // a halving tree along the axis (while m > 1: h = ceil(m/2); x[k] = f(x[k], x[k+h]) for
 // k < m-h; m = h), so results never depend on threads or on which path ran. Combiners that are
 // a single known op run as typed loops; any other combiner runs its region per pair. Scans are
-// sequential along the axis. dot accumulates over k in ascending order into the accumulator.
+// sequential along the axis. dot accumulates over k in ascending order into the accumulator
+// (an f16 one in steps of K, ir::accumulatesInHalf).
+#include <algorithm>
 #include <cmath>
 
 #include <immintrin.h>
@@ -494,6 +496,18 @@ void dotMatrix(Program& p, const ir::Op& op, const Tile& a, const Tile& b, const
     if (ck == ScalarKind::F32) {
       if (!inPlace) std::memcpy(out.data, acc.data, size_t(M * N) * 4);
       gemm(av, bv, out.as<float>(), M, N, K, exact);
+    } else if (ir::accumulatesInHalf(ak, ck)) {
+      // In f16 as the tensor cores: each step of K summed from zero, added, rounded to f16.
+      const int64_t step = ir::kHalfAccumulationStep;
+      std::vector<float> aStep(size_t(M * step)), s(size_t(M * N));
+      for (int64_t k0 = 0; k0 < K; k0 += step) {
+        int64_t kc = std::min(step, K - k0);
+        for (int64_t i = 0; i < M; ++i) std::memcpy(&aStep[size_t(i * kc)], av + i * K + k0, size_t(kc) * 4);
+        std::fill(s.begin(), s.end(), 0.0f);
+        gemm(aStep.data(), bv + k0 * N, s.data(), M, N, kc, exact);
+        for (int64_t i = 0; i < M * N; ++i) c[size_t(i)] = halfToFloat(floatToHalf(c[size_t(i)] + s[size_t(i)]));
+      }
+      for (int64_t i = 0; i < M * N; ++i) out.as<uint16_t>()[i] = floatToHalf(c[size_t(i)]);
     } else {
       gemm(av, bv, c.data(), M, N, K, exact);
       for (int64_t i = 0; i < M * N; ++i) storeDouble(out, i, c[size_t(i)]);

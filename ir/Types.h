@@ -48,6 +48,13 @@ std::optional<ScalarKind> scalarFromName(std::string_view name);
 /// True for the fp8 storage kinds.
 inline bool isFp8(ScalarKind k) { return k >= ScalarKind::F8E5; }
 
+/// A dot of f16 inputs into an f16 accumulator (Triton's `out_dtype=float16`) accumulates in
+/// f16, as the tensor cores do: each kHalfAccumulationStep elements of K are summed in f32 from
+/// zero, then added to the accumulator in f32 and rounded to f16. Every other dot accumulates in
+/// f32 (f64, i32) and rounds once, at the end. Both engines follow this; docs/ir.md.
+inline constexpr int64_t kHalfAccumulationStep = 16;
+inline bool accumulatesInHalf(ScalarKind in, ScalarKind acc) { return in == ScalarKind::F16 && acc == ScalarKind::F16; }
+
 /// The layout of an fp8 kind: exponent and mantissa bits, exponent bias, whether the all-ones
 /// exponent holds inf/NaN as in IEEE (e5m2), only NaN at all-ones mantissa (e4m3fn, e4b15), or
 /// whether the only NaN is the negative-zero pattern 0x80 (the fnuz kinds, which have no -0).
