@@ -158,9 +158,10 @@ void Lowerer::planRings() {
       if (!fed && !permutes.count(o.get())) below = std::max(below, sharedNeed(*o));
     }
     ring.offset = align1024(below);
-    // One dot, fed by the ring alone, whose accumulator is carried from itself to itself only.
+    // One dot, fed by the ring alone, whose accumulator is carried from itself to itself only;
+    // not an f16 one, whose pairs are unpacked after the wait.
     const ir::Op* async = nullptr;
-    if (dots.size() == 1) {
+    if (dots.size() == 1 && !ir::accumulatesInHalf(dots[0]->operands[0]->type.elem().kind, dots[0]->result()->type.elem().kind)) {
       const ir::Op* d = dots[0];
       const ir::Value* acc = d->operands[2];
       const auto& resultUsers = users[d->result()];

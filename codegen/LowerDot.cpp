@@ -40,18 +40,20 @@ void Lowerer::dot(const ir::Op& op) {
 // g = lane / 4, t = lane % 4): A a0..a3 = A[g][wt..], A[g+8][wt..], A[g][wt+h..], A[g+8][wt+h..]
 // and B b0, b1 = B[wt..][g], B[wt+h..][g], h = half the k step (PTX ISA, "Matrix Fragments for
 // mma.m16n8k16 / m16n8k8 / m16n8k32"), from the rows and columns the warp's blocks start at.
-// tf32 words are rounded as the interpreter rounds them. The accumulator is f32 (s32 for int8);
-// an f16/bf16 one is widened first and rounded at the end, as the interpreter does.
+// tf32 words are rounded as the interpreter rounds them. The accumulator is f32 (s32 for int8),
+// or f16 in pairs of halves for f16 inputs (ir::accumulatesInHalf: each mma's k16 step rounds);
+// a bf16 one is widened first and rounded at the end, as the interpreter does.
 void Lowerer::dotByMma(const ir::Op& op) {
   const ir::Type at = dotSharedType(op, 0);  // fp8 operands are f16 in shared memory
   int64_t K = at.dim(1);
   bool bf16 = at.elem().kind == ScalarKind::BF16;
   bool tf32 = at.elem().kind == ScalarKind::F32;
   bool i8 = at.elem().kind == ScalarKind::I8;
+  const bool halfAcc = ir::accumulatesInHalf(op.operands[0]->type.elem().kind, op.result()->type.elem().kind);
   const unsigned elemBytes = ir::bitWidth(at.elem().kind) / 8, w = 4 / elemBytes;
   Layout l = layoutOf(op.result());
   llvm::Type* cTy = scalarType(op.result()->type.elem());
-  llvm::Type* accTy = i8 ? b_.getInt32Ty() : b_.getFloatTy();
+  llvm::Type* accTy = i8 ? b_.getInt32Ty() : halfAcc ? cTy : b_.getFloatTy();
   barrier();
   llvm::Value* aBase = writeShared(op, op.operands[0], 0, nullptr, /*widenFp8=*/true);
   // b (K x N) stored transposed: element (k, n) at n K + k.
@@ -83,13 +85,25 @@ void Lowerer::dotByMma(const ir::Op& op) {
   // int8 saturates as Triton's mma.sync does (.satfinite; its wgmma wraps): they differ from
   // the interpreter's wrapping i32 sums only where a result passes 2^31 (K past 2^17).
   std::string shape = "m16n8k" + std::to_string(kStep);
-  std::string types = i8 ? "satfinite.s32.s8.s8.s32" : tf32 ? "f32.tf32.tf32.f32" : bf16 ? "f32.bf16.bf16.f32" : "f32.f16.f16.f32";
-  std::string text = "mma.sync.aligned." + shape + ".row.col." + types + " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};";
+  std::string types = i8     ? "satfinite.s32.s8.s8.s32"
+                      : tf32 ? "f32.tf32.tf32.f32"
+                      : bf16 ? "f32.bf16.bf16.f32"
+                             : (halfAcc ? "f16.f16.f16.f16" : "f32.f16.f16.f32");
+  // The accumulator registers: 4 of f32 or s32, or 2 words of f16 pairs (c0 c1, c2 c3).
+  const unsigned regs = halfAcc ? 2 : 4;
+  llvm::Type* regTy = halfAcc ? b_.getInt32Ty() : accTy;
+  std::string text = "mma.sync.aligned." + shape + ".row.col." + types +
+                     (halfAcc ? " {$0, $1}, {$2, $3, $4, $5}, {$6, $7}, {$8, $9};"
+                              : " {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};");
   std::vector<llvm::Type*> ins(6, b_.getInt32Ty());
-  ins.insert(ins.end(), 4, accTy);
-  auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, {accTy, accTy, accTy, accTy}), ins, false);
-  const std::string accReg = i8 ? "=r," : "=f,";  // the accumulator registers
-  auto* mma = llvm::InlineAsm::get(asmTy, text, accReg + accReg + accReg + accReg + "r,r,r,r,r,r,0,1,2,3", false);
+  ins.insert(ins.end(), regs, regTy);
+  auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, std::vector<llvm::Type*>(regs, regTy)), ins, false);
+  const std::string accReg = i8 || halfAcc ? "=r," : "=f,";
+  std::string cons;
+  for (unsigned r = 0; r < regs; ++r) cons += accReg;
+  cons += "r,r,r,r,r,r";
+  for (unsigned r = 0; r < regs; ++r) cons += "," + std::to_string(r);
+  auto* mma = llvm::InlineAsm::get(asmTy, text, cons, false);
   for (int64_t k0 = 0; k0 < K; k0 += kStep) {
     std::vector<Values> aFrag(l.blocksM()), bFrag(l.blocksN());
     for (unsigned bm = 0; bm < l.blocksM(); ++bm) {
@@ -109,6 +123,12 @@ void Lowerer::dotByMma(const ir::Op& op) {
         unsigned first = (bm * l.blocksN() + bn) * 4;
         std::vector<llvm::Value*> args(aFrag[bm].begin(), aFrag[bm].end());
         args.insert(args.end(), bFrag[bn].begin(), bFrag[bn].end());
+        if (halfAcc) {
+          for (unsigned r = 0; r < 4; r += 2) args.push_back(packPair(acc[first + r], acc[first + r + 1], accTy));
+          llvm::Value* d = b_.CreateCall(mma, args);
+          for (unsigned r = 0; r < 2; ++r) std::tie(acc[first + 2 * r], acc[first + 2 * r + 1]) = unpackPair(b_.CreateExtractValue(d, r), accTy);
+          continue;
+        }
         for (unsigned r = 0; r < 4; ++r) args.push_back(acc[first + r]);
         llvm::Value* d = b_.CreateCall(mma, args);
         for (unsigned r = 0; r < 4; ++r) acc[first + r] = b_.CreateExtractValue(d, r);
@@ -123,7 +143,8 @@ void Lowerer::dotByMma(const ir::Op& op) {
 // a @ b + acc with FMA on CUDA cores: a and b in shared memory, each thread's result elements
 // accumulated along k in order (the interpreter's order). Inputs as the interpreter takes them:
 // f16/bf16 exactly in f32, f32 rounded to tf32 unless input_precision is ieee, i8 into i32; an
-// f16/bf16 accumulator is carried in f32 and rounded at the end.
+// f16 accumulator of f16 inputs is rounded after each step of K (ir::accumulatesInHalf), a bf16
+// one carried in f32 and rounded at the end.
 void Lowerer::dotByFma(const ir::Op& op) {
   const ir::Type& at = op.operands[0]->type;
   const ir::Type& bt = op.operands[1]->type;
@@ -167,9 +188,9 @@ void Lowerer::dotByFma(const ir::Op& op) {
     llvm::Value* c = slot(op.operands[2], k);
     init.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
   }
-  // One pass along k: acc += a_part * b_part, element by element in k order.
-  auto pass = [&](const Values& start, Part pa, Part pb) {
-    return countedLoop(b_.getInt32(0), b_.getInt32(int32_t(K)), start, [&](llvm::Value* kk, const Values& a) {
+  // One pass along k from k0 to k1: acc += a_part * b_part, element by element in k order.
+  auto pass = [&](const Values& start, Part pa, Part pb, llvm::Value* k0, llvm::Value* k1) {
+    return countedLoop(k0, k1, start, [&](llvm::Value* kk, const Values& a) {
       Values next;
       for (size_t s = 0; s < a.size(); ++s) {
         llvm::Value* x = operand(aBase, b_.CreateAdd(rowStart[s], kk), pa);
@@ -182,16 +203,28 @@ void Lowerer::dotByFma(const ir::Op& op) {
     });
   };
   Values acc;
+  llvm::Value *zero = b_.getInt32(0), *kEnd = b_.getInt32(int32_t(K));
   if (mode == "tf32x3") {
     // Triton's 3xTF32 in the interpreter's order (a dot of an IR file; the frontend writes three
     // tf32 dots instead): small * big and big * small from zero, NaNs zeroed, big * big, + acc.
-    Values r = pass(Values(init.size(), llvm::ConstantFP::get(accTy, 0.0)), Part::Small, Part::Big);
-    r = pass(r, Part::Big, Part::Small);
+    Values r = pass(Values(init.size(), llvm::ConstantFP::get(accTy, 0.0)), Part::Small, Part::Big, zero, kEnd);
+    r = pass(r, Part::Big, Part::Small, zero, kEnd);
     for (llvm::Value*& v : r) v = b_.CreateSelect(b_.CreateFCmpUNO(v, v), llvm::ConstantFP::get(accTy, 0.0), v);
-    r = pass(r, Part::Big, Part::Big);
+    r = pass(r, Part::Big, Part::Big, zero, kEnd);
     for (size_t s = 0; s < r.size(); ++s) acc.push_back(b_.CreateFAdd(r[s], init[s]));
+  } else if (ir::accumulatesInHalf(in, ck)) {
+    // Each step of K summed from zero, added to the accumulator and rounded to f16.
+    const int64_t step = ir::kHalfAccumulationStep;
+    acc = countedLoop(zero, b_.getInt32(int32_t((K + step - 1) / step)), init, [&](llvm::Value* c, const Values& a) {
+      llvm::Value* k0 = b_.CreateMul(c, b_.getInt32(int32_t(step)));
+      llvm::Value* k1 = b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b_.CreateAdd(k0, b_.getInt32(int32_t(step))), kEnd);
+      Values sum = pass(Values(a.size(), llvm::ConstantFP::get(accTy, 0.0)), Part::Whole, Part::Whole, k0, k1);
+      Values next;
+      for (size_t s = 0; s < a.size(); ++s) next.push_back(b_.CreateFPExt(b_.CreateFPTrunc(b_.CreateFAdd(a[s], sum[s]), cTy), accTy));
+      return next;
+    });
   } else {
-    acc = pass(init, Part::Whole, Part::Whole);
+    acc = pass(init, Part::Whole, Part::Whole, zero, kEnd);
   }
   Values out;
   for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));

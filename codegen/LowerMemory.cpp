@@ -163,6 +163,11 @@ llvm::Value* Lowerer::packPair(llvm::Value* lo, llvm::Value* hi, llvm::Type* ty)
   return b_.CreateBitCast(pair, b_.getInt32Ty());
 }
 
+std::pair<llvm::Value*, llvm::Value*> Lowerer::unpackPair(llvm::Value* word, llvm::Type* ty) {
+  llvm::Value* pair = b_.CreateBitCast(word, llvm::FixedVectorType::get(ty, 2));
+  return {b_.CreateExtractElement(pair, uint64_t(0)), b_.CreateExtractElement(pair, uint64_t(1))};
+}
+
 void Lowerer::vectorStore(llvm::Value* ptr, const Values& lanes, llvm::Type* ty, llvm::Value* pred) {
   unsigned n = unsigned(lanes.size());
   const unsigned bits = unsigned(ty->getPrimitiveSizeInBits()), pack = lanesPerWord(bits, n);

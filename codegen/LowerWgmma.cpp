@@ -152,9 +152,10 @@ Lowerer::Values Lowerer::wgmmaWait(const Values& acc, unsigned pending) {
 
 // Per k step (32 bytes: 16 halves, 8 tf32 or 32 int8) and 64-row slab of the warpgroup's rows:
 // one wgmma.m64nNk16 (k8 for tf32, k32 for int8; N = the tile's columns, at most 256) whose N / 2
-// f32 (s32) accumulators per thread are the slab's slots in the Wgmma layout, in order. A
-// descriptor: the slab's first row, the k step's 32 bytes into the row's slab; B: the k step's
-// 16 rows (N-major), or as A (K-major: always for tf32 and int8, which wgmma cannot transpose).
+// f32 (s32) accumulators per thread (N / 4 words of f16 pairs) are the slab's slots in the
+// Wgmma layout, in order. A descriptor: the slab's first row, the k step's 32 bytes into the
+// row's slab; B: the k step's 16 rows (N-major), or as A (K-major: always for tf32 and int8,
+// which wgmma cannot transpose).
 void Lowerer::dotByWgmma(const ir::Op& op) {
   const ir::Value* a = op.operands[0];
   const ir::Value* bv = op.operands[1];
@@ -192,12 +193,18 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
     barrier();
   }
   llvm::Type* cTy = scalarType(op.result()->type.elem());
-  // The accumulator registers: f32, or s32 for int8.
-  llvm::Type* accTy = i8 ? b_.getInt32Ty() : b_.getFloatTy();
-  const std::string reg = i8 ? "r" : "f";
+  // The accumulator registers: f32, s32 for int8, or f16 pairs (ir::accumulatesInHalf: slots
+  // 2i and 2i + 1 in word i, each k16 instruction rounding).
+  const bool halfAcc = ir::accumulatesInHalf(a->type.elem().kind, op.result()->type.elem().kind);
+  llvm::Type* accTy = i8 || halfAcc ? b_.getInt32Ty() : b_.getFloatTy();
+  const std::string reg = i8 || halfAcc ? "r" : "f";
   Values acc;
   for (unsigned k = 0; k < l.slots(); ++k) {
     llvm::Value* c = slot(op.operands[2], k);
+    if (halfAcc) {
+      if (k % 2) acc.push_back(packPair(slot(op.operands[2], k - 1), c, cTy));
+      continue;
+    }
     acc.push_back(c->getType() == accTy ? c : b_.CreateFPExt(c, accTy));
   }
   // The warpgroup's first row.
@@ -206,7 +213,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   llvm::Value* aDesc =
       aRegs ? nullptr : wgmmaDescriptor(b_.CreateAdd(aAddr, b_.CreateMul(groupRow, b_.getInt32(int32_t(sa.swizzleBytes)))), sa, true);
   llvm::Value* bDesc = wgmmaDescriptor(bAddr, sb, bKMajor);
-  unsigned n = unsigned(N / 2);  // accumulators per thread per instruction
+  unsigned n = unsigned(halfAcc ? N / 4 : N / 2);  // accumulator registers per thread per instruction
   std::string type = tf32 ? "tf32" : i8 ? "s8" : bf16 ? "bf16" : "f16";
   const int64_t kStep = 32 / sa.elemBytes;  // 32 bytes of K per instruction
   // Operands: n accumulators (tied), then A (a descriptor, or 4 registers of half pairs), B's
@@ -214,7 +221,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   const unsigned aArgs = aRegs ? 4 : 1;
   auto arg = [&](unsigned i) { return "$" + std::to_string(n + i); };
   std::string text = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + arg(aArgs + 1) + ", 0;\n\twgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(N) + "k" + std::to_string(kStep) + (i8 ? ".s32." : ".f32.") + type + "." + type + " {";
+                     std::to_string(N) + "k" + std::to_string(kStep) + (i8 ? ".s32." : halfAcc ? ".f16." : ".f32.") + type + "." + type + " {";
   std::string cons;
   for (unsigned i = 0; i < n; ++i) {
     text += (i ? ", $" : "$") + std::to_string(i);
@@ -280,7 +287,15 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   // group: the ring waits for it before reusing its buffers); any other waits here.
   acc = wgmmaWait(acc, asyncDots_.count(&op) ? 1 : 0);
   Values out;
-  for (llvm::Value* v : acc) out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
+  for (llvm::Value* v : acc) {
+    if (halfAcc) {
+      auto [lo, hi] = unpackPair(v, cTy);
+      out.push_back(lo);
+      out.push_back(hi);
+    } else {
+      out.push_back(v->getType() == cTy ? v : b_.CreateFPTrunc(v, cTy));
+    }
+  }
   values_[op.result()] = out;
   if (staged) barrier();
 }

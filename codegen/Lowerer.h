@@ -147,6 +147,8 @@ class Lowerer {
   void forEachChunk(int64_t chunks, const std::function<void(llvm::Value*, llvm::Value*)>& body);
   /// Two 16-bit lanes as one 32-bit word (a pair rounded from f32 by one cvt.rn.f16x2.f32).
   llvm::Value* packPair(llvm::Value* lo, llvm::Value* hi, llvm::Type* ty);
+  /// The two 16-bit lanes (`ty`: half or bfloat) of a 32-bit word, low first: packPair's inverse.
+  std::pair<llvm::Value*, llvm::Value*> unpackPair(llvm::Value* word, llvm::Type* ty);
   Values provenVectorLoad(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
   void provenVectorStore(const ir::Op& op, const Layout& l, unsigned k, llvm::Type* ty);
 
