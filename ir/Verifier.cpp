@@ -136,8 +136,8 @@ class ModuleVerifier {
 
   // Regions: which terminator ends each, and whether the outer scope is visible inside.
   void verifyNested(const Op& op) {
-    if (op.code == Opcode::Reduce || op.code == Opcode::Scan) {
-      // Combiners are isolated from above: they see only their arguments.
+    if (op.code == Opcode::Reduce || op.code == Opcode::Scan || op.code == Opcode::Map) {
+      // Combiners and map functions are isolated from above: they see only their arguments.
       std::unordered_set<const Value*> saved;
       saved.swap(visible_);
       verifyRegion(*op.regions[0], Opcode::Yield, op.loc);

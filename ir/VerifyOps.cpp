@@ -156,6 +156,26 @@ Problem checkReduceOrScan(const Op& op, bool scan) {
   return yields(*op.regions[0], scalars, "combiner");
 }
 
+Problem checkMap(const Op& op) {
+  const Type& t0 = op.operands[0]->type;
+  CHECK(requireIntAttr(op, "pack", 1, 64));
+  int64_t pack = *op.intAttr("pack");
+  if (t0.numElements() % pack != 0)
+    return "pack " + std::to_string(pack) + " does not divide the " + std::to_string(t0.numElements()) + " elements of " + t0.str();
+  if (op.results.empty()) return "expects at least one result";
+  std::vector<Type> args, yielded;
+  for (const Value* v : op.operands) {
+    if (!v->type.sameShape(t0)) return "operands must share one shape, got " + t0.str() + " and " + v->type.str();
+    for (int64_t j = 0; j < pack; ++j) args.push_back(Type(v->type.elem()));
+  }
+  for (const auto& r : op.results) {
+    if (!r->type.sameShape(t0)) return "results must have the operands' shape " + t0.str() + ", got " + r->type.str();
+    for (int64_t j = 0; j < pack; ++j) yielded.push_back(Type(r->type.elem()));
+  }
+  CHECK(regionArgs(*op.regions[0], args, "map function"));
+  return yields(*op.regions[0], yielded, "map function");
+}
+
 Problem checkDot(const Op& op) {
   const Type &a = op.operands[0]->type, &b = op.operands[1]->type, &c = op.operands[2]->type;
   // Rank 2: a matrix product; rank 3: one per leading (batch) index.
@@ -445,6 +465,8 @@ std::optional<std::string> checkOpTypes(const Op& op) {
       return checkReduceOrScan(op, false);
     case Opcode::Scan:
       return checkReduceOrScan(op, true);
+    case Opcode::Map:
+      return checkMap(op);
     case Opcode::Dot:
       return checkDot(op);
     case Opcode::For:
