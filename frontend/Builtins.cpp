@@ -630,6 +630,7 @@ const BuiltinTable& builtins() {
     BuiltinTable t;
     registerCoreBuiltins(t);
     registerMathBuiltins(t);
+    registerMapBuiltins(t);
     registerPythonMath(t);
     return t;
   }();

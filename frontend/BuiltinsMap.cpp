@@ -1,0 +1,69 @@
+// BuiltinsMap.cpp - tl.map_elementwise(scalar_fn, *args, pack=1): the function inlined once into
+// the op's region on scalar arguments (pack consecutive elements of each operand, broadcast to
+// one shape), its returns the region's yields; the engines run the region per group.
+#include "frontend/BuiltinTable.h"
+
+namespace tilevm::frontend {
+
+using ir::Opcode;
+
+namespace {
+
+CV mapElementwise(Lowerer& L, CallArgs& c) {
+  Args a(L, c, "map_elementwise", {"scalar_fn", "*", "pack"});
+  const Expr& at = a.site();
+  const CV& fn = a.get(0);
+  if (fn.kind != CV::K::Function) L.fail(a.at(0), "map_elementwise's scalar_fn must be a @triton.jit function, got " + fn.describe());
+  std::vector<CV> inputs = a.rest();
+  if (inputs.empty()) L.fail(at, "map_elementwise must have at least 1 input tensor");
+  const int64_t pack = a.intOr(1, 1);
+  if (pack < 1) L.fail(a.at(1), "map_elementwise's pack must be at least 1, got " + std::to_string(pack));
+  for (CV& x : inputs) x = L.toTensor(x, at);
+  for (int pass = 0; pass < 2; ++pass)  // the first pass grows inputs[0] to the common shape
+    for (size_t i = 1; i < inputs.size(); ++i) L.broadcastPair(inputs[0], inputs[i], at);
+  const ir::Type& shape = inputs[0].type();
+  if (shape.numElements() % pack != 0)
+    L.fail(at, "map_elementwise's pack " + std::to_string(pack) + " does not divide the " + std::to_string(shape.numElements()) +
+                   " elements of " + inputs[0].describe());
+  std::vector<ir::Value*> operands;
+  for (const CV& x : inputs) operands.push_back(x.value);
+  L.setLoc(at);
+  ir::Op* op = L.b.create(Opcode::Map, operands, std::span<const ir::Type>(), {{"pack", pack}});
+  ir::Block& blk = op->regions[0]->block;
+  CallArgs call;
+  call.site = &at;
+  for (const CV& x : inputs)
+    for (int64_t j = 0; j < pack; ++j) call.pos.push_back(CV::tensor(blk.addArg(ir::Type(x.dtype.elem())), x.dtype));
+  ir::Block* parent = L.b.insertionBlock();
+  L.b.setInsertionPoint(&blk);
+  CV res = L.inlineFunction(*fn.fn, call);
+  std::vector<CV> outs = res.kind == CV::K::Tuple ? res.elts : std::vector<CV>{res};
+  if (outs.empty() || size_t(outs.size()) % size_t(pack) != 0)
+    L.fail(at, "map_elementwise's scalar_fn returns " + std::to_string(outs.size()) + " values, not a multiple of pack " +
+                   std::to_string(pack));
+  std::vector<ir::Value*> yielded;
+  std::vector<DType> types;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    CV v = L.toTensor(outs[i], at);
+    if (!v.type().isScalar()) L.fail(at, "map_elementwise's scalar_fn must return scalars, got " + v.describe());
+    if (i % size_t(pack) == 0) types.push_back(v.dtype);
+    else if (!(v.dtype == types.back())) L.fail(at, "type mismatch in unpacked results: " + v.describe() + " after " + outs[i - 1].describe());
+    yielded.push_back(v.value);
+  }
+  L.setLoc(at);
+  L.b.create(Opcode::Yield, yielded, {});
+  L.b.setInsertionPoint(parent);
+  std::vector<CV> results;
+  for (const DType& t : types) {
+    unsigned i = unsigned(op->results.size());
+    op->results.push_back(std::make_unique<ir::Value>(shape.withElem(t.elem()), op, parent, i));
+    results.push_back(CV::tensor(op->results.back().get(), t));
+  }
+  return results.size() == 1 ? results[0] : CV::tuple(results);
+}
+
+}  // namespace
+
+void registerMapBuiltins(BuiltinTable& t) { t["tl.map_elementwise"] = mapElementwise; }
+
+}  // namespace tilevm::frontend
