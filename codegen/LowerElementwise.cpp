@@ -1,8 +1,8 @@
 // LowerElementwise.cpp - ops with the Elementwise trait: integer and float arithmetic with the
 // IR's defined results at every input (division by zero, shifts past the width, float-to-int
 // saturation, as the interpreter computes them), comparisons, casts, pointers, and math (exp and
-// exp2 inline, the rest from NVIDIA's libdevice; f16/bf16 math in f32). Accuracy of each choice:
-// docs/codegen.md.
+// exp2 inline, the rest from NVIDIA's libdevice; f16/bf16 math in f32), and map_elementwise's
+// scalar region per group of elements. Accuracy of each choice: docs/codegen.md.
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -247,6 +247,52 @@ llvm::Value* Lowerer::libdevice(const char* name, llvm::Type* ty, std::span<llvm
 llvm::Value* Lowerer::expF32(llvm::Value* x) {
   llvm::Value* p = b_.CreateFMul(x, llvm::ConstantFP::get(b_.getFloatTy(), 1.4426950408889634));
   return b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {p});
+}
+
+// map_elementwise: the scalar region lowered once per group of `pack` slots of the blocked
+// layout (pack consecutive elements, as the interpreter groups them: the run length must be a
+// multiple of pack). Where the layout pads the tile, a group past its end is skipped, so the
+// region's loads and asserts never see elements that do not exist.
+void Lowerer::mapElementwise(const ir::Op& op) {
+  const unsigned pack = unsigned(*op.intAttr("pack"));
+  const Layout l = layoutOf(op.result());
+  if (pack > 1 && (l.kind != LayoutKind::Blocked || l.scalar || l.vec % pack != 0))
+    fail(op, "codegen: map_elementwise with pack " + std::to_string(pack) + " needs runs of a multiple of " +
+                 std::to_string(pack) + " consecutive elements per thread; this kernel's layout of " + op.result()->type.str() +
+                 " has runs of " + std::to_string(l.scalar ? 1 : l.vec));
+  const ir::Block& blk = op.regions[0]->block;
+  const ir::Op& yield = *blk.ops.back();
+  const size_t n = op.operands.size(), results = op.results.size();
+  std::vector<Values> outs(results);
+  for (unsigned s = 0; s < l.slots(); s += pack) {
+    for (size_t k = 0; k < n; ++k)
+      for (unsigned j = 0; j < pack; ++j) values_[blk.args[k * pack + j].get()] = {slot(op.operands[k], s + j)};
+    llvm::BasicBlock *guard = nullptr, *body = nullptr, *merge = nullptr;
+    if (!l.full()) {
+      guard = b_.GetInsertBlock();
+      body = llvm::BasicBlock::Create(ctx_, "map_group", fn_);
+      merge = llvm::BasicBlock::Create(ctx_, "map_next", fn_);
+      b_.CreateCondBr(b_.CreateICmpSLT(elementIndex(l, s), b_.getInt32(int32_t(l.numel))), body, merge);
+      b_.SetInsertPoint(body);
+    }
+    lowerRegionBody(blk);
+    std::vector<llvm::Value*> group;
+    for (size_t r = 0; r < results * pack; ++r) group.push_back(slot(yield.operands[r], 0));
+    if (merge) {
+      llvm::BasicBlock* end = b_.GetInsertBlock();
+      b_.CreateBr(merge);
+      b_.SetInsertPoint(merge);
+      for (llvm::Value*& v : group) {
+        auto* phi = b_.CreatePHI(v->getType(), 2);
+        phi->addIncoming(v, end);
+        phi->addIncoming(llvm::UndefValue::get(v->getType()), guard);
+        v = phi;
+      }
+    }
+    for (size_t r = 0; r < results; ++r)
+      for (unsigned j = 0; j < pack; ++j) outs[r].push_back(group[r * pack + j]);
+  }
+  for (size_t r = 0; r < results; ++r) values_[op.result(unsigned(r))] = outs[r];
 }
 
 }  // namespace tilevm::codegen

@@ -93,6 +93,8 @@ class Lowerer {
   // ---- LowerElementwise.cpp ----
   /// An op with the Elementwise trait, slot by slot (once when every operand is held once).
   void elementwise(const ir::Op& op);
+  /// map_elementwise: its scalar region once per group of `pack` slots.
+  void mapElementwise(const ir::Op& op);
   /// One element of an elementwise op from its operands' elements.
   llvm::Value* elementOp(const ir::Op& op, std::span<llvm::Value* const> args);
   llvm::Value* mathOp(const ir::Op& op, std::span<llvm::Value* const> args);
