@@ -63,6 +63,7 @@ std::string_view familyName(OpFamily f) {
     case OpFamily::Control: return "control";
     case OpFamily::Terminator: return "terminator";
     case OpFamily::Debug: return "debug";
+    case OpFamily::Target: return "target";
   }
   return "?";
 }

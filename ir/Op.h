@@ -46,6 +46,7 @@ enum class OpFamily : uint8_t {
   Control,       ///< for, if, while: ops with regions that run them
   Terminator,    ///< yield, condition, return: end a region
   Debug,         ///< print, assert, barrier
+  Target,        ///< inline_asm: target assembly, which only the GPU engine runs
 };
 
 /// Static description of one op: one row of ops.def.

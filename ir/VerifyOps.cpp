@@ -176,6 +176,20 @@ Problem checkMap(const Op& op) {
   return yields(*op.regions[0], yielded, "map function");
 }
 
+Problem checkInlineAsm(const Op& op) {
+  for (const char* name : {"asm", "constraints"})
+    if (!op.strAttr(name)) return std::string("requires string attribute '") + name + "'";
+  CHECK(requireIntAttr(op, "pack", 1, 16));
+  CHECK(requireIntAttr(op, "pure", 0, 1));
+  const Type& t0 = op.operands[0]->type;
+  if (op.results.empty()) return "expects at least one result";
+  for (const Value* v : op.operands)
+    if (!v->type.sameShape(t0)) return "operands must share one shape, got " + t0.str() + " and " + v->type.str();
+  for (const auto& r : op.results)
+    if (!r->type.sameShape(t0)) return "results must have the operands' shape " + t0.str() + ", got " + r->type.str();
+  return std::nullopt;
+}
+
 Problem checkDot(const Op& op) {
   const Type &a = op.operands[0]->type, &b = op.operands[1]->type, &c = op.operands[2]->type;
   // Rank 2: a matrix product; rank 3: one per leading (batch) index.
@@ -486,6 +500,8 @@ std::optional<std::string> checkOpTypes(const Op& op) {
       return std::nullopt;
     case Opcode::Barrier:
       return std::nullopt;
+    case Opcode::InlineAsm:
+      return checkInlineAsm(op);
   }
   return "unknown op";
 }
