@@ -552,6 +552,8 @@ bool execBlock(Program& p, const CBlock& b) {
       case OpFamily::Debug:
         execDebug(p, ins, in);
         break;
+      case OpFamily::Target:  // interp::prepare refuses kernels with target assembly
+        ir::opNotInFamily("interp::execBlock (target assembly is refused by prepare)", ins.op->code);
     }
     if (p.launch.options.trace && !ins.out.empty()) traceOp(p, ins);
   }

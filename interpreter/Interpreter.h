@@ -12,6 +12,7 @@
 
 #include "interpreter/Report.h"
 #include "interpreter/Profile.h"
+#include "ir/Diagnostics.h"
 #include "ir/IR.h"
 
 namespace tilevm::interp {
@@ -137,7 +138,12 @@ struct PreparedKernel {
   std::shared_ptr<const CompiledKernel> code;
 };
 
-/// Compiles `kernel` (from a verified module, which must outlive the result).
+/// What the interpreter cannot run in `kernel`, at its op: target assembly (inline_asm, which
+/// only the GPU engine runs). Front doors report it before launching.
+std::optional<Diagnostic> unsupported(const ir::Module& module, const ir::Kernel& kernel);
+
+/// Compiles `kernel` (from a verified module, which must outlive the result); a kernel
+/// unsupported() names throws std::invalid_argument with that diagnostic's text.
 PreparedKernel prepare(const ir::Module& module, const ir::Kernel& kernel, bool symbolic = true);
 
 /// Runs a prepared kernel over `buffers` with `args` (one per parameter); options.symbolic is

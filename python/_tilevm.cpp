@@ -98,11 +98,14 @@ rt::Device& gpu(int ordinal) {
   return *(devices[ordinal] = std::move(*d));
 }
 
-// A failed launch as Python's exception: ValueError for a bad kernel, argument or option,
-// RuntimeError for the driver or GPU (tilevm run's exit 1 and 2).
+// A failed launch as Python's exception: ValueError for a bad kernel, argument or option (with
+// the kernel's file:line:col: where the error has one), RuntimeError for the driver or GPU
+// (tilevm run's exit 1 and 2).
 [[noreturn]] void raise(const rt::LaunchError& e, const char* where) {
   if (e.kind == rt::ErrorKind::Environment) throw std::runtime_error(std::string("tilevm: ") + where + ": " + e.diag.message);
-  throw py::value_error(e.diag.message);
+  if (e.diag.line == 0) throw py::value_error(e.diag.message);
+  throw py::value_error(e.diag.file + ":" + std::to_string(e.diag.line) + ":" + std::to_string(e.diag.col) + ": " +
+                        e.diag.message);
 }
 
 // The launch options a Python launch takes (tilevm.options, plus grid, num_warps, num_stages and

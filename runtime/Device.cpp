@@ -25,6 +25,7 @@ class InterpreterDevice : public Device {
   }
   Outcome<LaunchResult> run(const LoadedKernel& k, BoundArgs& bound, const LaunchOptions& options) override {
     if (std::optional<Diagnostic> bad = checkGrid(options.grid, false)) return inputError(*bad);
+    if (std::optional<Diagnostic> bad = interp::unsupported(*k.module, *k.kernel)) return inputError(*bad);
     interp::LaunchOptions o = options.interpreter;
     o.grid = options.grid;
     try {
