@@ -1,6 +1,6 @@
 // BuiltinTable.h - the registry of builtin functions, filled by Builtins.cpp (creation, casts,
 // memory, atomics, debug, Python builtins), BuiltinsShape.cpp (shapes), BuiltinsMath.cpp
-// (math, reductions, scans, dot) and BuiltinsMap.cpp (map_elementwise).
+// (math, reductions, scans, dot) and BuiltinsMap.cpp (map_elementwise, inline_asm_elementwise).
 #pragma once
 
 #include <functional>
@@ -19,7 +19,7 @@ void registerCoreBuiltins(BuiltinTable& t);
 /// broadcast, expand_dims, reshape, permute, trans, flip, join, split, cat (BuiltinsShape.cpp).
 void registerShapeBuiltins(BuiltinTable& t);
 void registerMathBuiltins(BuiltinTable& t);
-/// map_elementwise (BuiltinsMap.cpp).
+/// map_elementwise, inline_asm_elementwise (BuiltinsMap.cpp).
 void registerMapBuiltins(BuiltinTable& t);
 /// Python's `math` module on compile-time numbers (BuiltinsPyMath.cpp).
 void registerPythonMath(BuiltinTable& t);

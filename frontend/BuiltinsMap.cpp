@@ -1,6 +1,8 @@
-// BuiltinsMap.cpp - tl.map_elementwise(scalar_fn, *args, pack=1): the function inlined once into
-// the op's region on scalar arguments (pack consecutive elements of each operand, broadcast to
-// one shape), its returns the region's yields; the engines run the region per group.
+// BuiltinsMap.cpp - the user's own elementwise code, mapped over groups of elements:
+// tl.map_elementwise(scalar_fn, *args, pack=1), the function inlined once into the op's region on
+// scalar arguments (pack consecutive elements of each operand, broadcast to one shape), its
+// returns the region's yields; and tl.inline_asm_elementwise(asm, constraints, args, dtype,
+// is_pure, pack), PTX the GPU engine runs per group (the `inline_asm` op).
 #include "frontend/BuiltinTable.h"
 
 namespace tilevm::frontend {
@@ -8,6 +10,14 @@ namespace tilevm::frontend {
 using ir::Opcode;
 
 namespace {
+
+// The arguments of a map, as tensors broadcast to one shape.
+std::vector<CV> broadcastAll(Lowerer& L, std::vector<CV> inputs, const Expr& at) {
+  for (CV& x : inputs) x = L.toTensor(x, at);
+  for (int pass = 0; pass < 2; ++pass)  // the first pass grows inputs[0] to the common shape
+    for (size_t i = 1; i < inputs.size(); ++i) L.broadcastPair(inputs[0], inputs[i], at);
+  return inputs;
+}
 
 CV mapElementwise(Lowerer& L, CallArgs& c) {
   Args a(L, c, "map_elementwise", {"scalar_fn", "*", "pack"});
@@ -18,9 +28,7 @@ CV mapElementwise(Lowerer& L, CallArgs& c) {
   if (inputs.empty()) L.fail(at, "map_elementwise must have at least 1 input tensor");
   const int64_t pack = a.intOr(1, 1);
   if (pack < 1) L.fail(a.at(1), "map_elementwise's pack must be at least 1, got " + std::to_string(pack));
-  for (CV& x : inputs) x = L.toTensor(x, at);
-  for (int pass = 0; pass < 2; ++pass)  // the first pass grows inputs[0] to the common shape
-    for (size_t i = 1; i < inputs.size(); ++i) L.broadcastPair(inputs[0], inputs[i], at);
+  inputs = broadcastAll(L, inputs, at);
   const ir::Type& shape = inputs[0].type();
   if (shape.numElements() % pack != 0)
     L.fail(at, "map_elementwise's pack " + std::to_string(pack) + " does not divide the " + std::to_string(shape.numElements()) +
@@ -62,8 +70,43 @@ CV mapElementwise(Lowerer& L, CallArgs& c) {
   return results.size() == 1 ? results[0] : CV::tuple(results);
 }
 
+CV inlineAsmElementwise(Lowerer& L, CallArgs& c) {
+  Args a(L, c, "inline_asm_elementwise", {"asm", "constraints", "args", "dtype", "is_pure", "pack"});
+  const Expr& at = a.site();
+  const std::string asmText = a.strOr(0, ""), constraints = a.strOr(1, "");
+  if (!a.has(0) || !a.has(1)) L.fail(at, "inline_asm_elementwise() needs the asm text and its constraints as strings");
+  const CV& args = a.get(2);
+  std::vector<CV> inputs = args.kind == CV::K::Tuple ? args.elts : std::vector<CV>{args};
+  if (inputs.empty()) L.fail(a.at(2), "inline_asm_elementwise() needs at least one argument tile (its shape is the result's)");
+  inputs = broadcastAll(L, inputs, at);
+  const CV& dt = a.get(3);
+  const bool several = dt.kind == CV::K::Tuple;
+  std::vector<DType> types;
+  for (const CV& d : several ? dt.elts : std::vector<CV>{dt}) {
+    if (d.kind != CV::K::DType) L.fail(a.at(3), "inline_asm_elementwise()'s dtype must be a dtype or a tuple of them, got " + d.describe());
+    types.push_back(d.dtype);
+  }
+  if (types.empty()) L.fail(a.at(3), "inline_asm_elementwise() needs at least one result dtype");
+  const int64_t pack = a.intArg(5);
+  if (pack < 1 || pack > 16) L.fail(a.at(5), "inline_asm_elementwise's pack must be 1 to 16, got " + std::to_string(pack));
+  const bool pure = a.boolOr(4, true);
+  std::vector<ir::Value*> operands;
+  for (const CV& x : inputs) operands.push_back(x.value);
+  std::vector<ir::Type> resultTypes;
+  for (const DType& t : types) resultTypes.push_back(inputs[0].type().withElem(t.elem()));
+  L.setLoc(at);
+  ir::Op* op = L.b.create(Opcode::InlineAsm, operands, resultTypes,
+                          {{"asm", asmText}, {"constraints", constraints}, {"pack", pack}, {"pure", int64_t(pure)}});
+  std::vector<CV> results;
+  for (size_t i = 0; i < types.size(); ++i) results.push_back(CV::tensor(op->result(unsigned(i)), types[i]));
+  return several ? CV::tuple(results) : results[0];
+}
+
 }  // namespace
 
-void registerMapBuiltins(BuiltinTable& t) { t["tl.map_elementwise"] = mapElementwise; }
+void registerMapBuiltins(BuiltinTable& t) {
+  t["tl.map_elementwise"] = mapElementwise;
+  t["tl.inline_asm_elementwise"] = inlineAsmElementwise;
+}
 
 }  // namespace tilevm::frontend
