@@ -95,6 +95,8 @@ class Lowerer {
   void elementwise(const ir::Op& op);
   /// map_elementwise: its scalar region once per group of `pack` slots.
   void mapElementwise(const ir::Op& op);
+  /// inline_asm: the PTX once per group of `pack` slots (LowerInlineAsm.cpp).
+  void inlineAsm(const ir::Op& op);
   /// One element of an elementwise op from its operands' elements.
   llvm::Value* elementOp(const ir::Op& op, std::span<llvm::Value* const> args);
   llvm::Value* mathOp(const ir::Op& op, std::span<llvm::Value* const> args);
