@@ -22,10 +22,7 @@ bool Layout::accumulatorFits(const ir::Type& t, unsigned threads, LayoutKind kin
     case LayoutKind::Blocked:
     case LayoutKind::Rows: return false;
     case LayoutKind::Wgmma: return warps % 4 == 0 && t.dim(0) % (16 * warps) == 0 && t.dim(1) <= 256;
-    case LayoutKind::Mma:
-      for (unsigned wm = 1; wm <= warps; wm *= 2)
-        if ((t.dim(0) / 16) % wm == 0 && (t.dim(1) / 8) % (warps / wm) == 0) return true;
-      return false;
+    case LayoutKind::Mma: return true;  // some warps hold the blocks; the rest hold copies
   }
   return false;
 }
@@ -42,17 +39,21 @@ Layout Layout::accumulatorOf(const ir::Type& t, unsigned threads, LayoutKind kin
     l.warpsN = 1;
     return l;
   }
+  // As many warps as the 16x8 blocks can employ, then the fewest A and B fragment loads per k
+  // step; warps beyond (a tile smaller than the warps) hold copies.
   int64_t best = -1;
-  for (unsigned wm = 1; wm <= warps; wm *= 2) {
-    unsigned wn = warps / wm;
-    if ((l.rows / 16) % wm != 0 || (l.cols / 8) % wn != 0) continue;
-    int64_t fragments = l.rows / 16 / wm + l.cols / 8 / wn;  // A and B fragment loads per k step
-    if (best < 0 || fragments < best) {
-      best = fragments;
-      l.warpsM = wm;
-      l.warpsN = wn;
+  unsigned used = 0;
+  for (unsigned wm = 1; wm <= warps; wm *= 2)
+    for (unsigned wn = 1; wm * wn <= warps; wn *= 2) {
+      if ((l.rows / 16) % wm != 0 || (l.cols / 8) % wn != 0) continue;
+      int64_t fragments = l.rows / 16 / wm + l.cols / 8 / wn;
+      if (wm * wn > used || (wm * wn == used && fragments < best)) {
+        used = wm * wn;
+        best = fragments;
+        l.warpsM = wm;
+        l.warpsN = wn;
+      }
     }
-  }
   return l;
 }
 

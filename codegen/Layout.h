@@ -49,6 +49,8 @@ struct Layout {
   /// warpsM x warpsN, each holding (rows / 16 / warpsM) x (cols / 8 / warpsN) blocks. Wgmma:
   /// warpsM = all warps, warpsN = 1; warpgroup g (warps 4g..4g+3) holds rows [g R, (g+1) R)
   /// (R = rows / warpgroups) as blocksM slabs of 64 rows, warp w's 16 rows at 16 (w % 4) in each.
+  /// An Mma tile with fewer 16x8 blocks than warps uses warpsM x warpsN < warps: warp w holds what
+  /// warp w % (warpsM warpsN) holds (replicas(), as Triton replicates a small dot's tile).
   LayoutKind kind = LayoutKind::Blocked;
   unsigned warpsM = 1, warpsN = 1;
   int64_t rows = 0, cols = 0;
@@ -63,8 +65,8 @@ struct Layout {
   /// The layout of a value of type t with runs of at most maxVec elements.
   static Layout of(const ir::Type& t, unsigned threads, unsigned maxVec);
   /// Whether a 2-D tile of type t can live in accumulator layout `kind` with `threads` threads
-  /// (Mma: every warp holds at least one 16x8 block; Wgmma: whole warpgroups, 64-row slabs of at
-  /// most 256 columns).
+  /// (Mma: whole 16x8 blocks, copies in the warps the blocks leave over; Wgmma: whole warpgroups,
+  /// 64-row slabs of at most 256 columns).
   static bool accumulatorFits(const ir::Type& t, unsigned threads, LayoutKind kind);
   /// The accumulator layout of t (accumulatorFits must hold); Mma: the warp arrangement that
   /// loads the fewest operand fragments.
@@ -74,6 +76,8 @@ struct Layout {
   bool accumulator() const { return kind == LayoutKind::Mma || kind == LayoutKind::Wgmma; }
   unsigned blocksM() const { return unsigned(rows / 16 / warpsM); }  ///< mma: 16-row blocks per warp
   unsigned blocksN() const { return unsigned(cols / 8 / warpsN); }   ///< mma: 8-column blocks per warp
+  /// Warps holding each element of an accumulator (1 unless the tile has fewer blocks than warps).
+  unsigned replicas() const { return accumulator() || kind == LayoutKind::Rows ? threads / 32 / (warpsM * warpsN) : 1; }
   /// Register slots each thread holds.
   unsigned slots() const {
     if (accumulator()) return blocksM() * blocksN() * 4;

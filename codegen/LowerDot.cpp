@@ -65,7 +65,7 @@ void Lowerer::dotByMma(const ir::Op& op) {
   }, /*widenFp8=*/true);
   barrier();
   llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
-  llvm::Value* warp = b_.CreateLShr(tid_, b_.getInt32(5));
+  llvm::Value* warp = b_.CreateURem(b_.CreateLShr(tid_, b_.getInt32(5)), b_.getInt32(l.warpsM * l.warpsN));  // replicas: copies
   llvm::Value* g = b_.CreateLShr(lane, b_.getInt32(2));
   llvm::Value* tw = b_.CreateMul(b_.CreateAnd(lane, b_.getInt32(3)), b_.getInt32(int32_t(w)));
   llvm::Value* rowBase = b_.CreateAdd(b_.CreateMul(b_.CreateUDiv(warp, b_.getInt32(l.warpsN)), b_.getInt32(int32_t(l.rows / l.warpsM))), g);

@@ -216,7 +216,8 @@ std::map<const ir::Value*, std::string> Lowerer::layoutNames() {
       return std::string("rows of the ") + (l.parent == LayoutKind::Wgmma ? "wgmma" : "mma") + " accumulator, " +
              std::to_string(l.slots()) + "/thread";
     if (l.kind == LayoutKind::Mma)
-      return "mma accumulator, " + std::to_string(l.warpsM) + "x" + std::to_string(l.warpsN) + " warps, " +
+      return "mma accumulator, " + std::to_string(l.warpsM) + "x" + std::to_string(l.warpsN) + " warps" +
+             (l.replicas() > 1 ? " (" + std::to_string(l.replicas()) + " copies)" : "") + ", " +
              std::to_string(l.slots()) + "/thread";
     return "blocked, runs of " + std::to_string(l.vec) + ", " + std::to_string(l.slots()) + "/thread";
   };

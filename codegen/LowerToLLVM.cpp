@@ -93,6 +93,7 @@ llvm::Value* Lowerer::elementIndex(const Layout& l, unsigned k) {
                               b_.CreateAdd(b_.CreateShl(quarter, b_.getInt32(4)), b_.getInt32(int32_t(bm * 64))));
       colStart = b_.getInt32(int32_t(bn * 8));
     } else {
+      warp = b_.CreateURem(warp, b_.getInt32(l.warpsM * l.warpsN));  // replicas hold copies
       llvm::Value* warpM = b_.CreateUDiv(warp, b_.getInt32(l.warpsN));
       llvm::Value* warpN = b_.CreateURem(warp, b_.getInt32(l.warpsN));
       rowStart = b_.CreateAdd(b_.CreateMul(warpM, b_.getInt32(int32_t(l.rows / l.warpsM))), b_.getInt32(int32_t(bm * 16)));

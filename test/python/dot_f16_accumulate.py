@@ -21,6 +21,16 @@ def matmul_f16acc(X, Y, Z, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, BK
     tl.store(Z + offs_m[:, None] * N + offs_n[None, :], acc)
 
 
+@triton.jit
+def batched_f16acc(X, Y, Z, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    # A 3-D dot: on CUDA cores (FMA) on the GPU engine, rounded to f16 every 16 elements of K.
+    b = tl.arange(0, B)[:, None, None]
+    x = tl.load(X + b * M * K + tl.arange(0, M)[None, :, None] * K + tl.arange(0, K)[None, None, :])
+    y = tl.load(Y + b * K * N + tl.arange(0, K)[None, :, None] * N + tl.arange(0, N)[None, None, :])
+    zp = Z + b * M * N + tl.arange(0, M)[None, :, None] * N + tl.arange(0, N)[None, None, :]
+    tl.store(zp, tl.dot(x, y, tl.load(zp), out_dtype=tl.float16))
+
+
 def stepped(x, y, z, step=16):
     """The f16 accumulation in float64: each step's sum added to z, rounded to f16. Also the
     largest f16 spacing the accumulator had, per element (what one rounding may move it)."""
@@ -46,6 +56,18 @@ for M, N, K, BK in ((64, 64, 128, 32), (16, 16, 64, 16), (128, 64, 64, 64)):
     err = np.max(np.abs(z.astype(np.float64) - ref) / spacing)
     assert err <= K // 16, f"{M}x{N}x{K}: {err} f16 spacings from the stepped reference"
     print(f"dot_f16_accumulate: {M}x{N}x{K} (BK {BK}) within {err:.0f} f16 spacing of the stepped reference")
+
+B, M, N, K = 2, 16, 16, 64
+x = rng.standard_normal((B, M, K)).astype(np.float16)
+y = rng.standard_normal((B, K, N)).astype(np.float16)
+z0 = rng.standard_normal((B, M, N)).astype(np.float16)
+z = z0.copy()
+batched_f16acc[(1, )](x, y, z, B=B, M=M, N=N, K=K)
+for i in range(B):
+    ref, spacing = stepped(x[i], y[i], z0[i])
+    err = np.max(np.abs(z[i].astype(np.float64) - ref) / spacing)
+    assert err <= K // 16, f"batch {i}: {err} f16 spacings from the stepped reference"
+print(f"dot_f16_accumulate: batched {B}x{M}x{N}x{K} within {err:.0f} f16 spacing of the stepped reference")
 
 # Where the rounding decides: from 2048 (f16 spacing 2 there) each step of 16 products of
 # 1/16 adds 1, which rounds back to 2048 (ties to even) every time; a sum carried in f32 and
