@@ -37,10 +37,11 @@ def record(kernel, verdict, mine, theirs, ref_ms, ref, tflop):
 
 
 def matmul_args(S, dt, BM, BN, BK, nw):
-    t = {"float16": "f16", "bfloat16": "bf16", "float32": "f32"}[dt]
+    t = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float8e4nv": "fp8e4nv", "float8e5": "fp8e5"}[dt]
+    ct = "f16" if t.startswith("fp8") else t  # fp8 operands: an f16 result
     return ["-k", "matmul_k", "-D", f"BM={BM}", "-D", f"BN={BN}", "-D", f"BK={BK}", "-D", "GM=8", "--num-warps", str(nw),
             "--grid", str(triton.cdiv(S, BM) * triton.cdiv(S, BN)), "--arg", f"a=randn:{t}:{S}x{S}", "--arg", f"b=randn:{t}:{S}x{S}",
-            "--arg", f"c=empty:{t}:{S}x{S}", "--arg", f"M={S}", "--arg", f"N={S}", "--arg", f"K={S}", "--arg", f"sam={S}", "--arg", "sak=1",
+            "--arg", f"c=empty:{ct}:{S}x{S}", "--arg", f"M={S}", "--arg", f"N={S}", "--arg", f"K={S}", "--arg", f"sam={S}", "--arg", "sak=1",
             "--arg", f"sbk={S}", "--arg", "sbn=1", "--arg", f"scm={S}", "--arg", "scn=1"]
 
 
@@ -55,8 +56,10 @@ if os.environ.get("STAGES"):
     STAGES = tuple(int(x) for x in os.environ["STAGES"].split(","))
 TRITON_STAGES = int(os.environ.get("TRITON_STAGES", "3"))
 # float32: tl.dot's default tf32 precision on both sides (tilevm: mma.m16n8k8.tf32; configs whose
-# f32 tiles pass 48 KiB of shared memory are refused by tilevm and skipped). DTYPES and ATTN=0
-# select a part.
+# f32 tiles pass 48 KiB of shared memory are refused by tilevm and skipped). float8e4nv and
+# float8e5: fp8 operands, an f16 result (the reference: torch._scaled_mm, unit scales). DTYPES
+# and ATTN=0 select a part.
+TORCH_DT = {"float8e4nv": "float8_e4m3fn", "float8e5": "float8_e5m2"}
 SIZES = [int(x) for x in os.environ.get("SIZES", "4096").split(",")]
 for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float32").split(",") if dt for S in SIZES]:
     d = tilevm("diff", *matmul_args(512, dt, 128, 128, 32, 4))
@@ -68,7 +71,12 @@ for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float
             print(f"tilevm matmul {dt} {cfg} stages {ns}: {ms} ms", flush=True)
             if ms and (best is None or ms < best):
                 best, cfg_best, compile_ms = ms, cfg + (ns,), c_ms
-    a = torch.randn(S, S, device="cuda", dtype=getattr(torch, dt)); b = torch.randn_like(a); c = torch.empty_like(a)
+    fp8 = dt in TORCH_DT
+    if fp8:
+        a = torch.randn(S, S, device="cuda").to(getattr(torch, TORCH_DT[dt])); b = torch.randn(S, S, device="cuda").to(a.dtype)
+        c = torch.empty(S, S, device="cuda", dtype=torch.float16)
+    else:
+        a = torch.randn(S, S, device="cuda", dtype=getattr(torch, dt)); b = torch.randn_like(a); c = torch.empty_like(a)
     tr_best, tr_cfg = None, None
     for BM, BN, BK, nw in CONFIGS:
         f = lambda: k.matmul_k[(triton.cdiv(S, BM) * triton.cdiv(S, BN),)](a, b, c, S, S, S, S, 1, S, 1, S, 1, BM=BM, BN=BN, BK=BK, GM=8,
@@ -81,7 +89,11 @@ for dt, S in [(dt, S) for dt in os.environ.get("DTYPES", "float16,bfloat16,float
         if tr_best is None or ms < tr_best:
             tr_best, tr_cfg = ms, (BM, BN, BK, nw)
     torch.backends.cuda.matmul.allow_tf32 = dt == "float32"  # cuBLAS on tf32 tensor cores too
-    cub = med(lambda: torch.matmul(a, b))
+    if fp8:
+        bt, one = b.t().contiguous().t(), torch.ones((), device="cuda")
+        cub = med(lambda: torch._scaled_mm(a, bt, scale_a=one, scale_b=one, out_dtype=torch.float16))
+    else:
+        cub = med(lambda: torch.matmul(a, b))
     record(f"matmul_{dt}_{S}", verdict, (best, cfg_best, compile_ms), (tr_best, tr_cfg), cub, "cuBLAS", 2 * S ** 3 / 1e12)
     del a, b, c
 

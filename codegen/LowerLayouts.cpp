@@ -24,15 +24,17 @@ LayoutKind Lowerer::dotKind(const ir::Op& op) const {
   const ir::Type& b = op.operands[1]->type;
   ScalarKind in = a.elem().kind;
   bool half = in == ScalarKind::F16 || in == ScalarKind::BF16;
-  // fp8 (f8e5, f8e4nv): mma.sync on the operands widened to f16 in shared memory (LowerFp8.cpp).
   bool fp8 = (in == ScalarKind::F8E5 || in == ScalarKind::F8E4NV) && op.result()->type.elem().kind == ScalarKind::F32;
+  // wgmma (sm_90a): both operands in swizzled shared memory, A K-major; B N-major (transposed)
+  // for f16/bf16, K-major (stored as its transpose, rows of K) for tf32, which has no transpose.
+  const bool wgmmaFits = o_.arch == "sm_90a" && Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Wgmma);
+  // fp8 on wgmma's e4m3/e5m2 (k32, both operands K-major as int8's; any N of 8s), else on
+  // mma.sync with the operands widened to f16 (LowerFp8.cpp).
+  if (fp8 && wgmmaFits && a.dim(1) % 32 == 0 && SharedLayout::swizzleFor(a.dim(1), 1)) return LayoutKind::Wgmma;
   if (fp8 && Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Mma) && a.dim(1) % 16 == 0) return LayoutKind::Mma;
   // f32 with Triton's default input precision: tf32 tensor cores, f32 accumulator.
   const std::string* prec = op.strAttr("input_precision");
   bool tf32 = in == ScalarKind::F32 && (!prec || *prec == "tf32") && op.result()->type.elem().kind == ScalarKind::F32 && a.dim(1) % 8 == 0;
-  // wgmma (sm_90a): both operands in swizzled shared memory, A K-major; B N-major (transposed)
-  // for f16/bf16, K-major (stored as its transpose, rows of K) for tf32, which has no transpose.
-  const bool wgmmaFits = o_.arch == "sm_90a" && Layout::accumulatorFits(op.result()->type, threads_, LayoutKind::Wgmma);
   if (wgmmaFits && half && a.dim(1) % 16 == 0 && SharedLayout::swizzleFor(a.dim(1), 2) && SharedLayout::swizzleFor(b.dim(1), 2))
     return LayoutKind::Wgmma;
   if (wgmmaFits && tf32 && SharedLayout::swizzleFor(a.dim(1), 4)) return LayoutKind::Wgmma;

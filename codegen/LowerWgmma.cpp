@@ -150,12 +150,12 @@ Lowerer::Values Lowerer::wgmmaWait(const Values& acc, unsigned pending) {
   return out;
 }
 
-// Per k step (32 bytes: 16 halves, 8 tf32 or 32 int8) and 64-row slab of the warpgroup's rows:
-// one wgmma.m64nNk16 (k8 for tf32, k32 for int8; N = the tile's columns, at most 256) whose N / 2
-// f32 (s32) accumulators per thread (N / 4 words of f16 pairs) are the slab's slots in the
-// Wgmma layout, in order. A descriptor: the slab's first row, the k step's 32 bytes into the
-// row's slab; B: the k step's 16 rows (N-major), or as A (K-major: always for tf32 and int8,
-// which wgmma cannot transpose).
+// Per k step (32 bytes: 16 halves, 8 tf32 or 32 int8 / fp8) and 64-row slab of the warpgroup's
+// rows: one wgmma.m64nNk16 (k8 for tf32, k32 for int8 and fp8; N = the tile's columns, at most
+// 256) whose N / 2 f32 (s32) accumulators per thread (N / 4 words of f16 pairs) are the slab's
+// slots in the Wgmma layout, in order. A descriptor: the slab's first row, the k step's 32 bytes
+// into the row's slab; B: the k step's 16 rows (N-major), or as A (K-major: always for tf32,
+// int8 and fp8, which wgmma cannot transpose).
 void Lowerer::dotByWgmma(const ir::Op& op) {
   const ir::Value* a = op.operands[0];
   const ir::Value* bv = op.operands[1];
@@ -165,7 +165,8 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   bool bf16 = a->type.elem().kind == ir::ScalarKind::BF16;
   const bool tf32 = a->type.elem().kind == ir::ScalarKind::F32;
   const bool i8 = a->type.elem().kind == ir::ScalarKind::I8;
-  const bool kMajorOnly = tf32 || i8;  // wgmma transposes only 16-bit operands
+  const bool e5m2 = a->type.elem().kind == ir::ScalarKind::F8E5, e4m3 = a->type.elem().kind == ir::ScalarKind::F8E4NV;
+  const bool kMajorOnly = tf32 || i8 || e5m2 || e4m3;  // wgmma transposes only 16-bit operands
   auto ta = sharedTiles_.find(a), tb = sharedTiles_.find(bv);
   // A already in an accumulator layout of the same rows (attention's P, computed from the
   // first dot's result) is fed from registers: the accumulator's 16x8 blocks are the A
@@ -181,7 +182,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   const bool bKMajor = tb != sharedTiles_.end() ? tb->second.kMajor : kMajorOnly;
   if (tb != sharedTiles_.end() && bKMajor) sb = tb->second.layout;
   else if (bKMajor) sb = sharedLayoutOf(ir::Type(bv->type.elem(), std::vector<int64_t>{N, K}));
-  if (kMajorOnly && !bKMajor) fail(op, "internal: a tf32 or int8 wgmma operand B in shared memory N-major");
+  if (kMajorOnly && !bKMajor) fail(op, "internal: a tf32, int8 or fp8 wgmma operand B in shared memory N-major");
   if (staged) {
     // Operands in registers go to the dot's own staging area (scratch offset 0; a ring, if any,
     // lies past it), between barriers.
@@ -214,7 +215,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
       aRegs ? nullptr : wgmmaDescriptor(b_.CreateAdd(aAddr, b_.CreateMul(groupRow, b_.getInt32(int32_t(sa.swizzleBytes)))), sa, true);
   llvm::Value* bDesc = wgmmaDescriptor(bAddr, sb, bKMajor);
   unsigned n = unsigned(halfAcc ? N / 4 : N / 2);  // accumulator registers per thread per instruction
-  std::string type = tf32 ? "tf32" : i8 ? "s8" : bf16 ? "bf16" : "f16";
+  std::string type = tf32 ? "tf32" : i8 ? "s8" : e5m2 ? "e5m2" : e4m3 ? "e4m3" : bf16 ? "bf16" : "f16";
   const int64_t kStep = 32 / sa.elemBytes;  // 32 bytes of K per instruction
   // Operands: n accumulators (tied), then A (a descriptor, or 4 registers of half pairs), B's
   // descriptor and scale-d.
@@ -229,7 +230,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   }
   // Operands after scale-d: for floats imm-scale-a and -b (1), and for 16-bit types the
   // transposes; int8 has neither.
-  std::string tail = i8 ? "" : tf32 ? ", 1, 1" : std::string(", 1, 1") + (aRegs ? "" : ", 0") + (bKMajor ? ", 0" : ", 1");
+  std::string tail = i8 ? "" : kMajorOnly ? ", 1, 1" : std::string(", 1, 1") + (aRegs ? "" : ", 0") + (bKMajor ? ", 0" : ", 1");
   text += "}, " + (aRegs ? "{" + arg(0) + ", " + arg(1) + ", " + arg(2) + ", " + arg(3) + "}" : arg(0)) + ", " + arg(aArgs) +
           ", p" + tail + ";\n\t}";
   cons += aRegs ? "r,r,r,r,l,r" : "l,l,r";
