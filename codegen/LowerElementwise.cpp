@@ -249,40 +249,36 @@ llvm::Value* Lowerer::expF32(llvm::Value* x) {
   return b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {p});
 }
 
-// map_elementwise: the scalar region lowered once per group of `pack` slots of the blocked
-// layout (pack consecutive elements, as the interpreter groups them: the run length must be a
-// multiple of pack). Where the layout pads the tile, a group past its end is skipped, so the
-// region's loads and asserts never see elements that do not exist.
-void Lowerer::mapElementwise(const ir::Op& op) {
+// map_elementwise and inline_asm: `group(s)` lowered once per group of `pack` slots of the
+// blocked layout, starting at slot s (pack consecutive elements, as the interpreter groups them:
+// the run length must be a multiple of pack); it returns the group's results, result-major.
+// Where the layout pads the tile, a group past its end is skipped, so its loads, asserts and PTX
+// never see elements that do not exist.
+void Lowerer::lowerGroups(const ir::Op& op, const char* what, const char* label,
+                          const std::function<std::vector<llvm::Value*>(unsigned)>& group) {
   const unsigned pack = unsigned(*op.intAttr("pack"));
   const Layout l = layoutOf(op.result());
   if (pack > 1 && (l.kind != LayoutKind::Blocked || l.scalar || l.vec % pack != 0))
-    fail(op, "codegen: map_elementwise with pack " + std::to_string(pack) + " needs runs of a multiple of " +
+    fail(op, std::string("codegen: ") + what + " with pack " + std::to_string(pack) + " needs runs of a multiple of " +
                  std::to_string(pack) + " consecutive elements per thread; this kernel's layout of " + op.result()->type.str() +
                  " has runs of " + std::to_string(l.scalar ? 1 : l.vec));
-  const ir::Block& blk = op.regions[0]->block;
-  const ir::Op& yield = *blk.ops.back();
-  const size_t n = op.operands.size(), results = op.results.size();
+  const size_t results = op.results.size();
   std::vector<Values> outs(results);
   for (unsigned s = 0; s < l.slots(); s += pack) {
-    for (size_t k = 0; k < n; ++k)
-      for (unsigned j = 0; j < pack; ++j) values_[blk.args[k * pack + j].get()] = {slot(op.operands[k], s + j)};
-    llvm::BasicBlock *guard = nullptr, *body = nullptr, *merge = nullptr;
+    llvm::BasicBlock *guard = nullptr, *merge = nullptr;
     if (!l.full()) {
       guard = b_.GetInsertBlock();
-      body = llvm::BasicBlock::Create(ctx_, "map_group", fn_);
-      merge = llvm::BasicBlock::Create(ctx_, "map_next", fn_);
+      auto* body = llvm::BasicBlock::Create(ctx_, std::string(label) + "_group", fn_);
+      merge = llvm::BasicBlock::Create(ctx_, std::string(label) + "_next", fn_);
       b_.CreateCondBr(b_.CreateICmpSLT(elementIndex(l, s), b_.getInt32(int32_t(l.numel))), body, merge);
       b_.SetInsertPoint(body);
     }
-    lowerRegionBody(blk);
-    std::vector<llvm::Value*> group;
-    for (size_t r = 0; r < results * pack; ++r) group.push_back(slot(yield.operands[r], 0));
+    std::vector<llvm::Value*> values = group(s);
     if (merge) {
       llvm::BasicBlock* end = b_.GetInsertBlock();
       b_.CreateBr(merge);
       b_.SetInsertPoint(merge);
-      for (llvm::Value*& v : group) {
+      for (llvm::Value*& v : values) {
         auto* phi = b_.CreatePHI(v->getType(), 2);
         phi->addIncoming(v, end);
         phi->addIncoming(llvm::UndefValue::get(v->getType()), guard);
@@ -290,9 +286,24 @@ void Lowerer::mapElementwise(const ir::Op& op) {
       }
     }
     for (size_t r = 0; r < results; ++r)
-      for (unsigned j = 0; j < pack; ++j) outs[r].push_back(group[r * pack + j]);
+      for (unsigned j = 0; j < pack; ++j) outs[r].push_back(values[r * pack + j]);
   }
   for (size_t r = 0; r < results; ++r) values_[op.result(unsigned(r))] = outs[r];
+}
+
+// map_elementwise: the scalar region, its arguments the group's slots of each operand.
+void Lowerer::mapElementwise(const ir::Op& op) {
+  const unsigned pack = unsigned(*op.intAttr("pack"));
+  const ir::Block& blk = op.regions[0]->block;
+  const ir::Op& yield = *blk.ops.back();
+  lowerGroups(op, "map_elementwise", "map", [&](unsigned s) {
+    for (size_t k = 0; k < op.operands.size(); ++k)
+      for (unsigned j = 0; j < pack; ++j) values_[blk.args[k * pack + j].get()] = {slot(op.operands[k], s + j)};
+    lowerRegionBody(blk);
+    std::vector<llvm::Value*> group;
+    for (const ir::Value* v : yield.operands) group.push_back(slot(v, 0));
+    return group;
+  });
 }
 
 }  // namespace tilevm::codegen

@@ -4,8 +4,7 @@
 // min(32 / bits, pack) of them, element 0 in the low bits; results unpack the same way. Each
 // register's LLVM type is its constraint's (h: 16-bit, r: 32, l: 64, f: f32, d: f64), so any
 // element type moves through any register of its width (floats by their bits, pointers as
-// addresses). Groups past the end of a padded tile are skipped, so side-effecting PTX never sees
-// elements that do not exist.
+// addresses). Groups are laid out and guarded by lowerGroups (LowerElementwise.cpp).
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/Support/Error.h>
 
@@ -29,11 +28,6 @@ std::string trim(const std::string& s) {
 
 void Lowerer::inlineAsm(const ir::Op& op) {
   const unsigned pack = unsigned(*op.intAttr("pack"));
-  const Layout l = layoutOf(op.result());
-  if (pack > 1 && (l.kind != LayoutKind::Blocked || l.scalar || l.vec % pack != 0))
-    fail(op, "codegen: inline_asm_elementwise with pack " + std::to_string(pack) + " needs runs of a multiple of " +
-                 std::to_string(pack) + " consecutive elements per thread; this kernel's layout of " +
-                 op.result()->type.str() + " has runs of " + std::to_string(l.scalar ? 1 : l.vec));
   // The constraints, outputs first.
   Constraints c;
   {
@@ -54,12 +48,13 @@ void Lowerer::inlineAsm(const ir::Op& op) {
       start = comma + 1;
     }
   }
-  // Elements per register of each operand and result (Triton's packing).
-  auto perRegister = [&](const ir::Type& t) {
+  // Each element's bits and the elements per register of each operand and result (Triton's packing).
+  auto elemBits = [&](const ir::Type& t) {
     unsigned bits = t.isPtr() ? 64 : ir::bitWidth(t.elem().kind);
     if (bits == 1) fail(op, "codegen: inline_asm_elementwise on i1 tiles is not supported (cast them to int8)");
-    return std::min(std::max(32 / bits, 1u), pack);
+    return bits;
   };
+  auto perRegister = [&](const ir::Type& t) { return std::min(std::max(32 / elemBits(t), 1u), pack); };
   size_t wantIn = 0, wantOut = 0;
   for (const ir::Value* v : op.operands) wantIn += pack / perRegister(v->type);
   for (const auto& r : op.results) wantOut += pack / perRegister(r->type);
@@ -85,6 +80,21 @@ void Lowerer::inlineAsm(const ir::Op& op) {
   }
   auto* asmFn = llvm::InlineAsm::get(fty, *op.strAttr("asm"), c.joined, /*hasSideEffects=*/*op.intAttr("pure") == 0);
 
+  auto regBits = [&](llvm::Type* t) { return unsigned(t->getPrimitiveSizeInBits().getFixedValue()); };
+  // Each register must hold its elements: checked once, for inputs then outputs.
+  auto checkWidths = [&](std::span<const ir::Value* const> values, const std::vector<llvm::Type*>& regs, const char* side) {
+    size_t reg = 0;
+    for (const ir::Value* v : values)
+      for (unsigned j = 0, n = perRegister(v->type); j < pack; j += n, ++reg)
+        if (n * elemBits(v->type) > regBits(regs[reg]))
+          fail(op, std::string("codegen: inline_asm_elementwise's ") + side + " register " + std::to_string(reg) + " holds " +
+                       std::to_string(regBits(regs[reg])) + " bits, its elements need " + std::to_string(n * elemBits(v->type)));
+  };
+  std::vector<const ir::Value*> resultValues;  // the results, as the operands are held
+  for (const auto& r : op.results) resultValues.push_back(r.get());
+  checkWidths(op.operands, inTypes, "input");
+  checkWidths(resultValues, outTypes, "output");
+
   // An element as bits (iN), and back.
   auto toBits = [&](llvm::Value* v) -> llvm::Value* {
     if (v->getType()->isPointerTy()) return b_.CreatePtrToInt(v, b_.getInt64Ty());
@@ -95,33 +105,16 @@ void Lowerer::inlineAsm(const ir::Op& op) {
     if (ty->isPointerTy()) return b_.CreateIntToPtr(bits, ty);
     return ty->isIntegerTy() ? bits : b_.CreateBitCast(bits, ty);
   };
-  auto regBits = [&](llvm::Type* t) { return t->getPrimitiveSizeInBits().getFixedValue(); };
-
-  const size_t results = op.results.size();
-  std::vector<Values> outs(results);
-  for (unsigned s = 0; s < l.slots(); s += pack) {
-    llvm::BasicBlock *guard = nullptr, *merge = nullptr;
-    if (!l.full()) {
-      guard = b_.GetInsertBlock();
-      auto* body = llvm::BasicBlock::Create(ctx_, "asm_group", fn_);
-      merge = llvm::BasicBlock::Create(ctx_, "asm_next", fn_);
-      b_.CreateCondBr(b_.CreateICmpSLT(elementIndex(l, s), b_.getInt32(int32_t(l.numel))), body, merge);
-      b_.SetInsertPoint(body);
-    }
+  lowerGroups(op, "inline_asm_elementwise", "asm", [&](unsigned s) {
+    // Inputs: each register's elements, element 0 in the low bits.
     std::vector<llvm::Value*> args;
     for (const ir::Value* v : op.operands) {
-      unsigned n = perRegister(v->type);
+      const unsigned n = perRegister(v->type), bits = elemBits(v->type);
       for (unsigned j = 0; j < pack; j += n) {
         llvm::Type* reg = inTypes[args.size()];
         llvm::Value* word = nullptr;
-        unsigned bits = 0;
         for (unsigned k = 0; k < n; ++k) {
-          llvm::Value* e = toBits(slot(v, s + j + k));
-          bits = e->getType()->getIntegerBitWidth();
-          if (n * bits > regBits(reg))
-            fail(op, "codegen: inline_asm_elementwise's input register " + std::to_string(args.size()) + " holds " +
-                         std::to_string(regBits(reg)) + " bits, its elements need " + std::to_string(n * bits));
-          llvm::Value* wide = b_.CreateZExt(e, b_.getIntNTy(unsigned(regBits(reg))));
+          llvm::Value* wide = b_.CreateZExt(toBits(slot(v, s + j + k)), b_.getIntNTy(regBits(reg)));
           word = k == 0 ? wide : b_.CreateOr(word, b_.CreateShl(wide, uint64_t(k) * bits));
         }
         args.push_back(fromBits(word, reg));
@@ -130,38 +123,17 @@ void Lowerer::inlineAsm(const ir::Op& op) {
     llvm::Value* call = b_.CreateCall(fty, asmFn, args);
     std::vector<llvm::Value*> group;  // result-major, pack elements each
     size_t reg = 0;
-    for (size_t r = 0; r < results; ++r) {
-      const ir::Value* res = op.result(unsigned(r));
+    for (const ir::Value* res : resultValues) {
       llvm::Type* elemTy = scalarType(res->type.elem());
-      unsigned n = perRegister(res->type);
-      unsigned bits = res->type.isPtr() ? 64 : ir::bitWidth(res->type.elem().kind);
+      const unsigned n = perRegister(res->type), bits = elemBits(res->type);
       for (unsigned j = 0; j < pack; j += n, ++reg) {
-        llvm::Value* word = outTypes.size() == 1 ? call : b_.CreateExtractValue(call, unsigned(reg));
-        if (n * bits > regBits(outTypes[reg]))
-          fail(op, "codegen: inline_asm_elementwise's output register " + std::to_string(reg) + " holds " +
-                       std::to_string(regBits(outTypes[reg])) + " bits, its elements need " + std::to_string(n * bits));
-        word = toBits(word);
-        for (unsigned k = 0; k < n; ++k) {
-          llvm::Value* e = b_.CreateTrunc(b_.CreateLShr(word, uint64_t(k) * bits), b_.getIntNTy(bits));
-          group.push_back(fromBits(e, elemTy));
-        }
+        llvm::Value* word = toBits(outTypes.size() == 1 ? call : b_.CreateExtractValue(call, unsigned(reg)));
+        for (unsigned k = 0; k < n; ++k)
+          group.push_back(fromBits(b_.CreateTrunc(b_.CreateLShr(word, uint64_t(k) * bits), b_.getIntNTy(bits)), elemTy));
       }
     }
-    if (merge) {
-      llvm::BasicBlock* end = b_.GetInsertBlock();
-      b_.CreateBr(merge);
-      b_.SetInsertPoint(merge);
-      for (llvm::Value*& v : group) {
-        auto* phi = b_.CreatePHI(v->getType(), 2);
-        phi->addIncoming(v, end);
-        phi->addIncoming(llvm::UndefValue::get(v->getType()), guard);
-        v = phi;
-      }
-    }
-    for (size_t r = 0; r < results; ++r)
-      for (unsigned j = 0; j < pack; ++j) outs[r].push_back(group[r * pack + j]);
-  }
-  for (size_t r = 0; r < results; ++r) values_[op.result(unsigned(r))] = outs[r];
+    return group;
+  });
 }
 
 }  // namespace tilevm::codegen

@@ -93,6 +93,10 @@ class Lowerer {
   // ---- LowerElementwise.cpp ----
   /// An op with the Elementwise trait, slot by slot (once when every operand is held once).
   void elementwise(const ir::Op& op);
+  /// map_elementwise and inline_asm: `group(s)` once per group of `pack` slots from slot s
+  /// (each group's results, result-major), guarded where the tile is padded.
+  void lowerGroups(const ir::Op& op, const char* what, const char* label,
+                   const std::function<std::vector<llvm::Value*>(unsigned)>& group);
   /// map_elementwise: its scalar region once per group of `pack` slots.
   void mapElementwise(const ir::Op& op);
   /// inline_asm: the PTX once per group of `pack` slots (LowerInlineAsm.cpp).
