@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -138,12 +139,16 @@ struct PreparedKernel {
   std::shared_ptr<const CompiledKernel> code;
 };
 
-/// What the interpreter cannot run in `kernel`, at its op: target assembly (inline_asm, which
-/// only the GPU engine runs). Front doors report it before launching.
-std::optional<Diagnostic> unsupported(const ir::Module& module, const ir::Kernel& kernel);
+/// What prepare() throws for a kernel the interpreter cannot run, located at the op: target
+/// assembly (inline_asm, which only the GPU engine runs). An std::invalid_argument, as every
+/// input the interpreter refuses.
+struct UnsupportedKernel : std::invalid_argument {
+  explicit UnsupportedKernel(Diagnostic d) : std::invalid_argument(d.message), diag(std::move(d)) {}
+  Diagnostic diag;
+};
 
-/// Compiles `kernel` (from a verified module, which must outlive the result); a kernel
-/// unsupported() names throws std::invalid_argument with that diagnostic's text.
+/// Compiles `kernel` (from a verified module, which must outlive the result); throws
+/// UnsupportedKernel for a kernel with an op the interpreter cannot run.
 PreparedKernel prepare(const ir::Module& module, const ir::Kernel& kernel, bool symbolic = true);
 
 /// Runs a prepared kernel over `buffers` with `args` (one per parameter); options.symbolic is

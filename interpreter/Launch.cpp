@@ -71,19 +71,14 @@ tbb::task_arena& threadArena(unsigned threads) {
 
 }  // namespace
 
-std::optional<Diagnostic> unsupported(const ir::Module& module, const ir::Kernel& kernel) {
-  std::optional<Diagnostic> d;
-  ir::walk(kernel.body.block, [&](const ir::Op& op) {
-    if (d || ir::opFamily(op.code) != ir::OpFamily::Target) return;
-    const std::string file = op.loc.file < module.files.size() ? module.files[op.loc.file] : "";
-    d = Diagnostic{file, op.loc.line, op.loc.col,
-                   "inline_asm_elementwise runs only on the GPU engine (--device cuda): the interpreter cannot run PTX"};
-  });
-  return d;
-}
-
 PreparedKernel prepare(const ir::Module& module, const ir::Kernel& kernel, bool symbolic) {
-  if (std::optional<Diagnostic> d = unsupported(module, kernel)) throw std::invalid_argument(d->message);
+  ir::walk(kernel.body.block, [&](const ir::Op& op) {
+    if (ir::opFamily(op.code) != ir::OpFamily::Target) return;
+    const std::string file = op.loc.file < module.files.size() ? module.files[op.loc.file] : "";
+    throw UnsupportedKernel(Diagnostic{file, op.loc.line, op.loc.col,
+                                       "inline_asm_elementwise runs only on the GPU engine (--device cuda): the interpreter "
+                                       "cannot run PTX"});
+  });
   return {&module, &kernel, symbolic, std::make_shared<const CompiledKernel>(compileKernel(module, kernel, symbolic))};
 }
 

@@ -25,7 +25,6 @@ class InterpreterDevice : public Device {
   }
   Outcome<LaunchResult> run(const LoadedKernel& k, BoundArgs& bound, const LaunchOptions& options) override {
     if (std::optional<Diagnostic> bad = checkGrid(options.grid, false)) return inputError(*bad);
-    if (std::optional<Diagnostic> bad = interp::unsupported(*k.module, *k.kernel)) return inputError(*bad);
     interp::LaunchOptions o = options.interpreter;
     o.grid = options.grid;
     try {
@@ -41,6 +40,8 @@ class InterpreterDevice : public Device {
       }
       result.report.seconds = medianSeconds(times);
       return result;
+    } catch (const interp::UnsupportedKernel& e) {
+      return inputError(e.diag);
     } catch (const std::invalid_argument& e) {
       return inputError(Diagnostic{"<command line>", 0, 0, e.what()});
     }
