@@ -24,6 +24,9 @@ struct Options {
   /// and issues its other loads one iteration ahead in registers (Pipeline.cpp). The default
   /// is 1 (docs/codegen.md says why).
   unsigned numStages = 1;
+  /// Triton's maxnreg: `.maxnreg` on the kernel's entry, the registers ptxas may give a thread
+  /// (1 to 255; 0: ptxas decides).
+  unsigned maxRegisters = 0;
   /// Per kernel parameter, a power of two the launch guarantees divides it (an integer's value,
   /// a pointer's address in bytes), or empty for nothing known: Triton's specialization of
   /// arguments divisible by 16 (see divisorOf).

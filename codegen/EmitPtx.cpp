@@ -104,6 +104,7 @@ Result<CompiledPtx> emitPtx(const ir::Module& m, const ir::Kernel& k, const Opti
   pm.run(**mod);
   CompiledPtx out;
   out.ptx = std::string(ptx.str());
+  if (o.maxRegisters) out.ptx = withRegisterBudget(out.ptx, o.maxRegisters);
   out.launch.kernel = k.name;
   out.launch.arch = o.arch;
   out.launch.threads = threadsPerProgram(o);

@@ -115,7 +115,8 @@ constexpr std::pair<const char*, std::string rt::RunOptionTexts::*> kOptions[] =
     {"schedule", &rt::RunOptionTexts::schedule},   {"check", &rt::RunOptionTexts::check},
     {"timeout", &rt::RunOptionTexts::timeout},     {"fuel", &rt::RunOptionTexts::fuel},
     {"device", &rt::RunOptionTexts::device},       {"num_warps", &rt::RunOptionTexts::numWarps},
-    {"num_stages", &rt::RunOptionTexts::numStages}, {"repeat", &rt::RunOptionTexts::repeat},
+    {"num_stages", &rt::RunOptionTexts::numStages}, {"maxnreg", &rt::RunOptionTexts::maxnreg},
+    {"repeat", &rt::RunOptionTexts::repeat},
 };
 
 // A Python value as the option text a command line would hold: strings as they are, ints in
@@ -472,7 +473,7 @@ PYBIND11_MODULE(_tilevm, m) {
       "ptx",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const py::list& args, const std::string& arch, unsigned numWarps,
-         unsigned numStages, const py::object& unit, int64_t unitKey) {
+         unsigned numStages, const py::object& unit, int64_t unitKey, unsigned maxnreg) {
         // The PTX the GPU engine would build for `arch` with these arguments (specialized on
         // them as a launch is), without a GPU: what `ptxas -v` can size.
         auto c = unit.is_none() ? compile(path, kernel, signature, defines, {}) : compileUnit(unitKey, unit, signature, defines);
@@ -484,6 +485,9 @@ PYBIND11_MODULE(_tilevm, m) {
         copts.arch = arch;
         copts.numWarps = numWarps;
         copts.numStages = numStages;
+        auto registers = rt::parseMaxnreg(std::to_string(maxnreg));
+        if (!registers) throw py::value_error(registers.error().message);
+        copts.maxRegisters = *registers;
         rt::specialize(*c->loaded.kernel, launchArgs, copts);  // as a launch on the GPU engine is
         auto ptx = codegen::emitPtx(*c->loaded.module, *c->loaded.kernel, copts);
         if (!ptx) throw py::value_error(ptx.error().message);
@@ -496,7 +500,7 @@ PYBIND11_MODULE(_tilevm, m) {
         return out;
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("args"), py::arg("arch"),
-      py::arg("num_warps"), py::arg("num_stages"), py::arg("unit") = py::none(), py::arg("unit_key") = 0);
+      py::arg("num_warps"), py::arg("num_stages"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("maxnreg") = 0);
 #endif
   m.def(
       "check_options", [](const py::dict& options) { checkedOptions(options); }, py::arg("options"),

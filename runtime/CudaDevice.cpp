@@ -290,13 +290,15 @@ class CudaDevice : public Device {
     copts.deviceSharedOptInBytes = uint64_t(probe_.sharedOptInBytes);
     copts.numWarps = gpu.numWarps;
     copts.numStages = gpu.numStages;
+    copts.maxRegisters = gpu.maxRegisters;
     specialize(*k.kernel, bound.args, copts);
     // The kernel's key was computed once when it was loaded; a kernel built by hand has none
     // and is keyed here.
     const std::string contentKey = k.key.empty() ? kernelKey(*k.module, *k.kernel) : k.key;
     // Everything the compiled code depends on: the same parts give the same PTX.
     std::vector<std::string> keyParts{TILEVM_VERSION, copts.arch, std::to_string(copts.numWarps),
-                                      "stages=" + std::to_string(copts.numStages), k.kernel->name, contentKey};
+                                      "stages=" + std::to_string(copts.numStages),
+                                      "maxnreg=" + std::to_string(copts.maxRegisters), k.kernel->name, contentKey};
     for (size_t i = 0; i < copts.paramDivisors.size(); ++i)
       keyParts.push_back(std::to_string(copts.paramDivisors[i]) + (copts.paramOnes[i] ? "=1" : ""));
     keyParts.push_back("shared-opt-in=" + std::to_string(copts.deviceSharedOptInBytes));

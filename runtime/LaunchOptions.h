@@ -14,6 +14,7 @@ namespace tilevm::rt {
 struct GpuOptions {
   unsigned numWarps = 4;   ///< threads per program = 32 * numWarps (Triton's num_warps)
   unsigned numStages = 1;  ///< Triton's num_stages (codegen::Options::numStages)
+  unsigned maxRegisters = 0;  ///< Triton's maxnreg (codegen::Options::maxRegisters; 0: ptxas decides)
   /// Return as soon as the kernel is queued, as Triton's launches do, when every buffer is
   /// already on this GPU (nothing to copy back): no events, no wait, no time in the report
   /// (seconds 0); a fault surfaces at the next synchronisation. Otherwise the launch waits.

@@ -173,6 +173,12 @@ Result<unsigned> parseNumStages(const std::string& text) {
   return unsigned(*v);
 }
 
+Result<unsigned> parseMaxnreg(const std::string& text) {
+  auto v = parseInteger("--maxnreg", text, 0, kMaxRegistersPerThread, "registers per thread; 0: ptxas decides");
+  if (!v) return v.error();
+  return unsigned(*v);
+}
+
 Result<unsigned> parseRepeat(const std::string& text) {
   auto v = parseInteger("--repeat", text, 1, kMaxRepeat, "launches");
   if (!v) return v.error();
@@ -214,6 +220,9 @@ Result<RunOptions> parseRunOptions(const RunOptionTexts& t) {
   auto stages = parseNumStages(t.numStages);
   if (!stages) return stages.error();
   o.launch.gpu.numStages = *stages;
+  auto maxnreg = parseMaxnreg(t.maxnreg);
+  if (!maxnreg) return maxnreg.error();
+  o.launch.gpu.maxRegisters = *maxnreg;
   auto repeat = parseRepeat(t.repeat);
   if (!repeat) return repeat.error();
   o.launch.repeat = *repeat;

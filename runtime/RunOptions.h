@@ -25,6 +25,8 @@ inline constexpr uint64_t kMaxRepeat = 1000000;
 inline constexpr int kMaxCudaOrdinal = 1023;
 /// Triton's num_stages range of the code generator.
 inline constexpr uint64_t kMaxNumStages = 8;
+/// The most registers `.maxnreg` may name (ptxas ignores more).
+inline constexpr uint64_t kMaxRegistersPerThread = 255;
 
 /// Launch options as a front door receives them: the texts a command line holds (Python passes
 /// str() of its values). The initial values are the defaults.
@@ -39,6 +41,7 @@ struct RunOptionTexts {
   std::string device = "cpu";
   std::string numWarps = "4";
   std::string numStages = "1";
+  std::string maxnreg = "0";
   std::string repeat = "1";
   bool strict = false;  ///< --strict: benign races (identical bits) are errors, not notes
 };
@@ -98,6 +101,9 @@ Result<DeviceSpec> parseDevice(const std::string& text);
 Result<unsigned> parseNumWarps(const std::string& text);
 /// --num-stages N: 1 to kMaxNumStages.
 Result<unsigned> parseNumStages(const std::string& text);
+
+/// --maxnreg N: Triton's maxnreg, 0 (ptxas decides) to kMaxRegistersPerThread.
+Result<unsigned> parseMaxnreg(const std::string& text);
 /// --repeat N: 1 to kMaxRepeat.
 Result<unsigned> parseRepeat(const std::string& text);
 

@@ -33,6 +33,8 @@ int runCodegen(const CodegenCli& o) {
   if (!numWarps) return std::cerr << render(numWarps.error()), kExitBadInput;
   auto numStages = rt::parseNumStages(o.options.numStages);
   if (!numStages) return std::cerr << render(numStages.error()), kExitBadInput;
+  auto maxnreg = rt::parseMaxnreg(o.options.maxnreg);
+  if (!maxnreg) return std::cerr << render(maxnreg.error()), kExitBadInput;
   SourceManager sources;
   auto args = rt::parseArgs(o.args, 0);
   if (!args) return std::cerr << render(args.error()), kExitBadInput;
@@ -45,6 +47,7 @@ int runCodegen(const CodegenCli& o) {
   copts.arch = o.arch;
   copts.numWarps = *numWarps;
   copts.numStages = *numStages;
+  copts.maxRegisters = *maxnreg;
   // Specialized on the arguments given, as a launch would be (integers divisible by 16, arrays
   // aligned); parameters without an --arg get no assumption.
   for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {

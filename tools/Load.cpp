@@ -51,6 +51,7 @@ void addRunOptions(CLI::App* c, rt::RunOptionTexts& t) {
 void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what) {
   c->add_option("--num-warps", t.numWarps, what + "warps per program (Triton's num_warps: 1, 2, 4, 8, 16 or 32)")->capture_default_str();
   c->add_option("--num-stages", t.numStages, what + "Triton's num_stages, 1 to 8 (1: no software pipelining)")->capture_default_str();
+  c->add_option("--maxnreg", t.maxnreg, what + "Triton's maxnreg: registers per thread, 1 to 255 (0: ptxas decides)")->capture_default_str();
 }
 
 }  // namespace tilevm::tools

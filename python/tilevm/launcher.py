@@ -219,14 +219,15 @@ class LaunchResult(dict):
 
 def kernel_asm(source):
     """Triton's `asm` of a compiled kernel: {"ttir": tile IR, "ptx": PTX} from a launch's
-    (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, arch); no
-    "ptx" without the code generator or where it cannot lower the kernel."""
-    jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, arch = source
+    (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, arch);
+    no "ptx" without the code generator or where it cannot lower the kernel."""
+    jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, arch = source
     asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines)[1]}
     if hasattr(_tilevm, "ptx"):
         try:
             asm["ptx"] = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
-                                     arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial)["ptx"]
+                                     arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial,
+                                     maxnreg=maxnreg)["ptx"]
         except ValueError:  # the code generator cannot lower this kernel (yet)
             pass
     return asm
@@ -242,12 +243,12 @@ class _Direct:
         self.launcher, self.signature, self.defines, self.warm, self.result = launcher, signature, defines, warm, result
 
 
-def _direct_key(b, values, serial, num_warps, num_stages, o):
+def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, o):
     """(key, runtime values) of a launch on the GPU engine that a direct launcher can take: every
     argument a torch tensor, a Python int, float or bool, or a constexpr; the key holds what
     compiled code depends on (types, constexprs, Triton's specialization of pointers and integers
     by 16 and integers by 1, the options). None for any other launch."""
-    key, runtime = [serial, num_warps, num_stages, tuple(o.values())], []
+    key, runtime = [serial, num_warps, num_stages, maxnreg, tuple(o.values())], []
     for v, constexpr in zip(values, b.constexpr):
         t = type(v)
         if constexpr or v is None or t is str:
@@ -287,15 +288,17 @@ def _expected(jit_fn, expect, signature, defines):
 
 
 def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None, access="",
-           programs=()):
+           programs=(), maxnreg=None):
     """Launches (or, with `warmup`, only compiles) jit_fn over the grid; `expect`: the (signature,
     constexprs) a compiled kernel was made for, which this call must have (else nothing runs);
     `access`: on the interpreter, the array argument whose writers the result's "writers" holds
     (per element of its allocation, the first writing program's linear id + 1, uint32 bytes);
-    `programs`: on the interpreter, run only these (ascending linear ids: a sample of the grid)."""
+    `programs`: on the interpreter, run only these (ascending linear ids: a sample of the grid);
+    `maxnreg`: Triton's, the registers a GPU thread may have (None: ptxas decides)."""
     # Triton's options check (CUDAOptions), its class and words; the range is the engines' own.
     if not (isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1) == 0):
         raise AssertionError("num_warps must be a power of 2")
+    maxnreg = maxnreg or 0
     b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
     # Python call would.
@@ -308,7 +311,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     direct_key = unit_info = None
     if o["device"] != "cpu" and repeat == 1:
         unit_info = jit_fn._tilevm_unit()
-        direct_key = _direct_key(b, values, unit_info[0], num_warps, num_stages, o)
+        direct_key = _direct_key(b, values, unit_info[0], num_warps, num_stages, maxnreg, o)
         try:
             entry = b.direct.get(direct_key[0]) if direct_key else None
         except TypeError:  # an unhashable constexpr or option
@@ -374,7 +377,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     _expected(jit_fn, expect, signature, defines)
     # Every launch option is checked by tilevm's one options checker (the CLI's messages).
     options = {name: o[name] for name in _tilevm.LAUNCH_OPTIONS if name in o}
-    options.update(grid=grid, num_warps=num_warps, num_stages=num_stages, repeat=repeat)
+    options.update(grid=grid, num_warps=num_warps, num_stages=num_stages, maxnreg=maxnreg, repeat=repeat)
     # The kernel compiles from its live source and the values its names hold (source_unit.py),
     # resolved once per source; the extension caches the compiled kernel per unit, signature and
     # constexprs.
@@ -394,7 +397,8 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         raise
     result["signature"], result["defines"] = signature, defines
     direct = result.pop("direct")
-    source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, (result.get("gpu") or {}).get("arch"))
+    source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg,
+              (result.get("gpu") or {}).get("arch"))
     result = LaunchResult(result, source)
     if warmup or direct is not None:  # what a warmup's compiled kernel is cached by
         result["spec"] = _specialization(launch_args)
@@ -404,6 +408,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"})
     if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
         result["launch_args"], result["grid"], result["asm_source"] = launch_args, grid, source
+        result["maxnreg"] = maxnreg
         return result
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:

@@ -202,7 +202,7 @@ class JITFunction:
         def option(name, default):  # a launch option's value, unless the kernel took it as a parameter
             return (kwargs.get(name) if name not in self.arg_names else None) or default
         return _launcher.launch(self, grid, args, meta, num_warps=option("num_warps", 4), num_stages=option("num_stages", 1),
-                                repeat=_repeat)
+                                repeat=_repeat, maxnreg=option("maxnreg", None))
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles for these arguments without running, as Triton's warmup: a CompiledKernel
@@ -277,6 +277,8 @@ class Autotuner(_Wrapper):
 
     def _launch(self, config, args, grid, kwargs, named, repeat=1):
         merged = {**kwargs, **config.kwargs, "num_warps": config.num_warps, "num_stages": config.num_stages}
+        if config.maxnreg is not None:
+            merged["maxnreg"] = config.maxnreg
         if config.pre_hook:
             config.pre_hook({**named, **config.kwargs})
         return self.inner.run(*args, grid=grid, _repeat=repeat, **merged)
