@@ -8,6 +8,7 @@
 namespace tilevm::frontend {
 
 using ir::Opcode;
+using ir::ScalarKind;
 
 namespace {
 
@@ -77,8 +78,7 @@ CV inlineAsmElementwise(Lowerer& L, CallArgs& c) {
   if (!a.has(0) || !a.has(1)) L.fail(at, "inline_asm_elementwise() needs the asm text and its constraints as strings");
   const CV& args = a.get(2);
   std::vector<CV> inputs = args.kind == CV::K::Tuple ? args.elts : std::vector<CV>{args};
-  if (inputs.empty()) L.fail(a.at(2), "inline_asm_elementwise() needs at least one argument tile (its shape is the result's)");
-  inputs = broadcastAll(L, inputs, at);
+  inputs = broadcastAll(L, inputs, at);  // none: the results are scalars, as Triton's
   const CV& dt = a.get(3);
   const bool several = dt.kind == CV::K::Tuple;
   std::vector<DType> types;
@@ -93,7 +93,8 @@ CV inlineAsmElementwise(Lowerer& L, CallArgs& c) {
   std::vector<ir::Value*> operands;
   for (const CV& x : inputs) operands.push_back(x.value);
   std::vector<ir::Type> resultTypes;
-  for (const DType& t : types) resultTypes.push_back(inputs[0].type().withElem(t.elem()));
+  for (const DType& t : types)
+    resultTypes.push_back(inputs.empty() ? ir::Type::scalar(t.elem().kind) : inputs[0].type().withElem(t.elem()));
   L.setLoc(at);
   ir::Op* op = L.b.create(Opcode::InlineAsm, operands, resultTypes,
                           {{"asm", asmText}, {"constraints", constraints}, {"pack", pack}, {"pure", int64_t(pure)}});
@@ -102,11 +103,27 @@ CV inlineAsmElementwise(Lowerer& L, CallArgs& c) {
   return several ? CV::tuple(results) : results[0];
 }
 
+// A special register read as Triton's tl.extra.cuda reads it: PTX without operands, one scalar.
+BuiltinFn specialRegister(const char* name, const char* asmText, const char* constraint, ScalarKind kind, bool pure) {
+  return [=](Lowerer& L, CallArgs& c) {
+    Args a(L, c, name, {});
+    L.setLoc(a.site());
+    ir::Op* op = L.b.create(Opcode::InlineAsm, {}, {ir::Type::scalar(kind)},
+                            {{"asm", std::string(asmText)}, {"constraints", std::string(constraint)}, {"pack", int64_t(1)},
+                             {"pure", int64_t(pure)}});
+    return CV::tensor(op->result(), DType::of(kind));
+  };
+}
+
 }  // namespace
 
 void registerMapBuiltins(BuiltinTable& t) {
   t["tl.map_elementwise"] = mapElementwise;
   t["tl.inline_asm_elementwise"] = inlineAsmElementwise;
+  // Triton's language/extra/cuda/utils.py: the global nanosecond timer (not pure: each read is
+  // its own) and the multiprocessor the program runs on.
+  t["tl.extra.cuda.globaltimer"] = specialRegister("globaltimer", "mov.u64 $0, %globaltimer;", "=l", ScalarKind::I64, false);
+  t["tl.extra.cuda.smid"] = specialRegister("smid", "mov.u32 $0, %smid;", "=r", ScalarKind::I32, true);
 }
 
 }  // namespace tilevm::frontend

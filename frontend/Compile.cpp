@@ -157,11 +157,14 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
   for (const auto& [name, text] : opts.defines) {
     if (!hasParam(name)) return optionError("-D " + name + ": '" + fn.name + "' has no parameter named '" + name + "'");
     if (!text.empty() && text[0] == '@') {
-      // A @triton.jit function given as an argument: the source unit holds it under this name
-      // (python/tilevm/source_unit.py).
+      // A @triton.jit function given as an argument, or one of Triton's by its dotted name (a
+      // module path, resolved where the kernel binds it): the source unit holds it under this
+      // name (python/tilevm/source_unit.py).
       const CV* function = nullptr;
       if (mainModule.host)
-        if (auto it = mainModule.host->values.find(text); it != mainModule.host->values.end() && it->second.kind == CV::K::Function)
+        if (auto it = mainModule.host->values.find(text); it != mainModule.host->values.end() &&
+                                                          (it->second.kind == CV::K::Function ||
+                                                           (it->second.kind == CV::K::Module && !it->second.pymod)))
           function = &it->second;
       if (!function)
         return optionError("-D " + name + "=" + text + ": a function argument needs the source unit that holds it "

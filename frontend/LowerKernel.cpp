@@ -69,6 +69,12 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
   for (const Param& p : fn.params) {
     if (auto it = constexprs.find(p.name); it != constexprs.end()) {
       env[p.name] = it->second;
+      if (it->second.kind == CV::K::Module && !it->second.pymod) {  // one of Triton's functions, by name
+        Expr at;
+        at.line = p.line;
+        at.col = p.col;
+        env[p.name] = resolvePath(it->second.s, at, *this);
+      }
       continue;
     }
     if (isConstexprParam(p)) {

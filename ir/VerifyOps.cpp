@@ -181,8 +181,10 @@ Problem checkInlineAsm(const Op& op) {
     if (!op.strAttr(name)) return std::string("requires string attribute '") + name + "'";
   CHECK(requireIntAttr(op, "pack", 1, 16));
   CHECK(requireIntAttr(op, "pure", 0, 1));
-  const Type& t0 = op.operands[0]->type;
   if (op.results.empty()) return "expects at least one result";
+  // Without operands (Triton's tl.extra.cuda.globaltimer) the results are scalars.
+  const Type& t0 = op.operands.empty() ? op.results[0]->type : op.operands[0]->type;
+  if (op.operands.empty() && t0.rank() != 0) return "without operands, results must be scalars, got " + t0.str();
   for (const Value* v : op.operands)
     if (!v->type.sameShape(t0)) return "operands must share one shape, got " + t0.str() + " and " + v->type.str();
   for (const auto& r : op.results)

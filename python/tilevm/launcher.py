@@ -333,7 +333,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     functions = {}  # JIT functions given as arguments, by argument (path) name
 
     def argument(name, v, constexpr):
-        if source_unit.jit_of(v) is not None:  # a constexpr, as in Triton: the kernel calls it
+        if source_unit.jit_of(v) is not None or source_unit.triton_function(v):  # a constexpr, as in Triton: the kernel calls it
             functions[name] = v
             defines[name] = "@" + name
             return

@@ -37,6 +37,14 @@ def jit_of(v):
     return foreign_jit(v) if foreign_jit is not None else None
 
 
+def triton_function(v):
+    """Whether v is one of Triton's own functions (not a class, not a JIT function): a kernel may
+    be given it as an argument, and the frontend knows it by its dotted name."""
+    mod = getattr(v, "__module__", None)
+    return (callable(v) and not isinstance(v, type) and jit_of(v) is None and isinstance(mod, str) and
+            _is_triton_module(mod) and hasattr(v, "__name__"))
+
+
 def _used_names(tree):
     """{name: set of attribute chains (tuples)} for every name the function's syntax reads."""
     used = {}
@@ -216,13 +224,13 @@ class _Builder:
 def build(jit_fn, arguments=None):
     """The source unit of `jit_fn` (a JITFunction of the stand-in) as Python sees it now, and the
     globals it read: {(name, id(globals)): (value, globals)}, for check_globals. `arguments`:
-    {name: JIT function} passed to the kernel as arguments, in the kernel's table as "@name"
+    {name: function} passed to the kernel as arguments (JIT functions, or Triton's own by their
+    dotted names), in the kernel's table as "@name"
     (the constexpr text launcher.py gives them)."""
     b = _Builder()
     b.function(jit_fn)
     for name, f in (arguments or {}).items():
-        jit = jit_of(f)
-        b.tables[0]["@" + name] = ("function", 0, 0.0, "", b.function(jit))
+        b.tables[0]["@" + name] = b.value(f)  # a JIT function, or one of Triton's (tl.extra.cuda.smid) by name
     unit = (b.functions, b.tables, b.constexpr_functions) if b.constexpr_functions else (b.functions, b.tables)
     return unit, b.used_globals
 

@@ -85,8 +85,12 @@ assert d.diverged and "lock-ordered accumulation" in report.launch_text(d), repo
 
 # 1e. A computed operand rounded to f16 before a dot (attention's p.to(f16)): a handful of
 # divergent elements gets that named as a likely cause, with the rounding's line.
-ex = torch.randn(32, 32) * 0.5
-ev = torch.randn(32, 32).half()
+# The inputs are fixed: torch's exp and tilevm's differ by an ulp at some elements, and where
+# that straddles an f16 rounding boundary the flipped p changes a whole row of the product (32
+# elements, 3%: a divergence); this input set has no such straddle.
+g = torch.Generator().manual_seed(2)
+ex = torch.randn(32, 32, generator=g) * 0.5
+ev = torch.randn(32, 32, generator=g).half()
 p16 = torch.exp(ex).half().numpy().astype(np.float64)
 eref = torch.from_numpy((p16 @ ev.numpy().astype(np.float64)).astype(np.float32))
 evals = {"x_ptr": ex, "v_ptr": ev, "out_ptr": torch.zeros(32, 32), "N": 32}

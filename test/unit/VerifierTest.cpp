@@ -121,3 +121,12 @@ TEST_CASE("every op has type rules (checkOpTypes never says unknown)", "[verifie
     CHECK(opcodeFromBytecode(info.bytecode) == static_cast<Opcode>(i));
   }
 }
+
+TEST_CASE("inline_asm's results take its operands' shape, scalars without operands", "[verifier]") {
+  const std::string attrs = R"({asm = "mov.u32 $0, %smid;", constraints = "=r", pack = 1, pure = 1})";
+  CHECK(verifyBody("", "%s = inline_asm " + attrs + " : i32") == "ok");
+  CHECK(verifyBody("", "%s = inline_asm " + attrs + " : tile<4xi32>") ==
+        "'inline_asm' without operands, results must be scalars, got tile<4xi32>");
+  CHECK(verifyBody("%a: i32", "%t = splat %a : tile<4xi32>\n%s = inline_asm %t " + attrs + " : tile<8xi32>") ==
+        "'inline_asm' results must have the operands' shape tile<4xi32>, got tile<8xi32>");
+}

@@ -1,7 +1,9 @@
 # tl.inline_asm_elementwise in the style of Triton's test_core (test_inline_asm*): PTX per
 # element (a funnel shift), four 8-bit elements packed into one register, PTX that loads and
-# stores through pointers, several outputs, packed several outputs, f32 registers ("f"), and a
-# tile smaller than the program's threads. The GPU engine only (run_scripts.sh runs this folder
+# stores through pointers, several outputs, packed several outputs, f32 registers ("f"), a
+# tile smaller than the program's threads, and PTX without operands (Triton's
+# tl.extra.cuda.globaltimer, given to the kernel as an argument, and smid: test_globaltimer,
+# test_smid). The GPU engine only (run_scripts.sh runs this folder
 # with TILEVM_TEST_GPU=1); checked against NumPy on fresh random inputs.
 import numpy as np
 
@@ -80,6 +82,22 @@ def fma_f32(X, Y, BLOCK: tl.constexpr):
     tl.store(Y + offs, y)
 
 
+
+@triton.jit
+def timed(Out1, Out2, func: tl.constexpr):
+    start = func()
+    off = tl.arange(0, 128)
+    for i in range(1000):
+        tl.store(Out1 + off, tl.load(Out1 + off) + 1)
+    end = func()
+    tl.store(Out2, start)
+    tl.store(Out2 + 1, end)
+
+
+@triton.jit
+def sm_ids(Out):
+    tl.store(Out + tl.program_id(0), tl.extra.cuda.smid())
+
 rs = np.random.default_rng()
 x = rs.integers(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
 y = rs.integers(0, 2**32, 128, dtype=np.uint64).astype(np.uint32)
@@ -115,4 +133,15 @@ for block in (64, 1024):  # 64: fewer elements than threads, each group guarded
     yf = np.zeros_like(xf)
     fma_f32[(1, )](xf, yf, BLOCK=block)
     np.testing.assert_allclose(yf, xf.astype(np.float64)**2 + 1, rtol=1e-6)
-print("inline_asm: funnel shift, packed bytes, pointers, two outputs, packed outputs, f32 registers agree with NumPy")
+o1, o2 = np.zeros(128, np.int64), np.zeros(2, np.int64)
+h = timed[(1, )](o1, o2, tl.extra.cuda.globaltimer)
+np.testing.assert_equal(o1, np.full(128, 1000))
+assert o2[1] - o2[0] > 0, o2  # nanoseconds passed
+assert h.asm["ptx"].count("%globaltimer") == 2  # not pure: each read is its own
+
+ids = np.full(1024, -1, np.int32)
+h = sm_ids[(ids.size, )](ids)
+assert ids.min() >= 0 and len(np.unique(ids)) > 1, np.unique(ids)
+assert h.asm["ptx"].count("%smid") == 1
+print("inline_asm: funnel shift, packed bytes, pointers, two outputs, packed outputs, f32 registers agree with NumPy;"
+      " globaltimer advances, smid names several multiprocessors")
