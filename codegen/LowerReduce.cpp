@@ -1,4 +1,4 @@
-// LowerReduce.cpp - reduce and scan (dot: LowerDot.cpp, LowerWgmma.cpp). A 1-D reduce of one 32-bit tile to a scalar over the
+// LowerReduce.cpp - reduce, scan and histogram (dot: LowerDot.cpp, LowerWgmma.cpp). A 1-D reduce of one 32-bit tile to a scalar over the
 // whole program combines in each thread, then by warp-shuffle butterflies and shared warp
 // totals. Every other reduce and every scan go through a shared-memory copy of their operands:
 // each thread computes the result elements it holds by a loop along the reduced axis (scan in
@@ -112,6 +112,46 @@ void Lowerer::reduce(const ir::Op& op) {
     for (size_t i = 0; i < acc.size(); ++i) results[i].push_back(acc[i]);
   }
   for (size_t i = 0; i < results.size(); ++i) values_[op.result(unsigned(i))] = results[i];
+  barrier();  // the scratch array is free again
+}
+
+// histogram: the counts in shared memory, cleared by every thread; each element of the input
+// added to its bin by the thread that holds it (one shared atomic add), unless masked off or
+// outside [0, bins); then each thread reads the bins it holds of the result.
+void Lowerer::histogram(const ir::Op& op) {
+  const ir::Value* x = op.operands[0];
+  const ir::Value* mask = op.operands.size() > 1 ? op.operands[1] : nullptr;
+  const Layout l = layoutOf(x), rl = layoutOf(op.result());
+  const int64_t bins = op.result()->type.dim(0);
+  llvm::Type* i32 = b_.getInt32Ty();
+  barrier();  // earlier readers of the scratch array are done
+  llvm::Value* counts = scratch(op, sharedNeed(op));
+  countedLoop(b_.getInt32(0), b_.getInt32(int32_t((bins + threads_ - 1) / threads_)), {}, [&](llvm::Value* j, const Values&) {
+    b_.CreateStore(b_.getInt32(0), b_.CreateGEP(i32, counts, b_.CreateAdd(b_.CreateMul(j, b_.getInt32(int32_t(threads_))), tid_)));
+    return Values{};
+  });
+  barrier();
+  for (unsigned k = 0; k < l.slots(); ++k) {
+    llvm::Value* v = b_.CreateSExt(slot(x, k), b_.getInt64Ty());
+    llvm::Value* counted = b_.CreateAnd(inTile(l, k), b_.CreateICmpULT(v, b_.getInt64(uint64_t(bins))));
+    if (mask) counted = b_.CreateAnd(counted, slot(mask, k));
+    auto* add = llvm::BasicBlock::Create(ctx_, "histogram_add", fn_);
+    auto* next = llvm::BasicBlock::Create(ctx_, "histogram_next", fn_);
+    b_.CreateCondBr(counted, add, next);
+    b_.SetInsertPoint(add);
+    b_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, b_.CreateGEP(i32, counts, b_.CreateTrunc(v, i32)), b_.getInt32(1),
+                       llvm::MaybeAlign(4), llvm::AtomicOrdering::Monotonic);
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+  }
+  barrier();
+  Values out;
+  for (unsigned k = 0; k < rl.slots(); ++k) {
+    llvm::Value* e = elementIndex(rl, k);
+    if (!rl.full()) e = b_.CreateSelect(inTile(rl, k), e, b_.getInt32(0));
+    out.push_back(b_.CreateLoad(i32, b_.CreateGEP(i32, counts, e)));
+  }
+  values_[op.result()] = out;
   barrier();  // the scratch array is free again
 }
 

@@ -42,6 +42,8 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
     return dotKind(op) == LayoutKind::Wgmma ? wgmmaStagingBytes(op) : storageBytes(dotSharedType(op, 0)) + storageBytes(dotSharedType(op, 1));
   if (auto it = rings_.find(&op); it != rings_.end()) return it->second.offset + it->second.bytes() + it->second.invariantBytes + 1024;
   if (op.code == Opcode::Store && accumulatorThroughShared(op)) return epilogueBytes(op.operands[1]->type);
+  if (op.code == Opcode::Histogram)  // the counts, a whole number of rows of the program's threads
+    return uint64_t((op.result()->type.dim(0) + threads_ - 1) / threads_ * threads_) * 4;
   if (gathers(op.code) || op.code == Opcode::Reduce || op.code == Opcode::Scan)
     for (const ir::Value* v : op.operands) sum += storageBytes(v->type);
   // Layout conversions (to or from the mma layout) go through shared memory whole; so do the

@@ -206,6 +206,7 @@ void Lowerer::lowerOp(const ir::Op& op) {
     case Opcode::Reduce: return reduce(op);
     case Opcode::Scan: return scan(op);
     case Opcode::Map: return mapElementwise(op);
+    case Opcode::Histogram: return histogram(op);
     case Opcode::InlineAsm: return inlineAsm(op);
     case Opcode::Dot: return dot(op);
     case Opcode::For: return lowerFor(op);

@@ -194,6 +194,7 @@ class Lowerer {
   // ---- LowerReduce.cpp ----
   void reduce(const ir::Op& op);
   void scan(const ir::Op& op);
+  void histogram(const ir::Op& op);
 
   // ---- LowerDot.cpp ----
   void dot(const ir::Op& op);

@@ -600,7 +600,7 @@ void registerDebug(BuiltinTable& t) {
     return a.tensor(0);
   };
   for (const char* fn : {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x", "philox", "uint_to_uniform_float",
-                         "pair_uniform_to_normal", "swizzle2d", "reduce_or", "sort", "topk", "xor_sum", "gather", "histogram",
+                         "pair_uniform_to_normal", "swizzle2d", "reduce_or", "sort", "topk", "xor_sum", "gather",
                          "dot_scaled"}) {
     std::string name = fn;
     t["tl." + name] = [name](Lowerer& L, CallArgs& c) { return L.inlinePrelude(name, c); };

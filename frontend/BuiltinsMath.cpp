@@ -329,6 +329,31 @@ CV dot(Lowerer& L, CallArgs& c) {
   return dotOp(L, x, y, acc, p, at);
 }
 
+// tl.histogram(input, num_bins, mask=None): the counts of 0 .. num_bins - 1 in a 1-D integer
+// tensor (int32), as Triton's semantic.histogram checks it; unsigned inputs narrower than 64
+// bits are zero-extended first (the op reads its input as signed).
+CV histogram(Lowerer& L, CallArgs& c) {
+  Args a(L, c, "histogram", {"input", "num_bins", "mask"});
+  const Expr& at = a.site();
+  CV x = L.toTensor(a.get(0), a.at(0));
+  if (x.type().rank() != 1) L.fail(a.at(0), "histogram: the input must be 1-D, got " + x.type().str());
+  if (!x.dtype.isInt() || x.dtype.isBool()) L.fail(a.at(0), "histogram: the input must be integers, got " + x.dtype.name());
+  const int64_t bins = a.intArg(1);
+  if (bins < 1 || bins > ir::kMaxTileElements)
+    L.fail(a.at(1), "histogram: num_bins must be 1 to " + std::to_string(ir::kMaxTileElements) + ", got " + std::to_string(bins));
+  if (x.dtype.isUnsigned && x.dtype.bits() < 64) x = L.cast(x, DType::of(ir::ScalarKind::I64), at);
+  std::vector<ir::Value*> operands{x.value};
+  if (a.has(2)) {
+    CV m = L.toTensor(a.get(2), a.at(2));
+    if (!m.dtype.isBool()) L.fail(a.at(2), "Mask must have boolean scalar type, got " + m.dtype.name());
+    operands.push_back(L.broadcastTo(m, x.type().shape(), a.at(2)).value);
+  }
+  L.setLoc(at);
+  const int64_t shape[] = {bins};
+  ir::Op* op = L.b.create(ir::Opcode::Histogram, operands, {ir::Type::tile(ir::ScalarKind::I32, shape)});
+  return CV::tensor(op->result(), DType::of(ir::ScalarKind::I32));
+}
+
 }  // namespace
 
 std::vector<CV> Lowerer::reduceOrScan(bool scan, const std::vector<CV>& inputs, int64_t axis, bool reverse,
@@ -499,6 +524,7 @@ void registerMathBuiltins(BuiltinTable& t) {
     return L.callBuiltin("tl.fdiv", dv);
   };
   t["tl.sum"] = [](Lowerer& L, CallArgs& c) { return sumOrProd(L, c, false, false); };
+  t["tl.histogram"] = histogram;
   t["tl.cumsum"] = [](Lowerer& L, CallArgs& c) { return sumOrProd(L, c, true, false); };
   t["tl.cumprod"] = [](Lowerer& L, CallArgs& c) { return sumOrProd(L, c, true, true); };
   t["tl.max"] = [](Lowerer& L, CallArgs& c) { return maxOrMin(L, c, true); };

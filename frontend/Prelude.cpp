@@ -2,7 +2,7 @@
 // uniform and normal floats, following the algorithm of Triton's language/random.py so that
 // tl.rand / tl.randn / tl.randint give the same numbers as Triton's for the same seed and
 // offsets (up to the last ulp of log/cos/sin/sqrt in randn); sort and topk (a bitonic network),
-// xor_sum, gather and histogram, with the meaning of Triton's language (dot_scaled:
+// xor_sum and gather, with the meaning of Triton's language (dot_scaled:
 // PreludeDotScaled.cpp).
 #include "frontend/Prelude.h"
 
@@ -254,18 +254,6 @@ def gather(src, index, axis: tl.constexpr):
         return out != 0
     else:
         return out.to(src.dtype, bitcast=True)
-
-
-@triton.jit
-def histogram(input, num_bins: tl.constexpr, mask=None):
-    # Counts of the values 0 .. num_bins - 1 in a 1-D integer tensor (int32); values outside
-    # are not counted, nor masked-off elements.
-    tl.static_assert(len(input.shape) == 1, "histogram: the input must be 1-D")
-    tl.static_assert(input.dtype.is_int(), "histogram: the input must be integers")
-    hit = input[:, None] == tl.arange(0, num_bins)[None, :]
-    if mask is not None:
-        hit = hit & mask[:, None]
-    return tl.sum(hit.to(tl.int32), axis=0)
 
 
 @triton.jit

@@ -432,6 +432,7 @@ void execReduceFamily(Program& p, const Instr& ins, const std::vector<const Tile
     case Opcode::Reduce: execReduce(p, ins, in, outs); return;
     case Opcode::Scan: execScan(p, ins, in, outs); return;
     case Opcode::Map: execMap(p, ins, in, outs); return;
+    case Opcode::Histogram: execHistogram(p, ins, in, outs); return;
 #define TILEVM_CASES_NOT_OF Reduce
 #include "ir/FamilyCases.inc"
       ir::opNotInFamily("interp::execReduceFamily", ins.op->code);

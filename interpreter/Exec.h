@@ -184,6 +184,7 @@ void execAtomic(Program& p, const Instr& ins, const std::vector<const Tile*>& in
 void execReduce(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
 void execScan(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
 void execMap(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
+void execHistogram(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& out);
 void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out);
 void execPrint(Program& p, const Instr& ins, const std::vector<const Tile*>& in);
 void execAssert(Program& p, const Instr& ins, const Tile& cond);

@@ -1,4 +1,4 @@
-// OpsReduce.cpp - reduce, scan and dot. Reductions use one fixed order, the same on every path:
+// OpsReduce.cpp - reduce, scan, histogram and dot. Reductions use one fixed order, the same on every path:
 // a halving tree along the axis (while m > 1: h = ceil(m/2); x[k] = f(x[k], x[k+h]) for
 // k < m-h; m = h), so results never depend on threads or on which path ran. Combiners that are
 // a single known op run as typed loops; any other combiner runs its region per pair. Scans are
@@ -534,6 +534,38 @@ Tile matrixOf(const Tile& t, int64_t i) {
 }
 
 }  // namespace
+
+void execHistogram(Program& p, const Instr& ins, const std::vector<const Tile*>& in, std::vector<Tile*>& outs) {
+  const Tile& x = *in[0];
+  const Tile* mask = in.size() > 1 ? in[1] : nullptr;
+  Tile& out = *outs[0];
+  out = allocTile(p.arena, ins.op->result()->type);
+  const int64_t bins = out.size();
+  int32_t* counts = out.as<int32_t>();
+  std::fill(counts, counts + bins, 0);
+  // An uninitialized element that would be counted (its mask lane true or itself uninitialized)
+  // leaves every count uncertain: all of them carry poison.
+  bool poisoned = false;
+  for (int64_t i = 0; i < x.size(); ++i) {
+    if (mask) {
+      if (mask->poison && mask->poison[i]) {
+        poisoned = true;
+        continue;
+      }
+      if (!elementAsInt(*mask, i)) continue;
+    }
+    if (x.poison && x.poison[i]) {
+      poisoned = true;
+      continue;
+    }
+    const int64_t v = elementAsInt(x, i);
+    if (v >= 0 && v < bins) ++counts[v];
+  }
+  if (poisoned) {
+    out.poison = static_cast<uint8_t*>(p.arena.allocate(size_t(bins)));
+    std::memset(out.poison, 1, size_t(bins));
+  }
+}
 
 void execDot(Program& p, const Instr& ins, const std::vector<const Tile*>& in, Tile& out) {
   const ir::Op& op = *ins.op;

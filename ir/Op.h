@@ -41,7 +41,7 @@ enum class OpFamily : uint8_t {
   FloatUnary,    ///< float a -> r
   FloatTernary,  ///< float (a, b, c) -> r
   Select,        ///< c ? a : b
-  Reduce,        ///< reduce, scan, map_elementwise: a scalar region run over elements (a combiner along {axis})
+  Reduce,        ///< reduce, scan, map_elementwise (a scalar region run over elements: a combiner along {axis}), histogram
   Dot,           ///< matrix product
   Control,       ///< for, if, while: ops with regions that run them
   Terminator,    ///< yield, condition, return: end a region

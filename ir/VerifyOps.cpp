@@ -176,6 +176,17 @@ Problem checkMap(const Op& op) {
   return yields(*op.regions[0], yielded, "map function");
 }
 
+Problem checkHistogram(const Op& op) {
+  const Type& x = op.operands[0]->type;
+  if (x.rank() != 1 || !x.elem().isInt() || x.elem().kind == ScalarKind::I1)
+    return "expects a 1-D integer tile, got " + x.str();
+  if (op.operands.size() == 2 && (op.operands[1]->type.elem().kind != ScalarKind::I1 || !op.operands[1]->type.sameShape(x)))
+    return "mask must be an i1 tile of the input's shape " + x.str() + ", got " + op.operands[1]->type.str();
+  const Type& r = op.result()->type;
+  if (r.rank() != 1 || r.elem().kind != ScalarKind::I32) return "result must be a 1-D i32 tile of counts, got " + r.str();
+  return std::nullopt;
+}
+
 Problem checkInlineAsm(const Op& op) {
   for (const char* name : {"asm", "constraints"})
     if (!op.strAttr(name)) return std::string("requires string attribute '") + name + "'";
@@ -483,6 +494,8 @@ std::optional<std::string> checkOpTypes(const Op& op) {
       return checkReduceOrScan(op, true);
     case Opcode::Map:
       return checkMap(op);
+    case Opcode::Histogram:
+      return checkHistogram(op);
     case Opcode::Dot:
       return checkDot(op);
     case Opcode::For:

@@ -19,7 +19,7 @@ inline constexpr uint8_t kBytecodeMagic[8] = {0x89, 'T', 'I', 'L', 'E', '\r', '\
 /// stamps the lowest minor that has every op (the `since` column of ops.def) and element kind
 /// (bc::kindSince) of the module.
 inline constexpr uint8_t kBytecodeMajor = 1;
-inline constexpr uint8_t kBytecodeMinor = 3;  // 1.1: flip; 1.2: the fp8 element kinds; 1.3: map_elementwise
+inline constexpr uint8_t kBytecodeMinor = 4;  // 1.1: flip; 1.2: the fp8 element kinds; 1.3: map_elementwise; 1.4: histogram
 static_assert(kNewestOpSince <= kBytecodeMinor, "ops.def has an op newer than kBytecodeMinor");
 
 /// Section ids, in the order they must appear.

@@ -130,3 +130,12 @@ TEST_CASE("inline_asm's results take its operands' shape, scalars without operan
   CHECK(verifyBody("%a: i32", "%t = splat %a : tile<4xi32>\n%s = inline_asm %t " + attrs + " : tile<8xi32>") ==
         "'inline_asm' results must have the operands' shape tile<4xi32>, got tile<8xi32>");
 }
+
+TEST_CASE("histogram counts a 1-D integer tile into a 1-D i32 tile", "[verifier]") {
+  const std::string x = "%a: i32, %m: i1", splat = "%t = splat %a : tile<16xi32>\n%k = splat %m : tile<16xi1>\n";
+  CHECK(verifyBody(x, splat + "%h = histogram %t, %k : tile<8xi32>") == "ok");
+  CHECK(verifyBody(x, splat + "%h = histogram %t : tile<8xi64>") == "'histogram' result must be a 1-D i32 tile of counts, got tile<8xi64>");
+  CHECK(verifyBody(x, splat + "%h = histogram %k : tile<8xi32>") == "'histogram' expects a 1-D integer tile, got tile<16xi1>");
+  CHECK(verifyBody(x, splat + "%h = histogram %t, %t : tile<8xi32>") ==
+        "'histogram' mask must be an i1 tile of the input's shape tile<16xi32>, got tile<16xi32>");
+}
