@@ -361,32 +361,47 @@ void Lowerer::store(const ir::Op& op) {
   }
 }
 
+namespace {
+
+// Elements per 16-byte store of a tile of t's element type.
+int64_t epilogueChunk(const ir::Type& t) { return 128 / int64_t(ir::bitWidth(t.elem().kind)); }
+
+// Whether a store's pointers run in aligned 16-byte groups of `chunk` elements in the flat order
+// `axes` describes, with one mask value per group.
+bool runsOf(const std::map<const ir::Value*, AxisInfo>& axes, const ir::Op& op, int64_t chunk) {
+  auto ptr = axes.find(op.operands[0]);
+  if (ptr == axes.end() || ptr->second.contiguity < chunk || ptr->second.divisibility % 16 != 0) return false;
+  if (op.operands.size() <= 2 || op.operands[2]->type.isScalar()) return true;
+  auto mask = axes.find(op.operands[2]);
+  return mask != axes.end() && mask->second.constancy >= chunk;
+}
+
+// Bytes per staged line of storeThroughShared (a row, or a column when by columns): the line,
+// then padding of a quarter warp's pairs (4 lanes x 2 elements), so the 8 lines a warp writes at
+// once start in different banks.
+int64_t epiloguePitch(const ir::Type& t, int64_t line) { return (line + 8) * (ir::bitWidth(t.elem().kind) / 8); }
+
+}  // namespace
+
 bool Lowerer::accumulatorThroughShared(const ir::Op& op) const {
   const ir::Type& t = op.operands[1]->type;
   const unsigned bits = ir::bitWidth(t.elem().kind);
   if (t.rank() != 2 || (bits != 16 && bits != 32) || !layoutOf(op.operands[1]).accumulator()) return false;
-  const int64_t chunk = 128 / bits;  // elements per 16-byte store
-  if (t.dim(1) % chunk != 0 || epilogueBytes(t) > maxDynamicSharedBytes(o_)) return false;
-  auto ptr = axes_.find(op.operands[0]);
-  if (ptr == axes_.end() || ptr->second.contiguity < chunk || ptr->second.divisibility % 16 != 0 || !isIndexFunction(op.operands[0]))
-    return false;
-  if (op.operands.size() <= 2 || op.operands[2]->type.isScalar()) return true;
-  auto mask = axes_.find(op.operands[2]);
-  return mask != axes_.end() && mask->second.constancy >= chunk && isIndexFunction(op.operands[2]);
+  if (epilogueBytes(t) > maxDynamicSharedBytes(o_) || !isIndexFunction(op.operands[0])) return false;
+  if (op.operands.size() > 2 && !op.operands[2]->type.isScalar() && !isIndexFunction(op.operands[2])) return false;
+  return (t.dim(1) % epilogueChunk(t) == 0 && runsOf(axes_, op, epilogueChunk(t))) || epilogueByColumns(op);
 }
 
-namespace {
-
-// Bytes per row of storeThroughShared's staging: the row, then padding of a quarter warp's
-// pairs (4 lanes x 2 elements), so the 8 rows a warp writes at once start in different banks.
-int64_t epiloguePitch(const ir::Type& t) {
-  const int64_t bytes = ir::bitWidth(t.elem().kind) / 8;
-  return (t.dim(1) + 8) * bytes;
+bool Lowerer::epilogueByColumns(const ir::Op& op) const {
+  const ir::Type& t = op.operands[1]->type;
+  const int64_t chunk = epilogueChunk(t);
+  if (t.dim(1) % chunk == 0 && runsOf(axes_, op, chunk)) return false;  // rows first
+  return t.dim(0) % chunk == 0 && runsOf(axesReversed_, op, chunk);
 }
 
-}  // namespace
-
-uint64_t Lowerer::epilogueBytes(const ir::Type& t) { return uint64_t(t.dim(0)) * uint64_t(epiloguePitch(t)); }
+uint64_t Lowerer::epilogueBytes(const ir::Type& t) {
+  return uint64_t(std::max(t.dim(0) * epiloguePitch(t, t.dim(1)), t.dim(1) * epiloguePitch(t, t.dim(0))));
+}
 
 void Lowerer::forEachChunk(int64_t chunks, const std::function<void(llvm::Value*, llvm::Value*)>& body) {
   for (int64_t r = 0; r * threads_ < chunks; ++r) {
@@ -398,22 +413,35 @@ void Lowerer::forEachChunk(int64_t chunks, const std::function<void(llvm::Value*
 // The accumulator's pairs written to shared memory row by row (one word for 16-bit elements,
 // two for 32-bit; rows padded as epiloguePitch says), then read back 16 bytes per thread in
 // row-major order and stored as one predicated st.global.v4.b32 each, their addresses and mask
-// recomputed at each chunk's first element (Triton's epilogue through shared memory).
+// recomputed at each chunk's first element (Triton's epilogue through shared memory). A
+// transposed result (epilogueByColumns) is staged column by column, element by element, and
+// read back 16 bytes down a column.
 void Lowerer::storeThroughShared(const ir::Op& op) {
   const ir::Value* v = op.operands[1];
   const Layout l = layoutOf(v);
   llvm::Type* ty = scalarType(v->type.elem());
-  const int64_t rows = v->type.dim(0), cols = v->type.dim(1), pitch = epiloguePitch(v->type);
+  const int64_t rows = v->type.dim(0), cols = v->type.dim(1);
+  const bool byColumns = epilogueByColumns(op);
+  const int64_t line = byColumns ? rows : cols, pitch = epiloguePitch(v->type, line);  // a staged line's elements, bytes
   const unsigned bytes = unsigned(ty->getPrimitiveSizeInBits() / 8), chunk = 16 / bytes;
   barrier();  // earlier readers of the scratch array are done
   llvm::Value* base = scratch(op, epilogueBytes(v->type));
-  auto staged = [&](llvm::Value* e) {  // element e's byte in the staging rows
-    llvm::Value* row = b_.CreateUDiv(e, b_.getInt32(int32_t(cols)));
-    llvm::Value* col = b_.CreateURem(e, b_.getInt32(int32_t(cols)));
-    llvm::Value* at = b_.CreateAdd(b_.CreateMul(row, b_.getInt32(int32_t(pitch))), b_.CreateMul(col, b_.getInt32(int32_t(bytes))));
+  auto stagedAt = [&](llvm::Value* s) {  // staged element s (line-major: s / line, s % line)
+    llvm::Value* at = b_.CreateAdd(b_.CreateMul(b_.CreateUDiv(s, b_.getInt32(int32_t(line))), b_.getInt32(int32_t(pitch))),
+                                   b_.CreateMul(b_.CreateURem(s, b_.getInt32(int32_t(line))), b_.getInt32(int32_t(bytes))));
     return b_.CreateGEP(b_.getInt8Ty(), base, at);
   };
-  for (unsigned k = 0; k < l.slots(); k += 2) {
+  // Element e (row-major) and its staged index; equal by rows.
+  auto transpose = [&](llvm::Value* e, int64_t inner, int64_t outer) {
+    return b_.CreateAdd(b_.CreateMul(b_.CreateURem(e, b_.getInt32(int32_t(inner))), b_.getInt32(int32_t(outer))),
+                        b_.CreateUDiv(e, b_.getInt32(int32_t(inner))));
+  };
+  auto staged = [&](llvm::Value* e) { return stagedAt(byColumns ? transpose(e, cols, rows) : e); };
+  if (byColumns) {
+    for (unsigned k = 0; k < l.slots(); ++k)
+      b_.CreateAlignedStore(slot(v, k), staged(elementIndex(l, k)), llvm::MaybeAlign(bytes));
+  }
+  for (unsigned k = 0; k < l.slots() && !byColumns; k += 2) {
     llvm::Value* pair;
     if (bytes == 2) {
       pair = packPair(slot(v, k), slot(v, k + 1), ty);
@@ -427,8 +455,9 @@ void Lowerer::storeThroughShared(const ir::Op& op) {
   barrier();
   llvm::Type* words = llvm::FixedVectorType::get(b_.getInt32Ty(), 4);
   forEachChunk(rows * cols / chunk, [&](llvm::Value* c, llvm::Value* on) {
-    llvm::Value* e = b_.CreateSelect(on, b_.CreateMul(c, b_.getInt32(int32_t(chunk))), b_.getInt32(0));
-    auto* words16 = b_.CreateAlignedLoad(words, staged(e), llvm::MaybeAlign(16));
+    llvm::Value* s = b_.CreateSelect(on, b_.CreateMul(c, b_.getInt32(int32_t(chunk))), b_.getInt32(0));
+    auto* words16 = b_.CreateAlignedLoad(words, stagedAt(s), llvm::MaybeAlign(16));
+    llvm::Value* e = byColumns ? transpose(s, rows, cols) : s;  // the chunk's first element, row-major
     Values lanes;
     for (unsigned i = 0; i < 4; ++i) lanes.push_back(b_.CreateExtractElement(words16, uint64_t(i)));
     if (op.operands.size() > 2) on = b_.CreateAnd(on, recompute(op.operands[2], e));

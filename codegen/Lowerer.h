@@ -144,10 +144,13 @@ class Lowerer {
   /// pointers proven contiguous and aligned in pairs, its mask one value per pair.
   bool accumulatorPairs(const ir::Op& op, llvm::Type* ty) const;
   /// Whether a store of a 16- or 32-bit accumulator goes through shared memory, 16 bytes a
-  /// store: its pointers proven contiguous and 16-byte aligned in runs of 16 bytes, its mask one
-  /// value per run, both recomputable at any element.
+  /// store: its pointers proven contiguous and 16-byte aligned in runs of 16 bytes along its
+  /// rows or (a transposed result) its columns, its mask one value per run, both recomputable
+  /// at any element.
   bool accumulatorThroughShared(const ir::Op& op) const;
-  /// Scratch bytes that store stages tile t in (rows padded by 8 elements).
+  /// Whether that store's runs go down the columns (the destination contiguous along dim 0).
+  bool epilogueByColumns(const ir::Op& op) const;
+  /// Scratch bytes that store stages tile t in, by rows or by columns (each padded by 8 elements).
   static uint64_t epilogueBytes(const ir::Type& t);
   void storeThroughShared(const ir::Op& op);
   /// body(c, inRange) for chunks c = tid, tid + T, ... below `chunks` (T threads): one call per
