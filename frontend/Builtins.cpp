@@ -2,6 +2,7 @@
 // casts, memory, atomics, debugging, and Python's own builtins (shapes: BuiltinsShape.cpp).
 #include "frontend/Builtins.h"
 
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <limits>
@@ -16,6 +17,43 @@ using ir::Opcode;
 using ir::ScalarKind;
 
 namespace {
+
+// Python's str() of a float: the shortest text that reads back, "1.0" not "1", exponents past
+// 1e16 and below 1e-4.
+std::string pythonFloat(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  char buf[64];
+  const bool sci = x != 0 && (std::fabs(x) >= 1e16 || std::fabs(x) < 1e-4);
+  auto r = std::to_chars(buf, buf + sizeof buf, x, sci ? std::chars_format::scientific : std::chars_format::fixed);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+// One value of tl.static_print as Triton prints it.
+std::string staticPrintText(const CV& v) {
+  switch (v.kind) {
+    case CV::K::Str: return v.s;
+    case CV::K::Int: return std::to_string(v.i);
+    case CV::K::Bool: return v.i ? "True" : "False";
+    case CV::K::Float: return pythonFloat(v.f);
+    case CV::K::DType: return v.dtype.name();
+    case CV::K::Tensor: {
+      if (v.value->type.isScalar()) return v.dtype.name();
+      std::string s = v.dtype.name() + "[";
+      for (unsigned d = 0; d < v.value->type.rank(); ++d) s += (d ? ", " : "") + std::string("constexpr[") + std::to_string(v.value->type.dim(d)) + "]";
+      return s + "]";
+    }
+    case CV::K::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < v.elts.size(); ++i) s += (i ? ", " : "") + staticPrintText(v.elts[i]);
+      return s + (v.elts.size() == 1 ? ",)" : ")");
+    }
+    default: return v.describe();
+  }
+}
+
 
 std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.type().shape().end()}; }
 
@@ -544,9 +582,12 @@ void registerDebug(BuiltinTable& t) {
     return CV::none();
   };
   t["tl.static_print"] = [](Lowerer& L, CallArgs& c) {
+    // Python's print(*values) of what Triton's code generator holds: constexprs unwrapped, a
+    // tensor as its dtype and shape of constexprs ("int32[constexpr[128]]").
     std::string line;
-    for (const CV& v : c.pos) line += (line.empty() ? "" : " ") + (v.kind == CV::K::Str ? v.s : v.describe());
-    std::cerr << L.module->fileName << ":" << c.site->line << ": static_print: " << line << "\n";
+    for (size_t i = 0; i < c.pos.size(); ++i) line += (i ? " " : "") + staticPrintText(c.pos[i]);
+    if (L.staticPrint) L.staticPrint(line);
+    else std::cerr << L.module->fileName << ":" << c.site->line << ": static_print: " << line << "\n";
     return CV::none();
   };
   t["tl.device_print"] = [](Lowerer& L, CallArgs& c) {

@@ -245,6 +245,7 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
   auto out = std::make_unique<ir::Module>();
   try {
     Lowerer lowerer(mainModule, *out, loader);
+    lowerer.staticPrint = opts.staticPrint;
     lowerer.lowerKernel(fn, constexprs, signature, descriptors);
   } catch (const DiagnosticError& e) {
     return e.diag;

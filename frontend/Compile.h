@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -20,6 +21,9 @@ struct CompileOptions {
   std::string signature;                       ///< "x: *fp32, n: i32": runtime parameter types
   std::vector<std::string> includeDirs;        ///< -I: where absolute imports are looked for first
   SourceManager* sources = nullptr;            ///< if set, receives the text of every file read
+  /// Receives each line tl.static_print writes (Python's print of its values, as Triton's); unset:
+  /// the line goes to stderr after the call's file:line (the CLI's stdout stays its output's).
+  std::function<void(const std::string&)> staticPrint;
 };
 
 /// The kernels of a file (`--list`): names in source order, and a located warning for each

@@ -157,6 +157,7 @@ class Lowerer {
 
   ir::Builder b;
   const PyModule* module;
+  std::function<void(const std::string&)> staticPrint;  ///< CompileOptions::staticPrint
 
  private:
   Flow execStmt(const Stmt& s, Env& env);

@@ -38,6 +38,23 @@ std::map<CacheKey, std::shared_ptr<Compiled>>& cache() {
 
 }  // namespace
 
+namespace {
+
+// tl.static_print's lines of one compile, written to Python's sys.stdout as Triton's print does
+// (after the compile, before its error if it fails).
+struct StaticPrints {
+  std::string text;
+  void attach(frontend::CompileOptions& o) {
+    o.staticPrint = [this](const std::string& line) { text += line + "\n"; };
+  }
+  void flush() {
+    if (!text.empty()) py::module_::import("sys").attr("stdout").attr("write")(text);
+    text.clear();
+  }
+};
+
+}  // namespace
+
 std::shared_ptr<Compiled> compile(const std::string& path, const std::string& kernel, const std::string& signature,
                                   const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes) {
   CacheKey key{path, kernel, signature, defines, includes};
@@ -52,7 +69,10 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
   o.defines = defines;
   o.includeDirs = includes;
   o.sources = &sources;
+  StaticPrints printed;
+  printed.attach(o);
   auto m = frontend::compileKernel(*text, path, o);
+  printed.flush();
   if (!m) compileError(m.error(), sources);
   auto c = std::make_shared<Compiled>();
   c->loaded.module = std::move(*m);
@@ -205,7 +225,10 @@ std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const
   frontend::CompileOptions o;
   o.signature = signature;
   o.defines = defines;
+  StaticPrints printed;
+  printed.attach(o);
   auto m = loaded->compile(o);
+  printed.flush();
   if (!m) compileError(m.error(), sources);
   auto c = std::make_shared<Compiled>();
   c->loaded.module = std::move(*m);

@@ -22,4 +22,4 @@ def dbg(x):
 # CHECK-NEXT: assert [[POS]] {message = "v must be positive"}
 # CHECK-NEXT: barrier
 # CHECK-NEXT: return
-# STATIC: debug.py:13: static_print: lanes constexpr 4
+# STATIC: debug.py:13: static_print: lanes 4
