@@ -24,6 +24,9 @@ struct CompileOptions {
   /// Receives each line tl.static_print writes (Python's print of its values, as Triton's); unset:
   /// the line goes to stderr after the call's file:line (the CLI's stdout stays its output's).
   std::function<void(const std::string&)> staticPrint;
+  /// Triton's enable_fp_fusion: an f32/f64 product added or subtracted in the same block becomes
+  /// one fma (both engines then round once where Triton's GPU code does).
+  bool fpFusion = false;
 };
 
 /// The kernels of a file (`--list`): names in source order, and a located warning for each

@@ -158,6 +158,7 @@ class Lowerer {
   ir::Builder b;
   const PyModule* module;
   std::function<void(const std::string&)> staticPrint;  ///< CompileOptions::staticPrint
+  bool fpFusion = false;                                 ///< CompileOptions::fpFusion
 
  private:
   Flow execStmt(const Stmt& s, Env& env);

@@ -410,6 +410,21 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
   setLoc(at);
   auto make = [&](Opcode code) { return CV::tensor(b.binary(code, x.value, y.value), ct); };
   bool f = ct.isFloat(), u = ct.isUnsigned;
+  if (fpFusion && (op == "+" || op == "-") && (ct.kind == ScalarKind::F32 || ct.kind == ScalarKind::F64)) {
+    // Triton's enable_fp_fusion (LLVM's AllowFPOpFusion::Fast on NVPTX): a product of this
+    // block, added or subtracted, is one fma: a*b + c, a*b - c = fma(a, b, -c),
+    // c + a*b, c - a*b = fma(-a, b, c). The product stays for its other uses.
+    auto product = [&](const CV& v) -> ir::Op* {
+      ir::Op* d = v.value->def;
+      return d && d->code == Opcode::MulF && v.value->owner == b.insertionBlock() ? d : nullptr;
+    };
+    auto fma = [&](ir::Value* p, ir::Value* q, ir::Value* r) {
+      return CV::tensor(b.create(Opcode::Fma, {p, q, r}, {r->type})->result(), ct);
+    };
+    if (ir::Op* m = product(x)) return fma(m->operands[0], m->operands[1], op == "+" ? y.value : b.unary(Opcode::NegF, y.value));
+    if (ir::Op* m = product(y))
+      return fma(op == "+" ? m->operands[0] : b.unary(Opcode::NegF, m->operands[0]), m->operands[1], x.value);
+  }
   auto needInt = [&] {  // Triton's words for a bitwise operator on floats (its IncompatibleTypeError)
     if (f && op == "//") fail(at, "operator '//' needs integer operands, got " + ct.name());
     if (f) fail(at, "invalid operands of type " + a.dtype.name() + " and " + b_.dtype.name() + ": operator '" + op +

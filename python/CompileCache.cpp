@@ -56,8 +56,9 @@ struct StaticPrints {
 }  // namespace
 
 std::shared_ptr<Compiled> compile(const std::string& path, const std::string& kernel, const std::string& signature,
-                                  const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes) {
-  CacheKey key{path, kernel, signature, defines, includes};
+                                  const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes,
+                                  bool fpFusion) {
+  CacheKey key{path, kernel + (fpFusion ? " fp-fusion" : ""), signature, defines, includes};
   if (auto it = cache().find(key); it != cache().end()) return it->second;
   SourceManager sources;
   auto text = rt::readFile(path);
@@ -69,6 +70,7 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
   o.defines = defines;
   o.includeDirs = includes;
   o.sources = &sources;
+  o.fpFusion = fpFusion;
   StaticPrints printed;
   printed.attach(o);
   auto m = frontend::compileKernel(*text, path, o);
@@ -207,8 +209,8 @@ frontend::SourceUnit unitFrom(const py::handle& unit) {
 }  // namespace
 
 std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const std::string& signature,
-                                      const std::map<std::string, std::string>& defines) {
-  CacheKey ck{"<unit " + std::to_string(key) + ">", "", signature, defines, {}};
+                                      const std::map<std::string, std::string>& defines, bool fpFusion) {
+  CacheKey ck{"<unit " + std::to_string(key) + ">", fpFusion ? "fp-fusion" : "", signature, defines, {}};
   if (auto it = cache().find(ck); it != cache().end()) return it->second;
   static std::map<int64_t, std::shared_ptr<frontend::LoadedUnit>> units;
   SourceManager sources;
@@ -225,6 +227,7 @@ std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const
   frontend::CompileOptions o;
   o.signature = signature;
   o.defines = defines;
+  o.fpFusion = fpFusion;
   StaticPrints printed;
   printed.attach(o);
   auto m = loaded->compile(o);

@@ -148,6 +148,13 @@ class _Binder:
         self.units = {}  # (unit serial, JIT functions given as arguments) -> (serial, unit, used globals)
 
 
+def default_fp_fusion():
+    """Triton's knobs.language.default_fp_fusion (True: Triton's default) for launches that give
+    no enable_fp_fusion."""
+    knobs = sys.modules.get("triton.knobs")
+    return True if knobs is None else bool(knobs.language.default_fp_fusion)
+
+
 def _binder(jit_fn):
     b = jit_fn.__dict__.get("_tilevm_binder")
     if b is None:
@@ -219,15 +226,16 @@ class LaunchResult(dict):
 
 def kernel_asm(source):
     """Triton's `asm` of a compiled kernel: {"ttir": tile IR, "ptx": PTX} from a launch's
-    (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, arch);
+    (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion,
+    arch);
     no "ptx" without the code generator or where it cannot lower the kernel."""
-    jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, arch = source
-    asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines)[1]}
+    jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion, arch = source
+    asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines, fp_fusion=fp_fusion)[1]}
     if hasattr(_tilevm, "ptx"):
         try:
             asm["ptx"] = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
                                      arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial,
-                                     maxnreg=maxnreg)["ptx"]
+                                     maxnreg=maxnreg, fp_fusion=fp_fusion)["ptx"]
         except ValueError:  # the code generator cannot lower this kernel (yet)
             pass
     return asm
@@ -243,12 +251,12 @@ class _Direct:
         self.launcher, self.signature, self.defines, self.warm, self.result = launcher, signature, defines, warm, result
 
 
-def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, o):
+def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, fp_fusion, o):
     """(key, runtime values) of a launch on the GPU engine that a direct launcher can take: every
     argument a torch tensor, a Python int, float or bool, or a constexpr; the key holds what
     compiled code depends on (types, constexprs, Triton's specialization of pointers and integers
     by 16 and integers by 1, the options). None for any other launch."""
-    key, runtime = [serial, num_warps, num_stages, maxnreg, tuple(o.values())], []
+    key, runtime = [serial, num_warps, num_stages, maxnreg, fp_fusion, tuple(o.values())], []
     for v, constexpr in zip(values, b.constexpr):
         t = type(v)
         if constexpr or v is None or t is str:
@@ -288,17 +296,20 @@ def _expected(jit_fn, expect, signature, defines):
 
 
 def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None, access="",
-           programs=(), maxnreg=None):
+           programs=(), maxnreg=None, fp_fusion=None):
     """Launches (or, with `warmup`, only compiles) jit_fn over the grid; `expect`: the (signature,
     constexprs) a compiled kernel was made for, which this call must have (else nothing runs);
     `access`: on the interpreter, the array argument whose writers the result's "writers" holds
     (per element of its allocation, the first writing program's linear id + 1, uint32 bytes);
     `programs`: on the interpreter, run only these (ascending linear ids: a sample of the grid);
-    `maxnreg`: Triton's, the registers a GPU thread may have (None: ptxas decides)."""
+    `maxnreg`: Triton's, the registers a GPU thread may have (None: ptxas decides); `fp_fusion`:
+    Triton's enable_fp_fusion, a product added or subtracted in its block fused into one fma on
+    both engines (None: knobs.language.default_fp_fusion, True unless changed)."""
     # Triton's options check (CUDAOptions), its class and words; the range is the engines' own.
     if not (isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1) == 0):
         raise AssertionError("num_warps must be a power of 2")
     maxnreg = maxnreg or 0
+    fp_fusion = default_fp_fusion() if fp_fusion is None else bool(fp_fusion)
     b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
     # Python call would.
@@ -311,7 +322,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     direct_key = unit_info = None
     if o["device"] != "cpu" and repeat == 1:
         unit_info = jit_fn._tilevm_unit()
-        direct_key = _direct_key(b, values, unit_info[0], num_warps, num_stages, maxnreg, o)
+        direct_key = _direct_key(b, values, unit_info[0], num_warps, num_stages, maxnreg, fp_fusion, o)
         try:
             entry = b.direct.get(direct_key[0]) if direct_key else None
         except TypeError:  # an unhashable constexpr or option
@@ -387,7 +398,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             serial, unit = _unit_with(b, (serial, unit), functions)
         result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
                                 unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup,
-                                access=access, programs=list(programs))
+                                access=access, programs=list(programs), fp_fusion=fp_fusion)
     except errors.CompilationError as e:
         errors.locate_in_function(e, jit_fn)
         # On the interpreter it is also Triton's InterpreterError, which Triton's interpreter
@@ -397,7 +408,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         raise
     result["signature"], result["defines"] = signature, defines
     direct = result.pop("direct")
-    source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg,
+    source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion,
               (result.get("gpu") or {}).get("arch"))
     result = LaunchResult(result, source)
     if warmup or direct is not None:  # what a warmup's compiled kernel is cached by
@@ -408,7 +419,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"})
     if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
         result["launch_args"], result["grid"], result["asm_source"] = launch_args, grid, source
-        result["maxnreg"] = maxnreg
+        result["maxnreg"], result["fp_fusion"] = maxnreg, fp_fusion
         return result
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:

@@ -202,7 +202,8 @@ class JITFunction:
         def option(name, default):  # a launch option's value, unless the kernel took it as a parameter
             return (kwargs.get(name) if name not in self.arg_names else None) or default
         return _launcher.launch(self, grid, args, meta, num_warps=option("num_warps", 4), num_stages=option("num_stages", 1),
-                                repeat=_repeat, maxnreg=option("maxnreg", None))
+                                repeat=_repeat, maxnreg=option("maxnreg", None),
+                                fp_fusion=kwargs.get("enable_fp_fusion") if "enable_fp_fusion" not in self.arg_names else None)
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles for these arguments without running, as Triton's warmup: a CompiledKernel

@@ -418,8 +418,8 @@ class _fp32_default(env_opt_str):
 
 class language_knobs(base_knobs):
     fp32_default = _fp32_default()
-    default_fp_fusion = env_bool("TRITON_DEFAULT_FP_FUSION", True, NO_EFFECT,
-                                 "the interpreter rounds every operation, as Triton's interpreter does")
+    default_fp_fusion = env_bool("TRITON_DEFAULT_FP_FUSION", True, HONOURED,
+                                 "a launch without enable_fp_fusion= fuses products into fma on both engines when set")
 
 
 class nvidia_knobs(base_knobs):

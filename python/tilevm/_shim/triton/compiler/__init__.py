@@ -93,7 +93,8 @@ class CompiledKernel:
         self.fn = jit_fn
         self.name = name or jit_fn.__name__
         self.signature, self.defines = warm["signature"], dict(warm["defines"])
-        self._options = {"num_warps": num_warps, "num_stages": num_stages, "maxnreg": warm["maxnreg"]}
+        self._options = {"num_warps": num_warps, "num_stages": num_stages, "maxnreg": warm["maxnreg"],
+                         "fp_fusion": warm["fp_fusion"]}
         on_gpu = "gpu" in warm
         self._gpu = warm.get("gpu")
         target = GPUTarget("cuda", int(self._gpu["arch"][3:5]), 32) if on_gpu else GPUTarget("cpu", 0, 32)
@@ -121,7 +122,8 @@ class CompiledKernel:
         serial, unit = self.fn._tilevm_unit()
         try:
             ptx = _tilevm.ptx(self.fn.source_path, self.name, self.signature, self.defines, warm["launch_args"], MODELED_ARCH,
-                              num_warps, num_stages, unit=unit, unit_key=serial, maxnreg=warm["maxnreg"])
+                              num_warps, num_stages, unit=unit, unit_key=serial, maxnreg=warm["maxnreg"],
+                              fp_fusion=warm["fp_fusion"])
         except ValueError as e:  # the code generator cannot lower this kernel yet
             self._why = f"tilevm's GPU code generator cannot compile this kernel: {e}"
             return
@@ -169,6 +171,7 @@ class CompiledKernel:
         from tilevm import launcher
         return launcher.launch(self.fn, grid, args, kwargs, num_warps=self._options["num_warps"],
                                num_stages=self._options["num_stages"], maxnreg=self._options["maxnreg"],
+                               fp_fusion=self._options["fp_fusion"],
                                expect=(self.signature, self.defines))
 
 
@@ -183,11 +186,11 @@ def warmup(jit_fn, args, grid, kwargs):
     # As Triton's parse_options: a launch option is read from the keywords even where it also
     # binds a parameter of that name (tutorial 02's num_stages).
     num_warps, num_stages = kwargs.get("num_warps") or 4, kwargs.get("num_stages") or 1
-    maxnreg = kwargs.get("maxnreg")
+    maxnreg, fp_fusion = kwargs.get("maxnreg"), kwargs.get("enable_fp_fusion")
     warm = launcher.launch(jit_fn, grid, args, meta, num_warps=num_warps, num_stages=num_stages, warmup=True,
-                           maxnreg=maxnreg)
+                           maxnreg=maxnreg, fp_fusion=fp_fusion)
     serial, _ = jit_fn._tilevm_unit()
-    key = (serial, warm["signature"], tuple(sorted(warm["defines"].items())), num_warps, num_stages, maxnreg,
+    key = (serial, warm["signature"], tuple(sorted(warm["defines"].items())), num_warps, num_stages, maxnreg, warm["fp_fusion"],
            str(tilevm.options["device"]), warm["spec"])
     cache = jit_fn.__dict__.setdefault("_tilevm_compiled", {})
     if key not in cache:
