@@ -21,6 +21,7 @@ struct KernelRequest {
   std::string kernel;                    ///< may be empty for a module with one kernel
   std::vector<std::string> defines;      ///< -D NAME=VALUE (.py)
   std::vector<std::string> includeDirs;  ///< -I DIR (.py)
+  bool fpFusion = false;                 ///< --fp-fusion (.py): frontend::CompileOptions::fpFusion
 };
 
 /// A verified module and the kernel to launch in it.

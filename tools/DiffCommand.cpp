@@ -30,6 +30,7 @@ struct DiffCli {
     return t;
   }();
   std::vector<std::string> args, defines, includeDirs;
+  bool fpFusion = false;
   std::string ulps, rtol, atol;  // empty: the kernel's default (rt::defaultUlps, per dtype)
   bool exact = false;
   bool self = false;
@@ -120,7 +121,7 @@ int runDiff(const DiffCli& cli) {
   SourceManager sources;
   auto firstArgs = rt::parseArgs(cli.args, seed);
   if (!firstArgs) return std::cerr << render(firstArgs.error()), kExitBadInput;
-  rt::KernelRequest request{cli.input, cli.kernel, cli.defines, cli.includeDirs};
+  rt::KernelRequest request{cli.input, cli.kernel, cli.defines, cli.includeDirs, cli.fpFusion};
   auto loaded = rt::loadKernel(request, *firstArgs, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
@@ -253,6 +254,7 @@ void addDiffCommand(CLI::App& app, int& rc) {
   c->add_option("--arg", o->args, "argument NAME=SPEC, as for tilevm run");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
+  c->add_flag("--fp-fusion", o->fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
   c->add_option("--device", o->options.device, "the GPU: cuda or cuda:N")->capture_default_str();
   c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place (default: 0, or 16 for kernels using approximate math)");
   c->add_option("--rtol", o->rtol, "relative tolerance for floats, 0 to 1e9 (with --atol: torch.testing.assert_close's rule); default per dtype for kernels that reduce");
