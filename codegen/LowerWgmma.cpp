@@ -262,7 +262,21 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
     int64_t perSlab = t.swizzleBytes / t.elemBytes;
     return uint64_t(k0 / perSlab) * uint64_t(t.rows) * t.swizzleBytes + uint64_t(k0 % perSlab) * t.elemBytes;
   };
+  // Triton's max_num_imprecise_acc (fp8): every `chunk` elements of K accumulate from zero in a
+  // group of their own (scale-d 0 on the group's first step), which is waited for and added to
+  // the accumulator in f32; without it one group accumulates into the accumulator throughout.
+  const int64_t* impreciseAttr = op.intAttr("max_num_imprecise_acc");
+  const bool chunked = impreciseAttr != nullptr;
+  const int64_t chunk = chunked ? std::max<int64_t>(*impreciseAttr, kStep) : K;
+  Values total;  // the accumulator, between chunks
   for (int64_t k0 = 0; k0 < K; k0 += kStep) {
+    if (chunked && k0 % chunk == 0 && k0 > 0) {
+      asmCall(b_.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
+      acc = wgmmaWait(acc, 0);
+      for (size_t i = 0; i < acc.size(); ++i) total[i] = b_.CreateFAdd(total[i], acc[i]);
+    }
+    if (chunked && k0 == 0) total = acc;
+    const bool fresh = chunked && k0 % chunk == 0;  // the chunk's first step: its sum starts at zero
     // A as above; B N-major: rows k0.. (16 rows of S bytes), or K-major as A.
     uint64_t aStep = kMajorStep(sa, k0);
     uint64_t bStep = bKMajor ? kMajorStep(sb, k0) : uint64_t(k0) * sb.swizzleBytes;
@@ -276,7 +290,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
         args.push_back(b_.CreateAdd(aDesc, b_.getInt64(aOff >> 4)));
       }
       args.push_back(b_.CreateAdd(bDesc, b_.getInt64(bStep >> 4)));
-      args.push_back(b_.getInt32(1));
+      args.push_back(b_.getInt32(fresh ? 0 : 1));
       unsigned first = bm * n;
       for (unsigned i = 0; i < n; ++i) args.push_back(acc[first + i]);
       llvm::Value* d = b_.CreateCall(mma, args);
@@ -285,8 +299,11 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   }
   asmCall(b_.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
   // A dot whose accumulator only the next iteration's dot reads leaves its wgmma in flight (one
-  // group: the ring waits for it before reusing its buffers); any other waits here.
-  acc = wgmmaWait(acc, asyncDots_.count(&op) ? 1 : 0);
+  // group: the ring waits for it before reusing its buffers); any other waits here, as does
+  // one accumulated in chunks, whose last chunk is added now.
+  acc = wgmmaWait(acc, asyncDots_.count(&op) && !chunked ? 1 : 0);
+  if (chunked)
+    for (size_t i = 0; i < acc.size(); ++i) acc[i] = b_.CreateFAdd(total[i], acc[i]);
   Values out;
   for (llvm::Value* v : acc) {
     if (halfAcc) {

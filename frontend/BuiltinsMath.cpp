@@ -187,9 +187,11 @@ CV userCombine(Lowerer& L, CallArgs& c, bool scan) {
 }
 
 // One IR dot, acc + x @ y, with `precision` on f32 operands ("" for others).
-CV dotOp(Lowerer& L, const CV& x, const CV& y, const CV& acc, const std::string& precision, const Expr& at) {
+CV dotOp(Lowerer& L, const CV& x, const CV& y, const CV& acc, const std::string& precision, const Expr& at,
+         int64_t impreciseAcc = 0) {
   std::vector<ir::Attribute> attrs;
   if (!precision.empty()) attrs.push_back({"input_precision", precision});
+  if (impreciseAcc > 0) attrs.push_back({"max_num_imprecise_acc", impreciseAcc});
   L.setLoc(at);
   return CV::tensor(L.b.create(Opcode::Dot, {x.value, y.value, acc.value}, {acc.type()}, attrs)->result(), acc.dtype);
 }
@@ -324,7 +326,17 @@ CV dot(Lowerer& L, CallArgs& c) {
   std::transform(p.begin(), p.end(), p.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
   if (!(p == "tf32" || p == "tf32x3" || p == "ieee" || p == "bf16x3" || p == "bf16x6"))
     L.fail(a.at(3), "input_precision must be one of ('tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6'). Got " + a.strOr(3, ""));
-  if (x.dtype.kind != ScalarKind::F32) return dotOp(L, x, y, acc, "", at);
+  // fp8 operands: Triton's max_num_imprecise_acc, how many elements of K the tensor cores may sum
+  // in their own precision before the sum is added to the accumulator in f32 (absent or 0: all
+  // of K into the accumulator; other operands: ignored, as Triton ignores it).
+  int64_t impreciseAcc = 0;
+  if (x.dtype.isFp8() && a.has(5)) {
+    impreciseAcc = a.intArg(5);
+    const int64_t K = x.type().dim(m + 1);
+    if (impreciseAcc < 0 || impreciseAcc > K)
+      L.fail(a.at(5), "max_num_imprecise_acc (" + std::to_string(impreciseAcc) + ") must be <= K (" + std::to_string(K) + ")");
+  }
+  if (x.dtype.kind != ScalarKind::F32) return dotOp(L, x, y, acc, "", at, impreciseAcc);
   if (p == "bf16x3" || p == "bf16x6" || p == "tf32x3") return dotSplit(L, x, y, acc, p == "bf16x6" ? 3 : p == "bf16x3" ? 2 : 0, at);
   return dotOp(L, x, y, acc, p, at);
 }

@@ -221,6 +221,10 @@ Problem checkDot(const Op& op) {
   bool okInt = in == ScalarKind::I8 && acc == ScalarKind::I32;
   if (!okFloat && !okInt) return "unsupported element types " + a.str() + " x " + b.str() + " -> " + c.str();
   if (!(op.result()->type == c)) return "result type must equal accumulator type " + c.str();
+  if (op.intAttr("max_num_imprecise_acc")) {
+    if (!isFp8(in)) return "max_num_imprecise_acc applies to fp8 operands only, got " + a.str();
+    CHECK(requireIntAttr(op, "max_num_imprecise_acc", 1, a.dim(m + 1)));
+  }
   return enumAttr(op, "input_precision", {"tf32", "tf32x3", "ieee"}, false);
 }
 
