@@ -274,6 +274,9 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
       asmCall(b_.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
       acc = wgmmaWait(acc, 0);
       for (size_t i = 0; i < acc.size(); ++i) total[i] = b_.CreateFAdd(total[i], acc[i]);
+      // The adds read the accumulator registers the next group writes: fenced, as PTX requires
+      // between other accesses to them and a wgmma.
+      asmCall(b_.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
     }
     if (chunked && k0 == 0) total = acc;
     const bool fresh = chunked && k0 % chunk == 0;  // the chunk's first step: its sum starts at zero
