@@ -363,12 +363,13 @@ void Lowerer::store(const ir::Op& op) {
 
 namespace {
 
-// Elements per 16-byte store of a tile of t's element type.
-int64_t epilogueChunk(const ir::Type& t) { return 128 / int64_t(ir::bitWidth(t.elem().kind)); }
-
-// Whether a store's pointers run in aligned 16-byte groups of `chunk` elements in the flat order
-// `axes` describes, with one mask value per group.
-bool runsOf(const std::map<const ir::Value*, AxisInfo>& axes, const ir::Op& op, int64_t chunk) {
+// Whether a 2-D store's pointers run in aligned 16-byte groups along dimension `dim` of its value
+// (whole groups in it), with one mask value per group; `axes`: the axis analysis in the flat order
+// in which that dimension is the contiguous one.
+bool runsAlong(const std::map<const ir::Value*, AxisInfo>& axes, const ir::Op& op, unsigned dim) {
+  const ir::Type& t = op.operands[1]->type;
+  const int64_t chunk = 128 / int64_t(ir::bitWidth(t.elem().kind));  // elements per 16-byte store
+  if (t.dim(dim) % chunk != 0) return false;
   auto ptr = axes.find(op.operands[0]);
   if (ptr == axes.end() || ptr->second.contiguity < chunk || ptr->second.divisibility % 16 != 0) return false;
   if (op.operands.size() <= 2 || op.operands[2]->type.isScalar()) return true;
@@ -389,14 +390,11 @@ bool Lowerer::accumulatorThroughShared(const ir::Op& op) const {
   if (t.rank() != 2 || (bits != 16 && bits != 32) || !layoutOf(op.operands[1]).accumulator()) return false;
   if (epilogueBytes(t) > maxDynamicSharedBytes(o_) || !isIndexFunction(op.operands[0])) return false;
   if (op.operands.size() > 2 && !op.operands[2]->type.isScalar() && !isIndexFunction(op.operands[2])) return false;
-  return (t.dim(1) % epilogueChunk(t) == 0 && runsOf(axes_, op, epilogueChunk(t))) || epilogueByColumns(op);
+  return runsAlong(axes_, op, 1) || runsAlong(axesReversed_, op, 0);
 }
 
 bool Lowerer::epilogueByColumns(const ir::Op& op) const {
-  const ir::Type& t = op.operands[1]->type;
-  const int64_t chunk = epilogueChunk(t);
-  if (t.dim(1) % chunk == 0 && runsOf(axes_, op, chunk)) return false;  // rows first
-  return t.dim(0) % chunk == 0 && runsOf(axesReversed_, op, chunk);
+  return !runsAlong(axes_, op, 1) && runsAlong(axesReversed_, op, 0);  // rows first
 }
 
 uint64_t Lowerer::epilogueBytes(const ir::Type& t) {
@@ -437,20 +435,18 @@ void Lowerer::storeThroughShared(const ir::Op& op) {
                         b_.CreateUDiv(e, b_.getInt32(int32_t(inner))));
   };
   auto staged = [&](llvm::Value* e) { return stagedAt(byColumns ? transpose(e, cols, rows) : e); };
-  if (byColumns) {
-    for (unsigned k = 0; k < l.slots(); ++k)
-      b_.CreateAlignedStore(slot(v, k), staged(elementIndex(l, k)), llvm::MaybeAlign(bytes));
-  }
-  for (unsigned k = 0; k < l.slots() && !byColumns; k += 2) {
-    llvm::Value* pair;
-    if (bytes == 2) {
-      pair = packPair(slot(v, k), slot(v, k + 1), ty);
-    } else {
-      pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
-      pair = b_.CreateInsertElement(pair, slot(v, k), uint64_t(0));
-      pair = b_.CreateInsertElement(pair, slot(v, k + 1), uint64_t(1));
+  // By rows slots 2i and 2i + 1 are neighbours in a row, stored as one pair; by columns each alone.
+  const unsigned step = byColumns ? 1 : 2;
+  for (unsigned k = 0; k < l.slots(); k += step) {
+    llvm::Value* cell = slot(v, k);
+    if (step == 2 && bytes == 2) {
+      cell = packPair(slot(v, k), slot(v, k + 1), ty);
+    } else if (step == 2) {
+      cell = llvm::PoisonValue::get(llvm::FixedVectorType::get(ty, 2));
+      cell = b_.CreateInsertElement(cell, slot(v, k), uint64_t(0));
+      cell = b_.CreateInsertElement(cell, slot(v, k + 1), uint64_t(1));
     }
-    b_.CreateAlignedStore(pair, staged(elementIndex(l, k)), llvm::MaybeAlign(2 * bytes));
+    b_.CreateAlignedStore(cell, staged(elementIndex(l, k)), llvm::MaybeAlign(step * bytes));
   }
   barrier();
   llvm::Type* words = llvm::FixedVectorType::get(b_.getInt32Ty(), 4);

@@ -268,7 +268,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   const int64_t* impreciseAttr = op.intAttr("max_num_imprecise_acc");
   const bool chunked = impreciseAttr != nullptr;
   const int64_t chunk = chunked ? std::max<int64_t>(*impreciseAttr, kStep) : K;
-  Values total;  // the accumulator, between chunks
+  Values total = acc;  // chunked: the accumulator, between chunks
   for (int64_t k0 = 0; k0 < K; k0 += kStep) {
     if (chunked && k0 % chunk == 0 && k0 > 0) {
       asmCall(b_.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
@@ -278,7 +278,6 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
       // between other accesses to them and a wgmma.
       asmCall(b_.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
     }
-    if (chunked && k0 == 0) total = acc;
     const bool fresh = chunked && k0 % chunk == 0;  // the chunk's first step: its sum starts at zero
     // A as above; B N-major: rows k0.. (16 rows of S bytes), or K-major as A.
     uint64_t aStep = kMajorStep(sa, k0);

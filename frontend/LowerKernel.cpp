@@ -68,13 +68,11 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
   std::vector<const Param*> tupleArgs;
   for (const Param& p : fn.params) {
     if (auto it = constexprs.find(p.name); it != constexprs.end()) {
-      env[p.name] = it->second;
-      if (it->second.kind == CV::K::Module && !it->second.pymod) {  // one of Triton's functions, by name
-        Expr at;
-        at.line = p.line;
-        at.col = p.col;
-        env[p.name] = resolvePath(it->second.s, at, *this);
-      }
+      Expr at;
+      at.line = p.line;
+      at.col = p.col;
+      const bool triton = it->second.kind == CV::K::Module && !it->second.pymod;  // one of Triton's functions, by name
+      env[p.name] = triton ? resolvePath(it->second.s, at, *this) : it->second;
       continue;
     }
     if (isConstexprParam(p)) {

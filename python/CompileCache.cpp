@@ -20,7 +20,9 @@ namespace tilevm::py_ext {
 
 namespace {
 
-using CacheKey = std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>, std::vector<std::string>>;
+/// (file or unit, kernel, signature, constexprs, include directories, fp fusion).
+using CacheKey =
+    std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>, std::vector<std::string>, bool>;
 
 std::map<CacheKey, std::shared_ptr<Compiled>>& cache() {
   static std::map<CacheKey, std::shared_ptr<Compiled>> c;
@@ -58,7 +60,7 @@ struct StaticPrints {
 std::shared_ptr<Compiled> compile(const std::string& path, const std::string& kernel, const std::string& signature,
                                   const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes,
                                   bool fpFusion) {
-  CacheKey key{path, kernel + (fpFusion ? " fp-fusion" : ""), signature, defines, includes};
+  CacheKey key{path, kernel, signature, defines, includes, fpFusion};
   if (auto it = cache().find(key); it != cache().end()) return it->second;
   SourceManager sources;
   auto text = rt::readFile(path);
@@ -210,7 +212,7 @@ frontend::SourceUnit unitFrom(const py::handle& unit) {
 
 std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const std::string& signature,
                                       const std::map<std::string, std::string>& defines, bool fpFusion) {
-  CacheKey ck{"<unit " + std::to_string(key) + ">", fpFusion ? "fp-fusion" : "", signature, defines, {}};
+  CacheKey ck{"<unit " + std::to_string(key) + ">", "", signature, defines, {}, fpFusion};
   if (auto it = cache().find(ck); it != cache().end()) return it->second;
   static std::map<int64_t, std::shared_ptr<frontend::LoadedUnit>> units;
   SourceManager sources;
