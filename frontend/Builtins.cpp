@@ -305,6 +305,15 @@ void registerPython(BuiltinTable& t) {
     if (a.get(0).isTensor()) L.fail(a.at(0), "tl.constexpr() needs a compile-time value");
     return a.get(0);
   };
+  // constexpr_type(v) (triton.language.core): the type a constexpr's `.type` is.
+  t["tl.constexpr_type"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "constexpr_type", {"value"});
+    if (a.get(0).isTensor()) L.fail(a.at(0), "constexpr_type() needs a compile-time value");
+    CV t;
+    t.kind = CV::K::ConstexprType;
+    t.elts.push_back(a.get(0));
+    return t;
+  };
   // tl.tuple(values): Triton's tuple class over a Python tuple (or list) of values; here a tuple
   // is that already.
   t["tl.tuple"] = [](Lowerer& L, CallArgs& c) {

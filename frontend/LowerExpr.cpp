@@ -30,6 +30,13 @@ std::string unusableValue(const std::string& name, const std::string& what) {
   return "'" + name + "' is " + what + ": a kernel can use constexpr values (int, float, bool, None, str, tl.constexpr), "
          "dtypes, @triton.jit functions and modules";
 }
+
+// Whether a compile-time value holds a tensor (a runtime tuple) anywhere inside.
+bool holdsTensor(const CV& v) {
+  if (v.isTensor()) return true;
+  return v.kind == CV::K::Tuple && std::any_of(v.elts.begin(), v.elts.end(), holdsTensor);
+}
+
 }  // namespace
 
 bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
@@ -92,6 +99,7 @@ bool Lowerer::constexprTruth(const CV& v, const Expr& at, const char* what) {
     case CV::K::Module:
     case CV::K::Builtin:
     case CV::K::TupleType:
+    case CV::K::ConstexprType:
     case CV::K::Method: return true;
     case CV::K::Tensor:
     case CV::K::Slice:
@@ -310,12 +318,25 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
     case CV::K::Tuple:
       for (size_t i = 0; i < base.fields.size() && i < base.elts.size(); ++i)
         if (base.fields[i] == name) return base.elts[i];
+      if (name == "type" && !holdsTensor(base)) {  // a constexpr tuple's: constexpr_type(the tuple)
+        CV t;
+        t.kind = CV::K::ConstexprType;
+        t.elts.push_back(base);
+        return t;
+      }
       fail(at, (base.fields.empty() ? "tuples have" : "this named tuple has") + std::string(" no attribute '") + name + "'");
     case CV::K::Int:
     case CV::K::Float:
     case CV::K::Bool:
-      // A number used as a tensor (`zero = 0.0; zero.to(x.dtype)`): its default dtype.
-      if (isTensorMethod(name) || name == "dtype") return attribute(toTensor(base, at), name, at);
+    case CV::K::Str:
+      if (name == "type") {  // Triton's constexpr.type: constexpr_type(value)
+        CV t;
+        t.kind = CV::K::ConstexprType;
+        t.elts.push_back(base);
+        return t;
+      }
+      // A number used as a tensor (`zero: tl.constexpr = 0.0; zero.to(x.dtype)`): its default dtype.
+      if (base.isNumber() && (isTensorMethod(name) || name == "dtype")) return attribute(toTensor(base, at), name, at);
       fail(at, base.describe() + " has no attribute '" + name + "'");
     default:
       fail(at, base.describe() + " has no attribute '" + name + "'");

@@ -35,7 +35,7 @@ bool sameConstant(const CV& a, const CV& b) {
     case CV::K::Str:
     case CV::K::Module:
     case CV::K::Builtin: return a.s == b.s;
-    case CV::K::DType: return a.dtype == b.dtype;
+    case CV::K::DType: return a.dtype == b.dtype && a.s == b.s;
     case CV::K::Tensor: return a.value == b.value;
     case CV::K::Function: return a.fn == b.fn;
     case CV::K::HostFunction: return a.host == b.host && a.i == b.i;
@@ -45,6 +45,7 @@ bool sameConstant(const CV& a, const CV& b) {
     case CV::K::Method:
     case CV::K::Slice:
     case CV::K::BlockPtr:
+    case CV::K::ConstexprType:
       if (a.elts.size() != b.elts.size() || a.s != b.s) return false;
       for (size_t i = 0; i < a.elts.size(); ++i)
         if (!sameConstant(a.elts[i], b.elts[i])) return false;
@@ -85,6 +86,18 @@ void Lowerer::assign(const Expr& target, const CV& value, Env& env, const Expr& 
     default:
       fail(target, "only names and tuples of names can be assigned in a @triton.jit function");
   }
+}
+
+// Triton's assignment (CodeGenerator.visit_Assign): a number assigned to a name becomes a scalar
+// tensor of its default dtype (int32, uint32, int64, fp32, fp64, int1), also inside tuples; only
+// `x: tl.constexpr = v` keeps a constexpr. So `BLOCK = 128; tl.arange(0, BLOCK)` is an error, as
+// in Triton.
+CV Lowerer::lifted(const CV& v, const Expr& at) {
+  if (v.isNumber()) return toTensor(v, at);
+  if (v.kind != CV::K::Tuple) return v;
+  CV t = v;
+  for (CV& e : t.elts) e = lifted(e, at);
+  return t;
 }
 
 static bool containsReturn(const std::vector<StmtP>& body) {
@@ -265,7 +278,7 @@ Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
       eval(*s.value, env);
       return {};
     case Stmt::K::Assign: {
-      CV v = eval(*s.value, env);
+      CV v = lifted(eval(*s.value, env), *s.value);
       for (const auto& t : s.targets) assign(*t, v, env, *s.value);
       return {};
     }
@@ -274,15 +287,16 @@ Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
       if (t.kind != Expr::K::Name) fail(t, "augmented assignment needs a name on the left");
       CV cur = lookup(t.str, t, env);
       CV rhs = eval(*s.value, env);
-      env[t.str] = binary(s.op, cur, rhs, *s.value);
+      env[t.str] = lifted(binary(s.op, cur, rhs, *s.value), *s.value);
       return {};
     }
     case Stmt::K::AnnAssign:
       if (s.value) {
         CV v = eval(*s.value, env);
-        if (s.annotation->str == "constexpr" && v.isTensor())
+        const bool isConstexpr = s.annotation->str == "constexpr";
+        if (isConstexpr && v.isTensor())
           fail(*s.value, "a value annotated tl.constexpr must be a compile-time constant, got " + v.describe());
-        assign(*s.targets[0], v, env, *s.value);
+        assign(*s.targets[0], isConstexpr ? v : lifted(v, *s.value), env, *s.value);
       }
       return {};
     case Stmt::K::If:

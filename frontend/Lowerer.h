@@ -142,6 +142,8 @@ class Lowerer {
   /// Runs body[start...], noting for each statement where the code after it continues.
   Flow execStmts(const std::vector<StmtP>& body, size_t start, Env& env);
   void assign(const Expr& target, const CV& value, Env& env, const Expr& at);
+  /// What an assignment binds: numbers lifted to scalar tensors, as Triton's visit_Assign.
+  CV lifted(const CV& v, const Expr& at);
 
   // ---- builtins (Builtins.cpp) -----------------------------------------------------------
   CV callBuiltin(const std::string& name, CallArgs& args);

@@ -46,7 +46,10 @@ DType Lowerer::constexprDType(const CV& v, const Expr& at) const {
       if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX)) return DType::of(ScalarKind::I32, true);
       return DType::of(ScalarKind::I64);
     case CV::K::Float:
-      if (std::isfinite(v.f) && std::fabs(v.f) > std::numeric_limits<float>::max()) return DType::of(ScalarKind::F64);
+      // Triton's to_tensor_type: fp64 for a finite nonzero magnitude outside fp32's normal range.
+      if (std::isfinite(v.f) && v.f != 0 &&
+          (std::fabs(v.f) > std::numeric_limits<float>::max() || std::fabs(v.f) < std::numeric_limits<float>::min()))
+        return DType::of(ScalarKind::F64);
       return DType::of(ScalarKind::F32);
     default: fail(at, "expected a number, got " + v.describe());
   }
@@ -510,7 +513,8 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
       if (x.kind != y.kind) return false;
       switch (x.kind) {
         case CV::K::None: return true;
-        case CV::K::DType: return x.dtype == y.dtype;
+        case CV::K::DType: return x.dtype == y.dtype && x.s == y.s;  // a block type is not its dtype
+        case CV::K::ConstexprType: return same(x.elts[0], y.elts[0]);
         case CV::K::Str: return x.s == y.s;
         case CV::K::Tuple:
           if (x.elts.size() != y.elts.size()) return false;

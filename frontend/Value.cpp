@@ -97,6 +97,7 @@ std::string CV::describe() const {
     case K::TupleType: return "named tuple type " + s;
     case K::Opaque: return s;
     case K::HostFunction: return "constexpr function " + s;
+    case K::ConstexprType: return "constexpr_type[" + elts[0].describe() + "]";
   }
   return "?";
 }

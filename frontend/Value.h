@@ -81,6 +81,7 @@ struct CV {
     Opaque,     ///< s: what a Python object tilevm cannot use is (`a uuid.UUID`), given for a
                 ///< tl.constexpr parameter: naming it in the kernel is an error
     HostFunction,  ///< s: a @triton.constexpr_function's name, i: its index for host->call
+    ConstexprType,  ///< elts[0]: the value; Triton's constexpr_type(v), a constexpr's `.type`
   };
   K kind = K::None;
   int64_t i = 0;

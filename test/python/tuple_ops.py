@@ -9,13 +9,10 @@ import triton.language as tl
 
 @triton.jit
 def unpack(out_ptr, shape: tl.constexpr, nested: tl.constexpr):
-    d0: tl.constexpr
-    d1: tl.constexpr
-    d2: tl.constexpr
-    d0, d1, d2 = shape
+    d0, d1, d2 = shape  # assigned: scalar tensors, as in Triton
     (e0, e1), e2 = nested
-    x = tl.full((d1, ), d0 * 100 + d1 * 10 + d2, dtype=tl.int32)  # a tuple element as a shape
-    tl.store(out_ptr + tl.arange(0, d1), x)
+    x = tl.full((shape[1], ), d0 * 100 + d1 * 10 + d2, dtype=tl.int32)  # a tuple element as a shape
+    tl.store(out_ptr + tl.arange(0, shape[1]), x)
     tl.store(out_ptr + d1, e0 * 100 + e1 * 10 + e2 + shape[2] * 1000)
 
 

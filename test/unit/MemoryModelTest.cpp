@@ -23,15 +23,15 @@ def fill(x, y, VIEW: tl.constexpr, BLOCK: tl.constexpr, DIV: tl.constexpr):
     # is 2), then x read as f32.
     if VIEW == 1:
         v = x.to(tl.pointer_type(tl.int8))
-        n = 4 * BLOCK // DIV
+        n: tl.constexpr = 4 * BLOCK // DIV
         tl.store(v + tl.arange(0, n), tl.full([n], 0, tl.int8))
     elif VIEW == 2:
         v = x.to(tl.pointer_type(tl.float16))
-        n = 2 * BLOCK // DIV
+        n: tl.constexpr = 2 * BLOCK // DIV
         tl.store(v + tl.arange(0, n), tl.full([n], 0.0, tl.float16))
     else:
         v = x.to(tl.pointer_type(tl.float64))
-        n = BLOCK // 2 // DIV
+        n: tl.constexpr = BLOCK // 2 // DIV
         tl.store(v + tl.arange(0, n), tl.full([n], 0.0, tl.float64))
     tl.store(y + tl.arange(0, BLOCK), tl.load(x + tl.arange(0, BLOCK)) + 1.0)
 

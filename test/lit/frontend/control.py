@@ -27,9 +27,9 @@ def loops(x, o, n, flag, BLOCK: tl.constexpr):
 
 # CHECK-LABEL: kernel @loops
 # CHECK: [[ACC0:%[0-9]+]] = constant {value = 0.0} : tile<64xf32>
+# CHECK-NEXT: [[CNT0:%[0-9]+]] = constant {value = 0} : i32
 # CHECK-NEXT: [[LB:%[0-9]+]] = constant {value = 0} : i32
 # CHECK-NEXT: [[STEP:%[0-9]+]] = constant {value = 64} : i32
-# CHECK-NEXT: [[CNT0:%[0-9]+]] = constant {value = 0} : i32
 # CHECK-NEXT: [[ACC:%[0-9]+]], [[CNT:%[0-9]+]] = for [[LB]], %n, [[STEP]], [[ACC0]], [[CNT0]] : tile<64xf32>, i32 ([[I:%[0-9]+]]: i32, [[A:%[0-9]+]]: tile<64xf32>, [[C:%[0-9]+]]: i32) {
 # CHECK:   addptr %x, [[I]] : ptr<f32>
 # CHECK:   [[NA:%[0-9]+]] = addf [[A]], {{%[0-9]+}} : tile<64xf32>
@@ -40,8 +40,7 @@ def loops(x, o, n, flag, BLOCK: tl.constexpr):
 # CHECK-NEXT: [[ACC2:%[0-9]+]], [[SCALE:%[0-9]+]] = if [[COND]] : tile<64xf32>, f32 () {
 # CHECK:   [[TWO:%[0-9]+]] = constant {value = 2.0} : f32
 # CHECK:   [[SCALED:%[0-9]+]] = mulf [[ACC]], {{%[0-9]+}} : tile<64xf32>
-# CHECK:   [[TWO2:%[0-9]+]] = constant {value = 2.0} : f32
-# CHECK-NEXT:   yield [[SCALED]], [[TWO2]]
+# CHECK-NEXT:   yield [[SCALED]], [[TWO]]
 # CHECK: } () {
 # CHECK:   [[HALF:%[0-9]+]] = constant {value = 0.5} : f32
 # CHECK:   yield [[ACC]], [[HALF]]

@@ -24,9 +24,9 @@ def pick(x, o):
     tl.store(o + offs, tl.sum(d.load([0, 0]), axis=1) + tag)
 
 # PTR-LABEL: kernel @pick(%x: ptr<f32>, %o: ptr<f32>)
-# PTR: constant {value = 222.0} : f32
+# PTR: constant {value = 222} : i32
 # DESC-LABEL: kernel @pick(%x.base: ptr<f32>, %x.shape0: i64, %x.shape1: i64, %x.stride0: i64, %x.stride1: i64, %o: ptr<f32>)
-# DESC: constant {value = 111.0} : f32
+# DESC: constant {value = 111} : i32
 
 
 @triton.jit
