@@ -124,6 +124,16 @@ void registerMapBuiltins(BuiltinTable& t) {
   // its own) and the multiprocessor the program runs on.
   t["tl.extra.cuda.globaltimer"] = specialRegister("globaltimer", "mov.u64 $0, %globaltimer;", "=l", ScalarKind::I64, false);
   t["tl.extra.cuda.smid"] = specialRegister("smid", "mov.u32 $0, %smid;", "=r", ScalarKind::I32, true);
+  // The launch's num_warps and its threads (32 a warp) as constexprs, as Triton's builtins give
+  // them from its compile options.
+  t["tl.extra.cuda.num_warps"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "num_warps", {});
+    return CV::integer(L.flags.numWarps);
+  };
+  t["tl.extra.cuda.num_threads"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "num_threads", {});
+    return CV::integer(int64_t(L.flags.numWarps) * 32);
+  };
 }
 
 }  // namespace tilevm::frontend

@@ -246,7 +246,7 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
   try {
     Lowerer lowerer(mainModule, *out, loader);
     lowerer.staticPrint = opts.staticPrint;
-    lowerer.fpFusion = opts.fpFusion;
+    lowerer.flags = opts.flags;
     lowerer.lowerKernel(fn, constexprs, signature, descriptors);
   } catch (const DiagnosticError& e) {
     return e.diag;

@@ -14,6 +14,17 @@
 
 namespace tilevm::frontend {
 
+/// The launch options that change what the frontend builds (so part of every compiled kernel's
+/// cache key).
+struct LaunchFlags {
+  /// Triton's enable_fp_fusion: an f32/f64 product added or subtracted in the same block becomes
+  /// one fma (both engines then round once where Triton's GPU code does).
+  bool fpFusion = false;
+  /// Triton's num_warps: what tl.extra.cuda.num_warps() gives (and num_threads(), 32 per warp).
+  unsigned numWarps = 4;
+  auto operator<=>(const LaunchFlags&) const = default;
+};
+
 /// What to compile from a file.
 struct CompileOptions {
   std::string kernel;                          ///< the @triton.jit function to lower
@@ -24,9 +35,7 @@ struct CompileOptions {
   /// Receives each line tl.static_print writes (Python's print of its values, as Triton's); unset:
   /// the line goes to stderr after the call's file:line (the CLI's stdout stays its output's).
   std::function<void(const std::string&)> staticPrint;
-  /// Triton's enable_fp_fusion: an f32/f64 product added or subtracted in the same block becomes
-  /// one fma (both engines then round once where Triton's GPU code does).
-  bool fpFusion = false;
+  LaunchFlags flags;  ///< fp fusion, num_warps
 };
 
 /// The kernels of a file (`--list`): names in source order, and a located warning for each

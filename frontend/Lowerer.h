@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "frontend/Ast.h"
+#include "frontend/Compile.h"
 #include "frontend/Value.h"
 #include "ir/Builder.h"
 #include "ir/Diagnostics.h"
@@ -160,7 +161,7 @@ class Lowerer {
   ir::Builder b;
   const PyModule* module;
   std::function<void(const std::string&)> staticPrint;  ///< CompileOptions::staticPrint
-  bool fpFusion = false;                                 ///< CompileOptions::fpFusion
+  LaunchFlags flags;                                     ///< CompileOptions::flags
 
  private:
   Flow execStmt(const Stmt& s, Env& env);

@@ -413,7 +413,7 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
   setLoc(at);
   auto make = [&](Opcode code) { return CV::tensor(b.binary(code, x.value, y.value), ct); };
   bool f = ct.isFloat(), u = ct.isUnsigned;
-  if (fpFusion && (op == "+" || op == "-") && (ct.kind == ScalarKind::F32 || ct.kind == ScalarKind::F64)) {
+  if (flags.fpFusion && (op == "+" || op == "-") && (ct.kind == ScalarKind::F32 || ct.kind == ScalarKind::F64)) {
     // Triton's enable_fp_fusion (LLVM's AllowFPOpFusion::Fast on NVPTX): a product of this
     // block, added or subtracted, is one fma: a*b + c, a*b - c = fma(a, b, -c),
     // c + a*b, c - a*b = fma(-a, b, c). The product stays for its other uses.

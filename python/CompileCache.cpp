@@ -20,9 +20,9 @@ namespace tilevm::py_ext {
 
 namespace {
 
-/// (file or unit, kernel, signature, constexprs, include directories, fp fusion).
-using CacheKey =
-    std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>, std::vector<std::string>, bool>;
+/// (file or unit, kernel, signature, constexprs, include directories, launch flags).
+using CacheKey = std::tuple<std::string, std::string, std::string, std::map<std::string, std::string>, std::vector<std::string>,
+                            frontend::LaunchFlags>;
 
 std::map<CacheKey, std::shared_ptr<Compiled>>& cache() {
   static std::map<CacheKey, std::shared_ptr<Compiled>> c;
@@ -59,8 +59,8 @@ struct StaticPrints {
 
 std::shared_ptr<Compiled> compile(const std::string& path, const std::string& kernel, const std::string& signature,
                                   const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes,
-                                  bool fpFusion) {
-  CacheKey key{path, kernel, signature, defines, includes, fpFusion};
+                                  const frontend::LaunchFlags& flags) {
+  CacheKey key{path, kernel, signature, defines, includes, flags};
   if (auto it = cache().find(key); it != cache().end()) return it->second;
   SourceManager sources;
   auto text = rt::readFile(path);
@@ -72,7 +72,7 @@ std::shared_ptr<Compiled> compile(const std::string& path, const std::string& ke
   o.defines = defines;
   o.includeDirs = includes;
   o.sources = &sources;
-  o.fpFusion = fpFusion;
+  o.flags = flags;
   StaticPrints printed;
   printed.attach(o);
   auto m = frontend::compileKernel(*text, path, o);
@@ -211,8 +211,8 @@ frontend::SourceUnit unitFrom(const py::handle& unit) {
 }  // namespace
 
 std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const std::string& signature,
-                                      const std::map<std::string, std::string>& defines, bool fpFusion) {
-  CacheKey ck{"<unit " + std::to_string(key) + ">", "", signature, defines, {}, fpFusion};
+                                      const std::map<std::string, std::string>& defines, const frontend::LaunchFlags& flags) {
+  CacheKey ck{"<unit " + std::to_string(key) + ">", "", signature, defines, {}, flags};
   if (auto it = cache().find(ck); it != cache().end()) return it->second;
   static std::map<int64_t, std::shared_ptr<frontend::LoadedUnit>> units;
   SourceManager sources;
@@ -229,7 +229,7 @@ std::shared_ptr<Compiled> compileUnit(int64_t key, const py::handle& unit, const
   frontend::CompileOptions o;
   o.signature = signature;
   o.defines = defines;
-  o.fpFusion = fpFusion;
+  o.flags = flags;
   StaticPrints printed;
   printed.attach(o);
   auto m = loaded->compile(o);

@@ -24,15 +24,15 @@ struct Compiled {
 };
 
 /// The kernel `kernel` of the file at `path`, compiled with these signature, constexprs and
-/// include directories, its products fused into fma where `fpFusion` (Triton's
-/// enable_fp_fusion; cached).
+/// include directories and launch flags (Triton's enable_fp_fusion and num_warps; cached).
 std::shared_ptr<Compiled> compile(const std::string& path, const std::string& kernel, const std::string& signature,
                                   const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes,
-                                  bool fpFusion = false);
+                                  const frontend::LaunchFlags& flags = {});
 /// A kernel compiled from a live function's source unit: parsed once per unit (`key`, which
 /// changes when the source does), compiled once per signature and constexprs.
 std::shared_ptr<Compiled> compileUnit(int64_t key, const pybind11::handle& unit, const std::string& signature,
-                                      const std::map<std::string, std::string>& defines, bool fpFusion = false);
+                                      const std::map<std::string, std::string>& defines,
+                                      const frontend::LaunchFlags& flags = {});
 /// The element kind of a dtype as tilevm spells it (fp16, i32, ...); ValueError for another.
 ir::ScalarKind kindOf(const std::string& dtype);
 

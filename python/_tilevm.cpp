@@ -310,6 +310,7 @@ PYBIND11_MODULE(_tilevm, m) {
          const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream, bool warmup,
          const std::string& access, const std::vector<uint64_t>& programs, bool fpFusion) {
         rt::RunOptions o = checkedOptions(options);
+        const frontend::LaunchFlags flags{fpFusion, o.launch.gpu.numWarps};
         if (!programs.empty() && o.device.gpu) throw py::value_error("programs=: a sample of programs runs on the interpreter only");
         // On the GPU, as Triton launches: on the caller's stream, queued without waiting when
         // every array is already on the GPU (CUDA tensors); CPU arrays are copied and waited for.
@@ -317,8 +318,8 @@ PYBIND11_MODULE(_tilevm, m) {
         o.launch.gpu.stream = stream;
         o.launch.gpu.compileOnly = warmup;
         // A live function's source unit when given (the Python door's way); else the file.
-        auto c = unit.is_none() ? compile(path, kernel, signature, defines, includes, fpFusion)
-                                : compileUnit(unitKey, unit, signature, defines, fpFusion);
+        auto c = unit.is_none() ? compile(path, kernel, signature, defines, includes, flags)
+                                : compileUnit(unitKey, unit, signature, defines, flags);
         std::vector<interp::Buffer> buffers;
         std::vector<interp::Arg> launchArgs;
         std::vector<py::object> owners;
@@ -460,12 +461,13 @@ PYBIND11_MODULE(_tilevm, m) {
   m.def(
       "compile_unit",
       [](const py::object& unit, int64_t unitKey, const std::string& signature, const std::map<std::string, std::string>& defines,
-         bool fpFusion) {
+         bool fpFusion, unsigned numWarps) {
         // A live function's kernel compiled, not launched (triton.compile): its tile IR as text.
-        auto c = compileUnit(unitKey, unit, signature, defines, fpFusion);
+        auto c = compileUnit(unitKey, unit, signature, defines, {fpFusion, numWarps});
         return py::make_tuple(c->loaded.kernel->name, ir::print(*c->loaded.module));
       },
       py::arg("unit"), py::arg("unit_key"), py::arg("signature"), py::arg("defines"), py::arg("fp_fusion") = false,
+      py::arg("num_warps") = 4,
       "(kernel name, tile IR text) of a source unit compiled with this signature and constexprs; CompilationError if not");
   m.def("cache_counters", [] {
     rt::CacheCounters c = rt::cacheCounters();
@@ -479,8 +481,8 @@ PYBIND11_MODULE(_tilevm, m) {
          unsigned numStages, const py::object& unit, int64_t unitKey, unsigned maxnreg, bool fpFusion) {
         // The PTX the GPU engine would build for `arch` with these arguments (specialized on
         // them as a launch is), without a GPU: what `ptxas -v` can size.
-        auto c = unit.is_none() ? compile(path, kernel, signature, defines, {}, fpFusion)
-                                : compileUnit(unitKey, unit, signature, defines, fpFusion);
+        auto c = unit.is_none() ? compile(path, kernel, signature, defines, {}, {fpFusion, numWarps})
+                                : compileUnit(unitKey, unit, signature, defines, {fpFusion, numWarps});
         std::vector<interp::Buffer> buffers;
         std::vector<interp::Arg> launchArgs;
         std::vector<py::object> owners;

@@ -108,7 +108,7 @@ Result<LoadedKernel> loadKernel(const KernelRequest& r, std::vector<ArgValue>& a
     }
     copts.signature = sig;
     copts.includeDirs = r.includeDirs;
-    copts.fpFusion = r.fpFusion;
+    copts.flags = r.flags;
     copts.sources = &sources;
     auto compiled = file.compile(copts);
     if (!compiled) return compiled.error();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/Compile.h"
 #include "interpreter/Interpreter.h"
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
@@ -21,7 +22,7 @@ struct KernelRequest {
   std::string kernel;                    ///< may be empty for a module with one kernel
   std::vector<std::string> defines;      ///< -D NAME=VALUE (.py)
   std::vector<std::string> includeDirs;  ///< -I DIR (.py)
-  bool fpFusion = false;                 ///< --fp-fusion (.py): frontend::CompileOptions::fpFusion
+  frontend::LaunchFlags flags;           ///< --fp-fusion, --num-warps (.py): frontend::CompileOptions::flags
 };
 
 /// A verified module and the kernel to launch in it.

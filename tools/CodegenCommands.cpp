@@ -39,7 +39,7 @@ int runCodegen(const CodegenCli& o) {
   SourceManager sources;
   auto args = rt::parseArgs(o.args, 0);
   if (!args) return std::cerr << render(args.error()), kExitBadInput;
-  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, o.fpFusion}, *args, sources);
+  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, *numWarps}}, *args, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
     return kExitBadInput;

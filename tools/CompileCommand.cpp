@@ -54,7 +54,7 @@ int runCompile(const CompileCli& o) {
     auto args = rt::parseArgs(o.args, 0);
     if (!args) return std::cerr << render(args.error()), kExitBadInput;
     SourceManager loadSources;
-    auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, o.fpFusion}, *args, loadSources);
+    auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion}}, *args, loadSources);
     if (!loaded) {
       report({loaded.error()}, loadSources);
       return kExitBadInput;
@@ -65,7 +65,7 @@ int runCompile(const CompileCli& o) {
     opts.kernel = o.kernel;
     opts.signature = o.signature;
     opts.includeDirs = o.includeDirs;
-    opts.fpFusion = o.fpFusion;
+    opts.flags.fpFusion = o.fpFusion;
     opts.sources = &sources;
     for (const auto& d : o.defines) {
       size_t eq = d.find('=');

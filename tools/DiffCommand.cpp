@@ -121,7 +121,7 @@ int runDiff(const DiffCli& cli) {
   SourceManager sources;
   auto firstArgs = rt::parseArgs(cli.args, seed);
   if (!firstArgs) return std::cerr << render(firstArgs.error()), kExitBadInput;
-  rt::KernelRequest request{cli.input, cli.kernel, cli.defines, cli.includeDirs, cli.fpFusion};
+  rt::KernelRequest request{cli.input, cli.kernel, cli.defines, cli.includeDirs, {cli.fpFusion, base.gpu.numWarps}};
   auto loaded = rt::loadKernel(request, *firstArgs, sources);
   if (!loaded) {
     report({loaded.error()}, sources);

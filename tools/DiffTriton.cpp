@@ -36,7 +36,7 @@ int runDiffTriton(const DiffTritonRequest& r) {
   SourceManager sources;
   auto args = rt::parseArgs(r.args, checked->seed);
   if (!args) return std::cerr << render(args.error()), kExitBadInput;
-  rt::KernelRequest request{r.input, r.kernel, r.defines, r.includeDirs};
+  rt::KernelRequest request{r.input, r.kernel, r.defines, r.includeDirs, {false, checked->launch.gpu.numWarps}};
   auto loaded = rt::loadKernel(request, *args, sources);
   if (!loaded) {
     report({loaded.error()}, sources);

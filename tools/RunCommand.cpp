@@ -58,7 +58,7 @@ int runKernel(const RunCli& o) {
   }
   std::vector<ArgValue>& args = *parsed;
   SourceManager sources;
-  KernelRequest request{o.input, o.kernel, o.defines, o.includeDirs, o.fpFusion};
+  KernelRequest request{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, checked->launch.gpu.numWarps}};
   auto loaded = loadKernel(request, args, sources);
   if (!loaded) {
     report({loaded.error()}, sources);

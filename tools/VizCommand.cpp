@@ -61,7 +61,7 @@ int runViz(const VizCli& o) {
   auto parsed = rt::parseArgs(o.args, checked->seed);
   if (!parsed) return std::cerr << render(parsed.error()), kExitBadInput;
   SourceManager sources;
-  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, o.fpFusion}, *parsed, sources);
+  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, checked->launch.gpu.numWarps}}, *parsed, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
     return kExitBadInput;

@@ -230,7 +230,7 @@ def kernel_asm(source):
     arch);
     no "ptx" without the code generator or where it cannot lower the kernel."""
     jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion, arch = source
-    asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines, fp_fusion=fp_fusion)[1]}
+    asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines, fp_fusion=fp_fusion, num_warps=num_warps)[1]}
     if hasattr(_tilevm, "ptx"):
         try:
             asm["ptx"] = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,

@@ -243,7 +243,7 @@ def compile(src, target=None, options=None):
     """Triton's triton.compile for an ASTSource: the kernel compiled by tilevm's frontend with
     these types and constexprs, or Triton's CompilationError (a failed static_assert:
     CompileTimeAssertionFailure) located in the kernel's source. A parameter with neither a type
-    nor a value is a TypeError."""
+    nor a value is a TypeError. Of `options`, num_warps is read (tl.extra.cuda.num_warps())."""
     from tilevm import launcher, source_unit
     fn = src.fn
     jit = source_unit.jit_of(fn)
@@ -260,7 +260,8 @@ def compile(src, target=None, options=None):
                             "constexpr value")
     serial, unit = jit._tilevm_unit()
     try:
-        name, text = _tilevm.compile_unit(unit, serial, ", ".join(entries), defines)
+        name, text = _tilevm.compile_unit(unit, serial, ", ".join(entries), defines,
+                                          num_warps=int((options or {}).get("num_warps", 4)))
     except CompilationError as e:
         raise _errors.locate_in_function(e, jit)
     return CompiledSource(name, text)

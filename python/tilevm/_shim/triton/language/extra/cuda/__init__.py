@@ -15,3 +15,5 @@ def _kernel_only(name):
 
 globaltimer = _kernel_only("globaltimer")
 smid = _kernel_only("smid")
+num_warps = _kernel_only("num_warps")
+num_threads = _kernel_only("num_threads")
