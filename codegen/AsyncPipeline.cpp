@@ -393,7 +393,7 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
     for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
   for (size_t i = 0; i < aheadPhis.size(); ++i)
     for (size_t k = 0; k < aheadPhis[i].size(); ++k) aheadPhis[i][k]->addIncoming(aheadNext.at(aheadArgs[i])[k], latch);
-  b_.CreateBr(header);
+  loopBackEdge(op, header);
   b_.SetInsertPoint(exit);
   for (size_t i = 0; i < phis.size(); ++i) {
     Values out(phis[i].begin(), phis[i].end());

@@ -121,9 +121,28 @@ void Lowerer::lowerFor(const ir::Op& op) {
     for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
   for (size_t i = 0; i < aheadPhis.size(); ++i)
     for (size_t k = 0; k < aheadPhis[i].size(); ++k) aheadPhis[i][k]->addIncoming(aheadNext[i][k], latch);
-  b_.CreateBr(header);
+  loopBackEdge(op, header);
   b_.SetInsertPoint(exit);
   for (size_t i = 0; i < phis.size(); ++i) values_[op.result(unsigned(i))] = asValues(phis[i]);
+}
+
+void Lowerer::loopBackEdge(const ir::Op& loop, llvm::BasicBlock* header) {
+  llvm::BranchInst* br = b_.CreateBr(header);
+  std::vector<llvm::Metadata*> hints;
+  if (const int64_t* licm = loop.intAttr("disable_licm"); licm && *licm)
+    hints.push_back(llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.licm.disable")));
+  if (const int64_t* n = loop.intAttr("unroll_factor")) {
+    if (*n == 1) hints.push_back(llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.disable")));
+    else
+      hints.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.unroll.count"),
+                                                llvm::ConstantAsMetadata::get(b_.getInt32(uint32_t(*n)))}));
+  }
+  if (hints.empty()) return;
+  // A loop ID: a distinct node whose first operand is itself, then the hints.
+  hints.insert(hints.begin(), nullptr);
+  llvm::MDNode* id = llvm::MDNode::getDistinct(ctx_, hints);
+  id->replaceOperandWith(0, id);
+  br->setMetadata(llvm::LLVMContext::MD_loop, id);
 }
 
 void Lowerer::lowerIf(const ir::Op& op) {
@@ -186,7 +205,7 @@ void Lowerer::lowerWhile(const ir::Op& op) {
   llvm::BasicBlock* latch = b_.GetInsertBlock();
   for (size_t i = 0; i < phis.size(); ++i)
     for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
-  b_.CreateBr(header);
+  loopBackEdge(op, header);
   b_.SetInsertPoint(exit);
   for (size_t i = 0; i < passed.size(); ++i) values_[op.result(unsigned(i))] = passed[i];
 }

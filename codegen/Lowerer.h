@@ -334,6 +334,9 @@ class Lowerer {
   void lowerFor(const ir::Op& op);
   void lowerIf(const ir::Op& op);
   void lowerWhile(const ir::Op& op);
+  /// The branch back to a loop's header, with the loop's hints (disable_licm, unroll_factor) as
+  /// LLVM loop metadata.
+  void loopBackEdge(const ir::Op& loop, llvm::BasicBlock* header);
   void lowerAssert(const ir::Op& op);
   void lowerPrint(const ir::Op& op);
   /// Every slot of v in the layout of `like` (a value of the same type), converted for `user`.

@@ -299,6 +299,9 @@ void registerPython(BuiltinTable& t) {
   t["print"] = [](Lowerer& L, CallArgs& c) { return L.callBuiltin("tl.device_print", c); };
   t["range"] = [](Lowerer& L, CallArgs& c) -> CV { L.fail(*c.site, "range() can only be used as the iterable of a for loop"); };
   t["tl.range"] = t["range"];
+  t["tl.condition"] = [](Lowerer& L, CallArgs& c) -> CV {
+    L.fail(*c.site, "tl.condition() can only be used as the condition of a while loop");
+  };
   t["tl.static_range"] = t["range"];
   t["tl.constexpr"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "tl.constexpr", {"value"});

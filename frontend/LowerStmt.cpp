@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "frontend/BuiltinArgs.h"
 #include "frontend/Builtins.h"
 #include "frontend/Lowerer.h"
 
@@ -384,10 +385,13 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
   return {};
 }
 
-std::array<CV, 3> Lowerer::rangeBounds(const std::string& kind, const CallArgs& a, const Expr& site) {
+std::array<CV, 3> Lowerer::rangeBounds(const std::string& kind, const CallArgs& a, const Expr& site,
+                                       std::vector<ir::Attribute>* hints) {
   // Triton's signatures: range(arg1, arg2=None, step=None, *, num_stages, loop_unroll_factor,
-  // disallow_acc_multi_buffer, flatten, warp_specialize) and static_range(arg1, arg2=None,
-  // step=None); Python's range takes 1 to 3 positional arguments only.
+  // disallow_acc_multi_buffer, flatten, warp_specialize, disable_licm) and static_range(arg1,
+  // arg2=None, step=None); Python's range takes 1 to 3 positional arguments only. Of tl.range's
+  // hints, loop_unroll_factor and disable_licm become the loop's attributes (docs/ir.md); the
+  // others change nothing here.
   static const char* const kNames[3] = {"arg1", "arg2", "step"};
   const std::string name = kind == "tl.static_range" ? "static_range" : "range";
   if (a.pos.size() > 3) fail(site, name + " takes 1 to 3 arguments, got " + std::to_string(a.pos.size()));
@@ -403,8 +407,9 @@ std::array<CV, 3> Lowerer::rangeBounds(const std::string& kind, const CallArgs& 
       continue;
     }
     const bool hint = kind == "tl.range" && (k == "num_stages" || k == "loop_unroll_factor" || k == "disallow_acc_multi_buffer" ||
-                                             k == "flatten" || k == "warp_specialize");
+                                             k == "flatten" || k == "warp_specialize" || k == "disable_licm");
     if (!hint) fail(site, "unexpected keyword argument '" + k + "' to " + name + "()");
+    if (hints && v.kind != CV::K::None) loopHint(k, v, site, *hints);
   }
   if (!given[0]) fail(site, name + "() missing required argument 'arg1'");
   auto isNone = [](const std::optional<CV>& v) { return !v || v->kind == CV::K::None; };
@@ -413,6 +418,17 @@ std::array<CV, 3> Lowerer::rangeBounds(const std::string& kind, const CallArgs& 
   else out[0] = *given[0], out[1] = *given[1];
   if (!isNone(given[2])) out[2] = *given[2];
   return out;
+}
+
+void Lowerer::loopHint(const std::string& name, const CV& v, const Expr& at, std::vector<ir::Attribute>& hints) {
+  if (name == "disable_licm") {
+    if (v.kind != CV::K::Bool && v.kind != CV::K::Int) fail(at, "disable_licm must be a constexpr bool, got " + v.describe());
+    if (v.i) hints.push_back({"disable_licm", int64_t(1)});
+  } else if (name == "loop_unroll_factor") {
+    if (v.kind != CV::K::Int || v.i < 1 || v.i > ir::kMaxUnrollFactor)
+      fail(at, "loop_unroll_factor must be from 1 to " + std::to_string(ir::kMaxUnrollFactor) + ", got " + v.describe());
+    hints.push_back({"unroll_factor", v.i});
+  }
 }
 
 void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
@@ -447,7 +463,8 @@ void Lowerer::lowerFor(const Stmt& s, Env& env) {
   if (kind != "range" && kind != "tl.range")
     fail(iter, "for loops must iterate over range(), tl.range() or tl.static_range(), got " + callee.describe());
   if (s.targets[0]->kind != Expr::K::Name) fail(*s.targets[0], "the loop variable must be a name");
-  const std::array<CV, 3> bounds = rangeBounds(kind, a, iter);
+  std::vector<ir::Attribute> hints;
+  const std::array<CV, 3> bounds = rangeBounds(kind, a, iter, &hints);
   if (bounds[2].isNumber() && bounds[2].i == 0) fail(iter, "range step must not be zero");
   // The induction variable's type: promoted over the bounds (constexprs default to int32).
   DType iv = DType::of(ScalarKind::I32);
@@ -467,6 +484,7 @@ void Lowerer::lowerFor(const Stmt& s, Env& env) {
   for (const CV& v : c.inits) ops.push_back(v.value);
   setLoc(s.line, s.col);
   ir::Op* loop = b.create(Opcode::For, ops, c.types);
+  for (auto& h : hints) loop->setAttr(h.name, h.value);
   ir::Block* parent = b.insertionBlock();
   ir::Block& body = loop->regions[0]->block;
   Env bodyEnv = env;
@@ -492,13 +510,29 @@ void Lowerer::lowerWhile(const Stmt& s, Env& env) {
   ir::Block& before = loop->regions[0]->block;
   bindCarried(c, before, condEnv);
   b.setInsertionPoint(&before);
-  CV cond = eval(*s.test, condEnv);
-  if (!cond.isTensor()) fail(*s.test, "a while condition must depend on runtime values (constant conditions would not terminate)");
-  if (!cond.type().isScalar()) fail(*s.test, "a while condition must be a scalar, got " + cond.describe());
-  CV test = cast(cond, DType::of(ScalarKind::I1), *s.test);
+  // `while tl.condition(c, disable_licm=...)`: Triton's wrapper of a loop condition with a hint.
+  std::optional<CV> wrapped;
+  const Expr* testAt = s.test.get();
+  if (testAt->kind == Expr::K::Call) {
+    CV callee = eval(*testAt->a, condEnv);
+    if (callee.kind == CV::K::Builtin && callee.s == "tl.condition") {
+      CallArgs ca = evalArgs(*testAt, condEnv);
+      Args args(*this, ca, "condition", {"arg1", "disable_licm"});
+      std::vector<ir::Attribute> hints;
+      if (args.has(1)) loopHint("disable_licm", args.get(1), args.at(1), hints);
+      for (auto& h : hints) loop->setAttr(h.name, h.value);
+      wrapped = args.get(0);
+      testAt = &args.at(0);
+    }
+  }
+  const Expr& testExpr = *testAt;
+  CV cond = wrapped ? *wrapped : eval(testExpr, condEnv);
+  if (!cond.isTensor()) fail(testExpr, "a while condition must depend on runtime values (constant conditions would not terminate)");
+  if (!cond.type().isScalar()) fail(testExpr, "a while condition must be a scalar, got " + cond.describe());
+  CV test = cast(cond, DType::of(ScalarKind::I1), testExpr);
   std::vector<ir::Value*> condOps{test.value};
   for (const auto& a : before.args) condOps.push_back(a.get());
-  setLoc(*s.test);
+  setLoc(testExpr);
   b.create(Opcode::Condition, condOps, {});
   // after-region: the body.
   Env bodyEnv = env;

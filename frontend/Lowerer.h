@@ -168,7 +168,11 @@ class Lowerer {
   void lowerFor(const Stmt& s, Env& env);
   /// start, stop and step of a range()/tl.range()/tl.static_range() call, bound as Triton's
   /// signatures bind them (keywords arg1, arg2, step; tl.range's hints accepted and ignored).
-  std::array<CV, 3> rangeBounds(const std::string& kind, const CallArgs& a, const Expr& site);
+  /// A range's bounds (start, end, step); `hints` receives tl.range's loop attributes.
+  std::array<CV, 3> rangeBounds(const std::string& kind, const CallArgs& a, const Expr& site,
+                                std::vector<ir::Attribute>* hints = nullptr);
+  /// Appends the loop attribute a hint keyword gives (disable_licm, loop_unroll_factor).
+  void loopHint(const std::string& name, const CV& v, const Expr& at, std::vector<ir::Attribute>& hints);
   void lowerStaticFor(const Stmt& s, const CallArgs& rangeArgs, Env& env);
   Flow lowerIf(const Stmt& s, Env& env);
   /// A runtime `if` with a `return` inside: the rest of the function is lowered into each branch

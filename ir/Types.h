@@ -20,6 +20,8 @@ enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Pt
 /// sets no rank limit; its own tests reshape to rank 9, and 12 leaves room past that.
 inline constexpr unsigned kMaxRank = 12;
 inline constexpr int64_t kMaxTileElements = int64_t(1) << 20;
+/// Largest unroll factor a loop may ask for (Triton's loop_unroll_factor; code size multiplies).
+inline constexpr int64_t kMaxUnrollFactor = 64;
 
 /// An element type: a scalar kind, or `ptr<pointee>`.
 struct ElemType {

@@ -228,6 +228,12 @@ Problem checkDot(const Op& op) {
   return enumAttr(op, "input_precision", {"tf32", "tf32x3", "ieee"}, false);
 }
 
+// A loop's code-generation hints (docs/ir.md): Triton's disable_licm and loop_unroll_factor.
+Problem loopHints(const Op& op) {
+  CHECK(optionalIntAttr(op, "disable_licm", 0, 1));
+  return optionalIntAttr(op, "unroll_factor", 1, kMaxUnrollFactor);
+}
+
 Problem checkFor(const Op& op) {
   const Type& lb = op.operands[0]->type;
   if (!lb.isScalar() || !lb.isInt() || lb.elem().kind == ScalarKind::I1) return "bounds must be integer scalars, got " + lb.str();
@@ -238,6 +244,7 @@ Problem checkFor(const Op& op) {
   std::vector<Type> args{lb};
   args.insert(args.end(), carried.begin(), carried.end());
   CHECK(regionArgs(*op.regions[0], args, "body"));
+  CHECK(loopHints(op));
   return yields(*op.regions[0], carried, "body");
 }
 
@@ -252,6 +259,7 @@ Problem checkIf(const Op& op) {
 }
 
 Problem checkWhile(const Op& op) {
+  CHECK(loopHints(op));
   std::vector<Type> inits = typesOf(op.operands);
   std::vector<Type> res = typesOf(op.results);
   CHECK(regionArgs(*op.regions[0], inits, "before-region"));

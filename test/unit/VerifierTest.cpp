@@ -94,6 +94,20 @@ TEST_CASE("regions: combiners, loops, branches", "[verifier]") {
   CHECK(verifyBody("", "return") == "'return' must be the last op of its region");
 }
 
+TEST_CASE("loops carry Triton's hints as bounded attributes", "[verifier]") {
+  const std::string head = "%z = constant {value = 0} : i32\n%o = constant {value = 1} : i32\n";
+  auto loop = [&](const std::string& attrs) {
+    return verifyBody("%n: i32", head + "for %z, %n, %o " + attrs + " (%i: i32) {\n yield\n}");
+  };
+  CHECK(loop("{disable_licm = 1, unroll_factor = 4}") == "ok");
+  CHECK(loop("{unroll_factor = 64}") == "ok");
+  CHECK(loop("{unroll_factor = 0}") == "'for' attribute 'unroll_factor' = 0 out of range [1, 64]");
+  CHECK(loop("{unroll_factor = 65}") == "'for' attribute 'unroll_factor' = 65 out of range [1, 64]");
+  CHECK(loop("{disable_licm = 2}") == "'for' attribute 'disable_licm' = 2 out of range [0, 1]");
+  CHECK(verifyBody("%n: i32", "%z = constant {value = 0} : i32\n%r = while %z {unroll_factor = 0} : i32 (%i: i32) {\n %c = cmpi %i, %n {pred = slt} : i1\n condition %c, %i\n} (%j: i32) {\n yield %j\n}") ==
+        "'while' attribute 'unroll_factor' = 0 out of range [1, 64]");
+}
+
 TEST_CASE("verifier errors carry the op's location", "[verifier]") {
   auto m = test::buildVadd();
   // Break the store: make its value operand an i32 tile.
