@@ -478,7 +478,7 @@ PYBIND11_MODULE(_tilevm, m) {
       "ptx",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const py::list& args, const std::string& arch, unsigned numWarps,
-         unsigned numStages, const py::object& unit, int64_t unitKey, unsigned maxnreg, bool fpFusion) {
+         unsigned numStages, const py::object& unit, int64_t unitKey, unsigned maxnreg, bool fpFusion, bool withLlvmIr) {
         // The PTX the GPU engine would build for `arch` with these arguments (specialized on
         // them as a launch is), without a GPU: what `ptxas -v` can size.
         auto c = unit.is_none() ? compile(path, kernel, signature, defines, {}, {fpFusion, numWarps})
@@ -499,6 +499,11 @@ PYBIND11_MODULE(_tilevm, m) {
         if (!ptx) throw py::value_error(ptx.error().message);
         py::dict out;
         out["ptx"] = ptx->ptx;
+        if (withLlvmIr) {  // Triton's asm["llir"]: the LLVM IR after O3, as `tilevm llvm-ir` prints it
+          auto llir = codegen::emitLlvmIr(*c->loaded.module, *c->loaded.kernel, copts);
+          if (!llir) throw py::value_error(llir.error().message);
+          out["llir"] = *llir;
+        }
         out["entry"] = ptx->launch.kernel;
         out["arch"] = ptx->launch.arch;
         out["threads"] = ptx->launch.threads;
@@ -507,7 +512,7 @@ PYBIND11_MODULE(_tilevm, m) {
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("args"), py::arg("arch"),
       py::arg("num_warps"), py::arg("num_stages"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("maxnreg") = 0,
-      py::arg("fp_fusion") = false);
+      py::arg("fp_fusion") = false, py::arg("llir") = false);
 #endif
   m.def(
       "check_options", [](const py::dict& options) { checkedOptions(options); }, py::arg("options"),

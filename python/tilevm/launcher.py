@@ -225,17 +225,18 @@ class LaunchResult(dict):
 
 
 def kernel_asm(source):
-    """Triton's `asm` of a compiled kernel: {"ttir": tile IR, "ptx": PTX} from a launch's
+    """Triton's `asm` of a compiled kernel: {"ttir": tile IR, "llir": LLVM IR, "ptx": PTX} from a launch's
     (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion,
     arch);
-    no "ptx" without the code generator or where it cannot lower the kernel."""
+    no "llir" or "ptx" without the code generator or where it cannot lower the kernel."""
     jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion, arch = source
     asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines, fp_fusion=fp_fusion, num_warps=num_warps)[1]}
     if hasattr(_tilevm, "ptx"):
         try:
-            asm["ptx"] = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
-                                     arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial,
-                                     maxnreg=maxnreg, fp_fusion=fp_fusion)["ptx"]
+            gpu = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
+                              arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial,
+                              maxnreg=maxnreg, fp_fusion=fp_fusion, llir=True)
+            asm["llir"], asm["ptx"] = gpu["llir"], gpu["ptx"]
         except ValueError:  # the code generator cannot lower this kernel (yet)
             pass
     return asm

@@ -12,7 +12,10 @@ import tilevm
 
 here = os.path.dirname(os.path.abspath(__file__))
 package_root = os.path.dirname(os.path.dirname(os.path.abspath(tilevm.__file__)))
-exe = os.path.join(os.path.dirname(package_root), "tools", "tilevm")
+# The build tree's binary (build/tools/tilevm beside build/python), or the dist layout's
+# (scripts/distpy.sh: dist/tilevm beside dist/py).
+candidates = [os.path.join(os.path.dirname(package_root), "tools", "tilevm"), os.path.join(os.path.dirname(package_root), "tilevm")]
+exe = next((c for c in candidates if os.access(c, os.X_OK)), candidates[0])
 assert os.access(exe, os.X_OK), f"the tilevm binary is not at {exe}"
 work = tempfile.mkdtemp()
 kernel = os.path.join(work, "k.py")

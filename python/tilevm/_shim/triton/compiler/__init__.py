@@ -109,7 +109,8 @@ class CompiledKernel:
 
     @property
     def asm(self):
-        """Triton's: {"ttir": the tile IR, "ptx": the PTX of tilevm's GPU engine} (launcher.LaunchResult)."""
+        """Triton's: {"ttir": the tile IR, "llir" and "ptx": the LLVM IR and PTX of tilevm's GPU engine}
+        (launcher.kernel_asm)."""
         if self._asm is None:
             from tilevm import launcher
             self._asm = launcher.kernel_asm(self._asm_source)
