@@ -312,10 +312,7 @@ void registerPython(BuiltinTable& t) {
   t["tl.constexpr_type"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "constexpr_type", {"value"});
     if (a.get(0).isTensor()) L.fail(a.at(0), "constexpr_type() needs a compile-time value");
-    CV t;
-    t.kind = CV::K::ConstexprType;
-    t.elts.push_back(a.get(0));
-    return t;
+    return CV::constexprType(a.get(0));
   };
   // tl.tuple(values): Triton's tuple class over a Python tuple (or list) of values; here a tuple
   // is that already.

@@ -318,23 +318,13 @@ CV Lowerer::attribute(const CV& base, const std::string& name, const Expr& at) {
     case CV::K::Tuple:
       for (size_t i = 0; i < base.fields.size() && i < base.elts.size(); ++i)
         if (base.fields[i] == name) return base.elts[i];
-      if (name == "type" && !holdsTensor(base)) {  // a constexpr tuple's: constexpr_type(the tuple)
-        CV t;
-        t.kind = CV::K::ConstexprType;
-        t.elts.push_back(base);
-        return t;
-      }
+      if (name == "type" && !holdsTensor(base)) return CV::constexprType(base);  // a constexpr tuple's
       fail(at, (base.fields.empty() ? "tuples have" : "this named tuple has") + std::string(" no attribute '") + name + "'");
     case CV::K::Int:
     case CV::K::Float:
     case CV::K::Bool:
     case CV::K::Str:
-      if (name == "type") {  // Triton's constexpr.type: constexpr_type(value)
-        CV t;
-        t.kind = CV::K::ConstexprType;
-        t.elts.push_back(base);
-        return t;
-      }
+      if (name == "type") return CV::constexprType(base);  // Triton's constexpr.type
       // A number used as a tensor (`zero: tl.constexpr = 0.0; zero.to(x.dtype)`): its default dtype.
       if (base.isNumber() && (isTensorMethod(name) || name == "dtype")) return attribute(toTensor(base, at), name, at);
       fail(at, base.describe() + " has no attribute '" + name + "'");

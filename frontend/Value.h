@@ -106,6 +106,8 @@ struct CV {
   static CV tuple(std::vector<CV> e) { CV v; v.kind = K::Tuple; v.elts = std::move(e); return v; }
   static CV builtin(std::string n) { CV v; v.kind = K::Builtin; v.s = std::move(n); return v; }
   static CV module(std::string p) { CV v; v.kind = K::Module; v.s = std::move(p); return v; }
+  /// Triton's constexpr_type(value): what a constexpr's `.type` is.
+  static CV constexprType(CV value) { CV v; v.kind = K::ConstexprType; v.elts.push_back(std::move(value)); return v; }
 
   bool isTensor() const { return kind == K::Tensor; }
   bool isNumber() const { return kind == K::Int || kind == K::Float || kind == K::Bool; }
