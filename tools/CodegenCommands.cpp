@@ -94,7 +94,7 @@ void addOne(CLI::App& app, int& rc, const char* name, const char* help, bool llv
   c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run (for .py: gives the signature)");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  c->add_flag("--fp-fusion", o->fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
+  addFpFusionFlag(c, o->fpFusion);
   c->add_option("--arch", o->arch, "the target (docs/limits.md): sm_80, sm_86, sm_87, sm_89, sm_90 or sm_90a")->capture_default_str();
   if (!llvmIr) c->add_flag("--stats", o->stats, "print the launch metadata (threads, dynamic shared memory) to stderr");
   addGpuOptions(c, o->options, "");

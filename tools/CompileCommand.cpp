@@ -106,7 +106,7 @@ void addCompileCommand(CLI::App& app, int& rc) {
   c->add_option("-k,--kernel", o->kernel, "the @triton.jit function to compile");
   c->add_option("-D,--define", o->defines, "constexpr value NAME=VALUE (int, float, True/False, or a dtype like fp16)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (like PYTHONPATH)");
-  c->add_flag("--fp-fusion", o->fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
+  addFpFusionFlag(c, o->fpFusion);
   c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run, ptx and viz: gives the parameter's type (or a constexpr's value)");
   c->add_option("--signature", o->signature, "runtime parameter types as text, e.g. 'x: *fp32, y: *fp32, n: i32' (instead of --arg)");
   c->add_option("-o,--output", o->output, "output file (- or absent: stdout, text only)");

@@ -254,7 +254,7 @@ void addDiffCommand(CLI::App& app, int& rc) {
   c->add_option("--arg", o->args, "argument NAME=SPEC, as for tilevm run");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  c->add_flag("--fp-fusion", o->fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
+  addFpFusionFlag(c, o->fpFusion);
   c->add_option("--device", o->options.device, "the GPU: cuda or cuda:N")->capture_default_str();
   c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place (default: 0, or 16 for kernels using approximate math)");
   c->add_option("--rtol", o->rtol, "relative tolerance for floats, 0 to 1e9 (with --atol: torch.testing.assert_close's rule); default per dtype for kernels that reduce");

@@ -54,4 +54,8 @@ void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what) 
   c->add_option("--maxnreg", t.maxnreg, what + "Triton's maxnreg: registers per thread, 1 to 255 (0: ptxas decides)")->capture_default_str();
 }
 
+void addFpFusionFlag(CLI::App* c, bool& fpFusion) {
+  c->add_flag("--fp-fusion", fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
+}
+
 }  // namespace tilevm::tools

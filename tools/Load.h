@@ -33,8 +33,11 @@ std::unique_ptr<ir::Module> loadVerified(const std::string& path, SourceManager&
 /// --timeout, --fuel, --seed, --strict) to `c`, as texts into `t`; rt::parseRunOptions checks them.
 void addRunOptions(CLI::App* c, rt::RunOptionTexts& t);
 
-/// Adds --num-warps and --num-stages (the GPU engine's) to `c`; `what` says where they apply.
+/// Adds --num-warps, --num-stages and --maxnreg (the GPU engine's) to `c`; `what` says where they apply.
 void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what);
+
+/// Adds --fp-fusion (frontend::LaunchFlags::fpFusion, for .py kernels) to `c`.
+void addFpFusionFlag(CLI::App* c, bool& fpFusion);
 
 /// Prints diagnostics to stderr.
 void report(const std::vector<Diagnostic>& diags, const SourceManager& sources);

@@ -131,7 +131,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--arg", o->args, "argument NAME=SPEC: a number (98432, 1e-5, 7:i64), KIND:DTYPE:SHAPE (randn rand randint arange zeros ones empty full=V, e.g. randn:f32:1823x781) or @file.npy");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  c->add_flag("--fp-fusion", o->fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
+  addFpFusionFlag(c, o->fpFusion);
   c->add_option("--save", o->saves, "write an array argument after the run: NAME=out.npy");
   c->add_option("--json", o->json, "write the findings as JSON");
   c->add_option("--pid", o->pid, "run only program X[,Y[,Z]]");

@@ -142,7 +142,7 @@ void addVizCommand(CLI::App& app, int& rc) {
   c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run (for .py: gives the signature)");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  c->add_flag("--fp-fusion", o->fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
+  addFpFusionFlag(c, o->fpFusion);
   c->add_flag("--collapse", o->collapse, "fold chains of elementwise ops into one node");
   c->add_flag("--layouts", o->layouts, "annotate each value with its layout on the GPU (the code generator's)");
   c->add_option("--num-warps", o->options.numWarps, "warps per program for --layouts (1, 2, 4, 8, 16 or 32)")->capture_default_str();

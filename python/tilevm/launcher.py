@@ -414,14 +414,15 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     result = LaunchResult(result, source)
     if warmup or direct is not None:  # what a warmup's compiled kernel is cached by
         result["spec"] = _specialization(launch_args)
+    # What a warmup's result carries besides the launch's (JITFunction.warmup's compiled kernel).
+    compiled = {"launch_args": launch_args, "asm_source": source, "maxnreg": maxnreg, "fp_fusion": fp_fusion}
     if direct is not None and direct_key is not None and not (result["findings"] or result["warnings"] or result["printed"]):
-        # What a later warmup of the same key returns: a warmup's result (below), but for the grid.
+        # What a later warmup of the same key returns: a warmup's result, but for the grid.
         warm = {k: v for k, v in result.items() if k in ("signature", "defines", "spec", "gpu")}
-        warm["asm_source"], warm["launch_args"], warm["maxnreg"], warm["fp_fusion"] = source, launch_args, maxnreg, fp_fusion
+        warm.update(compiled)
         b.direct[direct_key[0]] = _Direct(direct, signature, defines, warm, {k: v for k, v in result.items() if k != "gpu"})
-    if warmup:  # compiled (and on the GPU engine loaded), nothing run: JITFunction.warmup's
-        result["launch_args"], result["grid"], result["asm_source"] = launch_args, grid, source
-        result["maxnreg"], result["fp_fusion"] = maxnreg, fp_fusion
+    if warmup:  # compiled (and on the GPU engine loaded), nothing run
+        result.update(compiled, grid=grid)
         return result
     tilevm.last_launch = result  # programs, seconds, copied_bytes (GPU engine), findings, warnings, notes, report
     if result["printed"]:
