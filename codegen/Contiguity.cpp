@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ir/Hints.h"
+
 namespace tilevm::codegen {
 
 using ir::Opcode;
@@ -55,6 +57,7 @@ class Analysis {
       info_[Row][k.params()[i].get()] = a;
       info_[Reversed][k.params()[i].get()] = a;
     }
+    collectHints(k.body.block);
   }
 
   Axes run() {
@@ -63,15 +66,53 @@ class Analysis {
       walk(k_.body.block);
       if (!changed_) break;
     }
+    for (Order o : {Row, Reversed})  // what users of the maps read: hints included
+      for (const auto& [v, h] : hints_[o]) info_[o][v] = of(v, o);
     return Axes{std::move(info_[Row]), std::move(info_[Reversed])};
   }
 
  private:
+  // What is known of v: what its definition gives, raised to what the kernel's hints promise.
   AxisInfo of(const ir::Value* v, Order o) const {
     auto it = info_[o].find(v);
     AxisInfo a = it == info_[o].end() ? AxisInfo{} : it->second;
+    if (auto h = hints_[o].find(v); h != hints_[o].end()) {
+      a.contiguity = std::max(a.contiguity, h->second.contiguity);
+      a.constancy = std::max(a.constancy, h->second.constancy);
+      a.divisibility = std::max(a.divisibility, h->second.divisibility);
+    }
     if (v->type.isScalar()) a.constancy = kMax, a.contiguity = 1;
     return a;
+  }
+
+  // Triton's hints (ir/Hints.h), per dim, read in each flat order from the dim that order runs
+  // fastest along (the last row-major, the first reversed), runs capped at that dim's length.
+  void collectHints(const ir::Block& block) {
+    for (const auto& op : block.ops) {
+      for (const auto& r : op->results) addHints(*r);
+      if (op->code == Opcode::For)
+        for (const auto& arg : op->regions[0]->block.args) addHints(*arg);
+      for (const auto& region : op->regions) collectHints(region->block);
+    }
+  }
+
+  void addHints(const ir::Value& v) {
+    for (Order o : {Row, Reversed}) {
+      std::vector<int64_t> dims = dimsIn(v.type, o);
+      AxisInfo h;
+      bool any = false;
+      for (ir::Hint kind : ir::kHints) {
+        const std::vector<int64_t>* list = ir::hintOf(v, kind);
+        if (!list) continue;
+        any = true;
+        int64_t x = powerOfTwoIn(o == Row ? list->back() : list->front());
+        if (kind == ir::Hint::Divisibility) h.divisibility = x;
+        int64_t run = std::min(x, dims.empty() ? int64_t(1) : powerOfTwoIn(o == Row ? dims.back() : dims.front()));
+        if (kind == ir::Hint::Contiguity) h.contiguity = run;
+        if (kind == ir::Hint::Constancy) h.constancy = run;
+      }
+      if (any) hints_[o][&v] = h;
+    }
   }
 
   void set(const ir::Value* v, Order o, AxisInfo a) {
@@ -303,7 +344,8 @@ class Analysis {
   }
 
   const ir::Kernel& k_;
-  std::map<const ir::Value*, AxisInfo> info_[2];  // by Order
+  std::map<const ir::Value*, AxisInfo> info_[2];   // by Order
+  std::map<const ir::Value*, AxisInfo> hints_[2];  // by Order: what hints promise
   bool changed_ = false;
 };
 

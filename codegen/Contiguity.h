@@ -7,7 +7,8 @@
 // run-time check: a run of `vec` slots (Layout.h) is one contiguous, aligned access when
 // contiguity >= vec and the divisibility covers its width, and has one mask value when the
 // mask's constancy >= vec. Facts about the kernel's parameters come from the launch (Triton's
-// specialization: an integer divisible by 16 or equal to 1, a pointer aligned to 16 bytes).
+// specialization: an integer divisible by 16 or equal to 1, a pointer aligned to 16 bytes), and
+// from the kernel's hints (`tl.multiple_of` and its kin, ir/Hints.h), which raise what is known.
 // The reversed order is what a transposed access needs: `k[d, n]` at `n * HEAD + d` is
 // contiguous along d, its dim 0 (a K-major operand, AsyncPipeline.cpp).
 #pragma once

@@ -10,6 +10,7 @@
 
 #include "frontend/BlockPointers.h"
 #include "frontend/BuiltinTable.h"
+#include "ir/Hints.h"
 
 namespace tilevm::frontend {
 
@@ -422,12 +423,37 @@ void registerTypes(BuiltinTable& t) {
     if (e.isPtr()) L.fail(a.at(0), "pointers to pointers are not supported");
     return CV::type(DType::ptrTo(e));
   };
-  t["tl.multiple_of"] = [](Lowerer& L, CallArgs& c) {
-    Args a(L, c, "multiple_of", {"input", "values"});
-    return a.get(0);  // a codegen hint; no effect on semantics
+  // tl.multiple_of / max_contiguous / max_constancy: Triton's hints, set where the value is
+  // defined (ir/Hints.h) as Triton's set_attr does, so a hint whose result is dropped (tutorial
+  // 08's `tl.multiple_of(a_ptrs, [16, 16])` on a loop-carried pointer) still holds. They change
+  // no value.
+  auto hint = [](const char* fn, ir::Hint kind) {
+    return [fn, kind](Lowerer& L, CallArgs& c) {
+      Args a(L, c, fn, {"input", "values"});
+      const CV& x = a.get(0);
+      std::vector<CV> given = a.get(1).kind == CV::K::Tuple ? a.get(1).elts : std::vector<CV>{a.get(1)};
+      std::vector<int64_t> values;
+      for (size_t i = 0; i < given.size(); ++i) {
+        const CV& d = given[i];
+        if (!d.isConstexpr()) L.fail(a.at(1), "values element " + std::to_string(i) + " must have type `constexpr`");
+        if (d.kind == CV::K::Float)
+          L.fail(a.at(1), "values element " + std::to_string(i) + " must have type `constexpr[int]`, got `constexpr[<class 'float'>]`");
+        values.push_back(d.i);
+      }
+      if (!x.isTensor()) L.fail(a.at(0), std::string(fn) + " needs a tensor, got " + x.describe());
+      size_t rank = x.type().rank();
+      if ((kind == ir::Hint::Divisibility ? std::max<size_t>(1, rank) : rank) != values.size())
+        L.fail(a.site(), std::string("Shape of input to ") + fn + " does not match the length of values");
+      for (int64_t v : values)
+        if (v <= 0) L.fail(a.at(1), std::string(fn) + " values must be positive, got " + std::to_string(v));
+      if (values.empty()) return x;  // a scalar's contiguity or constancy: nothing to say
+      if (std::optional<ir::HintSite> site = ir::hintSite(*x.value, kind)) site->op->setAttr(site->name, values);
+      return x;
+    };
   };
-  t["tl.max_contiguous"] = t["tl.multiple_of"];
-  t["tl.max_constancy"] = t["tl.multiple_of"];
+  t["tl.multiple_of"] = hint("multiple_of", ir::Hint::Divisibility);
+  t["tl.max_contiguous"] = hint("max_contiguous", ir::Hint::Contiguity);
+  t["tl.max_constancy"] = hint("max_constancy", ir::Hint::Constancy);
   auto dtypeQuery = [](std::function<bool(const DType&)> pred) {
     return [pred](Lowerer& L, CallArgs& c) {
       Args a(L, c, "dtype query", {"self"});

@@ -5,6 +5,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "ir/Hints.h"
+
 namespace tilevm::ir {
 
 namespace {
@@ -128,6 +130,10 @@ class ModuleVerifier {
       }
     }
     if (auto problem = checkOpTypes(op)) {
+      error(op.loc, "'" + name + "' " + *problem);
+      return;
+    }
+    if (auto problem = checkHints(op)) {
       error(op.loc, "'" + name + "' " + *problem);
       return;
     }

@@ -1,0 +1,61 @@
+// Hints.cpp - where value hints are kept (Hints.h) and their shape check.
+#include "ir/Hints.h"
+
+namespace tilevm::ir {
+
+std::string_view hintStem(Hint h) {
+  switch (h) {
+    case Hint::Divisibility: return "divisibility";
+    case Hint::Contiguity: return "contiguity";
+    case Hint::Constancy: return "constancy";
+  }
+  return "";
+}
+
+std::optional<HintSite> hintSite(const Value& v, Hint h) {
+  std::string stem(hintStem(h));
+  if (v.def) {
+    if (v.def->results.size() == 1) return HintSite{v.def, stem};
+    return HintSite{v.def, stem + "_res" + std::to_string(v.index)};
+  }
+  Region* region = v.owner ? v.owner->parent : nullptr;
+  Op* loop = region ? region->parentOp : nullptr;
+  if (!loop || loop->code != Opcode::For) return std::nullopt;
+  return HintSite{loop, stem + "_arg" + std::to_string(v.index)};
+}
+
+const std::vector<int64_t>* hintOf(const Value& v, Hint h) {
+  std::optional<HintSite> s = hintSite(v, h);
+  return s ? s->op->intsAttr(s->name) : nullptr;
+}
+
+namespace {
+
+std::optional<std::string> checkOne(const Op& op, const Value& v, Hint h) {
+  std::optional<HintSite> s = hintSite(v, h);
+  if (!s) return std::nullopt;
+  const AttrValue* a = op.attr(s->name);
+  if (!a) return std::nullopt;
+  const auto* list = std::get_if<std::vector<int64_t>>(a);
+  size_t want = std::max<size_t>(1, v.type.rank());
+  if (!list || list->size() != want)
+    return "hint '" + s->name + "' must list " + std::to_string(want) + " integer(s), one per dim";
+  for (int64_t x : *list)
+    if (x <= 0) return "hint '" + s->name + "' must be positive, got " + std::to_string(x);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> checkHints(const Op& op) {
+  for (Hint h : kHints) {
+    for (const auto& r : op.results)
+      if (auto p = checkOne(op, *r, h)) return p;
+    if (op.code == Opcode::For && !op.regions.empty())
+      for (const auto& a : op.regions[0]->block.args)
+        if (auto p = checkOne(op, *a, h)) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tilevm::ir
