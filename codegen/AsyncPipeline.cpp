@@ -154,7 +154,7 @@ void Lowerer::planRings() {
     // The body's other uses of the scratch array lie below the ring.
     uint64_t below = 0;
     for (const auto& o : body.ops) {
-      bool fed = o->code == Opcode::Dot && resident.count(o->operands[0]) && resident.count(o->operands[1]);
+      bool fed = o->code == Opcode::Dot && (resident.count(o->operands[0]) || wgmmaAFromRegisters(*o)) && resident.count(o->operands[1]);
       if (!fed && !permutes.count(o.get())) below = std::max(below, sharedNeed(*o));
     }
     ring.offset = align1024(below);

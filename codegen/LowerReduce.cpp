@@ -76,6 +76,15 @@ Lowerer::Values Lowerer::countedLoop(llvm::Value* begin, llvm::Value* end, const
   return carried;
 }
 
+bool Lowerer::reducesInRegisters(const ir::Op& op) const {
+  if (op.code != Opcode::Reduce) return false;
+  if (layoutOf(op.result()).kind == LayoutKind::Rows) return true;
+  const ir::Value* in = op.operands[0];
+  ir::ScalarKind k = in->type.elem().kind;
+  bool word = k == ir::ScalarKind::F32 || k == ir::ScalarKind::I32;  // what reduceByShuffles takes
+  return op.operands.size() == 1 && in->type.rank() == 1 && layoutOf(in).numel >= threads_ && word;
+}
+
 void Lowerer::reduce(const ir::Op& op) {
   if (layoutOf(op.result()).kind == LayoutKind::Rows) {
     values_[op.result()] = reduceRows(op);
@@ -84,8 +93,7 @@ void Lowerer::reduce(const ir::Op& op) {
   const ir::Value* in = op.operands[0];
   llvm::Type* ty = scalarType(in->type.elem());
   Layout l = layoutOf(in);
-  bool fast = op.operands.size() == 1 && in->type.rank() == 1 && l.numel >= threads_ && (ty->isFloatTy() || ty->isIntegerTy(32));
-  if (fast) {
+  if (reducesInRegisters(op)) {
     // In-thread: acc over the valid slots (every thread holds slot 0), then shuffles.
     llvm::Value* acc = slot(in, 0);
     for (unsigned k = 1; k < l.slots(); ++k) {

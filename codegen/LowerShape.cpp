@@ -44,11 +44,14 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
   if (op.code == Opcode::Store && accumulatorThroughShared(op)) return epilogueBytes(op.operands[1]->type);
   if (op.code == Opcode::Histogram)  // the counts, a whole number of rows of the program's threads
     return uint64_t((op.result()->type.dim(0) + threads_ - 1) / threads_ * threads_) * 4;
-  if (gathers(op.code) || op.code == Opcode::Reduce || op.code == Opcode::Scan)
+  if (gathers(op.code) || (op.code == Opcode::Reduce && !reducesInRegisters(op)) || op.code == Opcode::Scan)
     for (const ir::Value* v : op.operands) sum += storageBytes(v->type);
   // Layout conversions (to or from the mma layout) go through shared memory whole; so do the
   // values a loop or branch body passes on in another layout.
-  auto converts = [&](const ir::Value* v, const Layout& want) { return !v->type.isScalar() && !(want == layoutOf(v)); };
+  // (as inLayout converts: not a uniform value, nor a function of indices, which is recomputed)
+  auto converts = [&](const ir::Value* v, const Layout& want) {
+    return !isUniform(v) && !(want == layoutOf(v)) && !isIndexFunction(v);
+  };
   for (size_t i = 0; i < op.operands.size(); ++i) {
     std::optional<Layout> want = expectedLayout(op, i);
     if (want && converts(op.operands[i], *want)) sum = std::max(sum, storageBytes(op.operands[i]->type));

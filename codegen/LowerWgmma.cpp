@@ -26,6 +26,14 @@ SharedLayout Lowerer::sharedLayoutOf(const ir::Type& t) const {
   return s;
 }
 
+bool Lowerer::wgmmaAFromRegisters(const ir::Op& dot) const {
+  const ir::Value* a = dot.operands[0];
+  const ir::ScalarKind k = a->type.elem().kind;
+  if (k != ir::ScalarKind::F16 && k != ir::ScalarKind::BF16) return false;  // wgmma transposes only 16-bit operands
+  const Layout la = layoutOf(a), l = layoutOf(dot.result());
+  return la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows && la.cols == a->type.dim(1) && !isUniform(a);
+}
+
 uint64_t Lowerer::wgmmaStagingBytes(const ir::Op& dot) const {
   return align1024(sharedLayoutOf(dot.operands[0]->type).bytes()) + align1024(sharedLayoutOf(dot.operands[1]->type).bytes()) + 1024;
 }
@@ -171,9 +179,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   // A already in an accumulator layout of the same rows (attention's P, computed from the
   // first dot's result) is fed from registers: the accumulator's 16x8 blocks are the A
   // fragment's halves (wgmmaRegisterA), so nothing goes through shared memory.
-  const Layout la = layoutOf(a);
-  const bool aRegs = !kMajorOnly && ta == sharedTiles_.end() && la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows &&
-                     la.cols == K && !isUniform(a);
+  const bool aRegs = ta == sharedTiles_.end() && wgmmaAFromRegisters(op);
   bool staged = (ta == sharedTiles_.end() && !aRegs) || tb == sharedTiles_.end();
   llvm::Value* aAddr = ta != sharedTiles_.end() ? ta->second.addr : nullptr;
   llvm::Value* bAddr = tb != sharedTiles_.end() ? tb->second.addr : nullptr;

@@ -195,6 +195,9 @@ class Lowerer {
   uint64_t sharedNeed(const ir::Op& op) const;
 
   // ---- LowerReduce.cpp ----
+  /// Whether a reduce combines in registers and shuffles alone (into the Rows layout, or a 1-D
+  /// tile of 32-bit values to a scalar), needing no scratch memory.
+  bool reducesInRegisters(const ir::Op& op) const;
   void reduce(const ir::Op& op);
   void scan(const ir::Op& op);
   void histogram(const ir::Op& op);
@@ -252,6 +255,9 @@ class Lowerer {
   /// Scratch bytes a wgmma dot stages its register operands in (both, 1024-aligned, and the
   /// alignment slack).
   uint64_t wgmmaStagingBytes(const ir::Op& dot) const;
+  /// Whether a wgmma dot's A is fed from registers: a 16-bit A already in the accumulator
+  /// layout of the dot's rows (attention's P), never staged.
+  bool wgmmaAFromRegisters(const ir::Op& dot) const;
   /// The shared address (i32), aligned to 1024, of `bytes` at `offset` in the scratch array.
   llvm::Value* sharedAddress(const ir::Op& op, uint64_t offset, uint64_t bytes);
   /// The swizzled byte offset (i32) of element (row, col) of a tile in layout s.
