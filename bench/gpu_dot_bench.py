@@ -146,19 +146,21 @@ def attn_args(BH, N, D, BM, BN, nw):
 
 # ATTN_D="64,128": the head dims (ANCHORS.md's two attention anchors).
 for D in ([int(x) for x in os.environ.get("ATTN_D", "64").split(",")] if os.environ.get("ATTN", "1") == "1" else []):
-    d = tilevm("diff", *attn_args(2, 512, D, 128, 64, 8))
-    verdict = "PASS" if d.returncode == 0 else f"FAIL({d.returncode})"
     B, H, N = 4, 32, 4096
     best, cfg_best, compile_ms = None, None, None
     ACFG = [(128, 64, 8), (128, 64, 4), (64, 64, 4)]
     if os.environ.get("ACFG"):
         ACFG = [tuple(int(x) for x in c.split(",")) for c in os.environ["ACFG"].split(";")]
+    verdicts = []  # every configuration timed is diffed first
     for cfg in ACFG:
         for ns in STAGES:
+            d = tilevm("diff", *attn_args(2, 512, D, *cfg), "--num-stages", str(ns))
+            verdicts.append("PASS" if d.returncode == 0 else f"FAIL({cfg},{ns}:{d.returncode})")
             ms, c_ms = tilevm_ms(attn_args(B * H, N, D, *cfg) + ["--num-stages", str(ns)])
             print(f"tilevm attn {cfg} stages {ns}: {ms} ms", flush=True)
             if ms and (best is None or ms < best):
                 best, cfg_best, compile_ms = ms, cfg + (ns,), c_ms
+    verdict = "PASS" if all(v == "PASS" for v in verdicts) else ",".join(v for v in verdicts if v != "PASS")
     q = torch.randn(B * H, N, D, device="cuda", dtype=torch.float16); kk = torch.randn_like(q); v = torch.randn_like(q); o = torch.empty_like(q)
     tr_best, tr_cfg = None, None
     for BM, BN, nw in ACFG:

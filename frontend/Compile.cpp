@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "frontend/Builtins.h"
+#include "frontend/Combine.h"
 #include "frontend/CompileFunction.h"
 #include "frontend/Lowerer.h"
 #include "frontend/Modules.h"
@@ -251,6 +252,7 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
   } catch (const DiagnosticError& e) {
     return e.diag;
   }
+  for (auto& k : out->kernels) combineDotAdds(*k);
   auto diags = ir::verify(*out);
   if (!diags.empty()) {
     Diagnostic d = diags[0];
