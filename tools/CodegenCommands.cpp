@@ -9,6 +9,7 @@
 
 #ifdef TILEVM_HAVE_CODEGEN
 #include "codegen/Codegen.h"
+#include "runtime/CudaDevice.h"
 #endif
 
 namespace tilevm::tools {
@@ -49,9 +50,11 @@ int runCodegen(const CodegenCli& o) {
   copts.numWarps = *numWarps;
   copts.numStages = *numStages;
   copts.maxRegisters = *maxnreg;
-  // Specialized on the arguments given, as a launch would be (integers divisible by 16, arrays
-  // aligned); parameters without an --arg get no assumption.
-  for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {
+  // Specialized on the arguments given as a launch is (rt::specialize: integers divisible by 16
+  // or 1, arrays aligned; descriptors' fields, tuples' elements and tables as bound). When some
+  // parameters have no --arg, those get no assumption and the others are matched by name.
+  if (auto bound = rt::bindArgs(*loaded->kernel, *args, !rt::isPython(o.input))) rt::specialize(*loaded->kernel, bound->args, copts);
+  else for (size_t i = 0; i < loaded->kernel->params().size(); ++i) {
     uint32_t d = 1;
     bool one = false;
     bool isInt = loaded->kernel->params()[i]->type.isInt();
