@@ -64,9 +64,11 @@ void Lowerer::assignLayouts() {
   auto setKind = [&](const ir::Value* v, LayoutKind kind) {
     return Layout::accumulatorFits(v->type, threads_, kind) && set(v, Layout::accumulatorOf(v->type, threads_, kind));
   };
-  // Operands that cost nothing in any layout: scalars, constants, splats.
+  // Operands that cost nothing in any layout: scalars, constants, splats, and functions of
+  // indices (recomputed where a layout needs them: a causal mask beside attention's scores).
   auto free = [&](const ir::Value* v) {
-    return v->type.isScalar() || (v->def && (v->def->code == Opcode::Constant || v->def->code == Opcode::Splat));
+    return v->type.isScalar() || (v->def && (v->def->code == Opcode::Constant || v->def->code == Opcode::Splat)) ||
+           isIndexFunction(v);
   };
   // A value a for loop carries (its body's argument): its layout follows what the body yields.
   auto carried = [&](const ir::Value* v) {
