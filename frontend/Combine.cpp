@@ -49,7 +49,81 @@ std::unique_ptr<ir::Op> take(ir::Op* op) {
   return owned;
 }
 
+// The op defining v if it is `code` (and v its only result), else null.
+ir::Op* defining(const ir::Value* v, Opcode code) { return v->def && v->def->code == code ? v->def : nullptr; }
+
+// Whether a reduce's combiner is one float add of its two arguments (at most 32 bits).
+bool sumsFloats(const ir::Op& reduce) {
+  const ir::Block& c = reduce.regions[0]->block;
+  if (c.ops.size() != 2 || c.args.size() != 2 || c.ops[0]->code != Opcode::AddF) return false;
+  const ir::Op& add = *c.ops[0];
+  bool args = (add.operands[0] == c.args[0].get() && add.operands[1] == c.args[1].get()) ||
+              (add.operands[0] == c.args[1].get() && add.operands[1] == c.args[0].get());
+  return args && ir::bitWidth(add.result()->type.elem().kind) <= 32 && c.ops[1]->operands.size() == 1 &&
+         c.ops[1]->operands[0] == add.result();
+}
+
+// A new single-result op placed before `at` in its block.
+ir::Op* insertBefore(ir::Op* at, Opcode code, std::vector<ir::Value*> operands, const ir::Type& type,
+                     std::vector<ir::Attribute> attrs) {
+  auto op = std::make_unique<ir::Op>(code, at->loc);
+  op->operands = std::move(operands);
+  op->attrs = std::move(attrs);
+  op->parent = at->parent;
+  op->results.push_back(std::make_unique<ir::Value>(type, op.get(), at->parent, 0));
+  auto& ops = at->parent->ops;
+  auto it = std::find_if(ops.begin(), ops.end(), [&](const auto& p) { return p.get() == at; });
+  return ops.insert(it, std::move(op))->get();
+}
+
+void collectReduces(ir::Block& b, std::vector<ir::Op*>& out) {
+  for (auto& op : b.ops) {
+    if (op->code == Opcode::Reduce) out.push_back(op.get());
+    for (auto& r : op->regions) collectReduces(r->block, out);
+  }
+}
+
 }  // namespace
+
+void combineBroadcastMulReduce(ir::Kernel& k) {
+  std::vector<ir::Op*> reduces;
+  collectReduces(k.body.block, reduces);
+  std::map<const ir::Value*, int> uses;
+  countUses(k.body.block, uses);
+  for (ir::Op* reduce : reduces) {
+    const int64_t* axis = reduce->intAttr("axis");
+    if (reduce->operands.size() != 1 || !axis || *axis != 1 || !sumsFloats(*reduce)) continue;
+    ir::Op* mul = defining(reduce->operands[0], Opcode::MulF);
+    ir::Op* bx = mul ? defining(mul->operands[0], Opcode::Broadcast) : nullptr;
+    ir::Op* by = mul ? defining(mul->operands[1], Opcode::Broadcast) : nullptr;
+    ir::Op* ex = bx ? defining(bx->operands[0], Opcode::ExpandDims) : nullptr;
+    ir::Op* ey = by ? defining(by->operands[0], Opcode::ExpandDims) : nullptr;
+    if (!ex || !ey || *ex->intAttr("axis") != 2 || *ey->intAttr("axis") != 0) continue;
+    ir::Value* x = ex->operands[0];
+    ir::Value* y = ey->operands[0];
+    if (x->type.rank() != 2 || y->type.rank() != 2) continue;
+    const int64_t M = x->type.dim(0), K = x->type.dim(1), N = y->type.dim(1);
+    const ir::ScalarKind e = x->type.elem().kind;
+    if (M < 16 || K < 16 || N < 16 || y->type.dim(0) != K || y->type.elem().kind != e ||
+        (e != ir::ScalarKind::F32 && e != ir::ScalarKind::F16))
+      continue;
+    const ir::Type out = reduce->result()->type;
+    ir::Op* zero = insertBefore(reduce, Opcode::Constant, {}, out, {{"value", 0.0}});
+    std::vector<ir::Attribute> attrs;
+    if (e == ir::ScalarKind::F32) attrs.push_back({"input_precision", std::string("tf32")});
+    ir::Op* dot = insertBefore(reduce, Opcode::Dot, {x, y, zero->result()}, out, std::move(attrs));
+    uses[dot->result()] = uses[reduce->result()];
+    uses[zero->result()] = 1;
+    ++uses[x], ++uses[y];
+    replaceUses(k.body.block, reduce->result(), dot->result());
+    // The reduce, then what only it read: the product, the broadcasts, the expansions.
+    for (ir::Op* dead : {reduce, mul, bx, by, ex, ey}) {
+      if (dead != reduce && uses[dead->result()] != 0) continue;
+      for (const ir::Value* v : dead->operands) --uses[v];
+      take(dead);
+    }
+  }
+}
 
 void combineDotAdds(ir::Kernel& k) {
   std::map<const ir::Value*, int> uses;

@@ -252,7 +252,10 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
   } catch (const DiagnosticError& e) {
     return e.diag;
   }
-  for (auto& k : out->kernels) combineDotAdds(*k);
+  for (auto& k : out->kernels) {
+    combineBroadcastMulReduce(*k);
+    combineDotAdds(*k);
+  }
   auto diags = ir::verify(*out);
   if (!diags.empty()) {
     Diagnostic d = diags[0];

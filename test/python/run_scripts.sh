@@ -72,7 +72,7 @@ else
                 bench_report.py pointer_tables.py fp8_dtypes.py launch_asm.py const_pointers.py tuple_ops.py \
                 dot_precisions.py atomic_float_minmax.py dot_scaled.py dot_f16_accumulate.py map_elementwise.py \
                 dot_epilogues.py fp_fusion.py static_print.py fp8_imprecise_acc.py assignment_lifting.py \
-                num_warps_builtins.py value_hints.py; do
+                num_warps_builtins.py value_hints.py combine_rewrites.py; do
     run --device cuda "$here/$script"
   done
   run --device cuda "$here/autotune_timed.py"  # timed by default on the GPU engine
