@@ -1,0 +1,30 @@
+# tutorial06_fwd.py TUTORIAL_06_PATH [N_CTX ...] - the forward of Triton's fused-attention tutorial
+# (its own `attention`, autotuned as the tutorial sets it up), timed at batch 4, 32 heads, head
+# dims 64 and 128, causal and not, after a check against torch's SDPA. Run as `python3` (real
+# Triton) and as `python3 -m tilevm --device cuda` (tilevm's GPU engine) in the same call; one
+# line per shape: engine, shape, milliseconds, TFLOP/s (causal counts half the products).
+import importlib.util
+import sys
+
+import torch
+import triton
+
+spec = importlib.util.spec_from_file_location("tutorial06", sys.argv[1])
+tut = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tut)
+engine = "tilevm" if "tilevm" in sys.modules else "triton"
+B, H = 4, 32
+for n_ctx in [int(x) for x in sys.argv[2:]] or [4096]:
+    for head in (64, 128):
+        for causal in (False, True):
+            torch.manual_seed(0)
+            q, k, v = (torch.randn(B, H, n_ctx, head, device="cuda", dtype=torch.float16) for _ in range(3))
+            scale = head ** -0.5
+            out = tut.attention(q, k, v, causal, scale, False)
+            ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+            err = (out.float() - ref.float()).abs().max().item()
+            assert err < 2e-2, (engine, n_ctx, head, causal, err)
+            ms = triton.testing.do_bench(lambda: tut.attention(q, k, v, causal, scale, False))
+            flops = 4 * B * H * n_ctx * n_ctx * head * (0.5 if causal else 1.0)
+            print(f"{engine} fwd N={n_ctx} D={head} causal={causal}: {ms:.3f} ms {flops / ms / 1e9:.0f} TFLOP/s (max err {err:.4f})",
+                  flush=True)
