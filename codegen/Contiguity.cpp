@@ -103,7 +103,7 @@ class Analysis {
       bool any = false;
       for (ir::Hint kind : ir::kHints) {
         const std::vector<int64_t>* list = ir::hintOf(v, kind);
-        if (!list) continue;
+        if (!list || list->empty()) continue;  // (the verifier refuses an empty one)
         any = true;
         int64_t x = powerOfTwoIn(o == Row ? list->back() : list->front());
         if (kind == ir::Hint::Divisibility) h.divisibility = x;
