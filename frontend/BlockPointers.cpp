@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "frontend/BuiltinArgs.h"
 
@@ -63,6 +64,36 @@ CV blockValue(Lowerer& L, const char* kind, const CV& base, const std::vector<in
   for (const CV& x : shape) v.elts.push_back(scalarOf(L, x, ScalarKind::I64, shapeAt, "shape"));
   for (const CV& x : strides) v.elts.push_back(scalarOf(L, x, ScalarKind::I64, stridesAt, "strides"));
   return v;
+}
+
+// TMA's contract for a descriptor made in the kernel (Triton documents it for
+// make_tensor_descriptor; the hardware requires it): a 16-byte aligned base, and leading strides
+// whose bytes are multiples of 16. The interpreter checks it (a false one is a finding at the
+// call, as a false tl.assume is); the code generator knows it through hints on fresh copies of
+// the base and strides (a hint on the caller's own value would hold for its other uses too).
+void tmaContract(Lowerer& L, CV& d, int64_t elemBytes, const Expr& site) {
+  const size_t r = rankOf(d);
+  const ir::Type i64 = ir::Type::scalar(ScalarKind::I64);
+  L.setLoc(site);
+  auto assume = [&](ir::Value* bytes, const std::string& what) {
+    ir::Value* low = L.b.binary(ir::Opcode::AndI, bytes, L.b.constant(i64, int64_t(15)));
+    ir::Value* ok = L.b.compare(ir::Opcode::CmpI, "eq", low, L.b.constant(i64, int64_t(0)));
+    L.b.create(ir::Opcode::Assert, {ok}, {},
+               {{"message", "tensor descriptor " + what + " is not a multiple of 16 bytes, as TMA requires"}, {"assume", "1"}});
+  };
+  CV& base = d.elts[0];
+  assume(L.b.create(ir::Opcode::PtrToInt, {base.value}, {i64})->result(), "base address");
+  ir::Op* copy = L.b.create(ir::Opcode::AddPtr, {base.value, L.b.constant(ir::Type::scalar(ScalarKind::I32), int64_t(0))},
+                            {base.value->type});
+  copy->setAttr("divisibility", std::vector<int64_t>{16});
+  base.value = copy->result();
+  for (size_t k = 0; k + 1 < r; ++k) {
+    CV& stride = d.elts[1 + r + k];
+    assume(L.b.binary(ir::Opcode::MulI, stride.value, L.b.constant(i64, elemBytes)), "stride " + std::to_string(k) + " in bytes");
+    ir::Op* same = L.b.create(ir::Opcode::MulI, {stride.value, L.b.constant(i64, int64_t(1))}, {i64});
+    same->setAttr("divisibility", std::vector<int64_t>{16 / std::gcd<int64_t>(16, elemBytes)});
+    stride.value = same->result();
+  }
 }
 
 }  // namespace
@@ -169,6 +200,7 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
     if (padding != "zero" && padding != "nan") L.fail(a.at(4), "padding_option must be 'zero' or 'nan', got '" + padding + "'");
     CV d = blockValue(L, "tensor_descriptor", base, block, shape, strides, a.at(1), a.at(2));
     d.f = padding == "nan" ? 1 : 0;
+    tmaContract(L, d, elemBytes, a.site());
     return d;
   };
   // Triton 3.2's experimental forms: the descriptor is made on the host

@@ -65,8 +65,10 @@ void execAssert(Program& p, const Instr& ins, const Tile& cond) {
   f.count = failed;
   f.element = first;
   const std::string lane = cond.type.isScalar() ? "" : " (lane " + indexOf(cond.type, first) + ")";
-  f.detail = ins.op->strAttr("assume") ? "tl.assume condition is false" + lane
-                                         : "device_assert failed" + (msg && !msg->empty() ? ": " + *msg : std::string()) + lane;
+  // An assumption the frontend made for a contract (a tensor descriptor's) says which.
+  const bool said = msg && !msg->empty();
+  f.detail = ins.op->strAttr("assume") ? (said ? *msg : std::string("tl.assume condition is false")) + lane
+                                         : "device_assert failed" + (said ? ": " + *msg : std::string()) + lane;
   p.report(std::move(f));
 }
 

@@ -1,6 +1,7 @@
 # Tensor descriptors: made in the kernel (tl.make_tensor_descriptor) and made on the host
 # (a TensorDescriptor argument, given to tilevm as desc:ARRAY:BLOCK); loads past the edge read
-# zeros and stores past it are dropped, as with TMA.
+# zeros and stores past it are dropped, as with TMA. Rows are multiples of 16 bytes, as TMA
+# requires of a descriptor's strides (a kernel-made one that breaks it is a finding).
 import triton
 import triton.language as tl
 
@@ -32,7 +33,7 @@ def desc_matmul_kernel(a_desc, b_desc, c_desc, K,
     c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc)
 
 # RUN: -k desc_add_kernel -D BLOCK_M=16 -D BLOCK_N=32 --grid 3,2
-# ARGS: a_ptr=randn:f32:40x50 b_ptr=randn:f32:40x50 c_ptr=empty:f32:40x50 M=40 N=50
+# ARGS: a_ptr=randn:f32:40x52 b_ptr=randn:f32:40x52 c_ptr=empty:f32:40x52 M=40 N=52
 # REF: c_ptr = a_ptr + 2 * b_ptr
 # EXPECT: c_ptr
 # RUN: -k desc_matmul_kernel -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16 --grid 2,2
@@ -77,7 +78,7 @@ def desc_or_ptr_kernel(x, y, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr)
     dy.store([om, on], tl.trans(t) * 3.0 + 1.0)
 
 # RUN: -k desc_or_ptr_kernel -D BLOCK_M=16 -D BLOCK_N=8 --grid 3,4
-# ARGS: x=randn:f32:37x29 y=empty:f32:37x29 M=37 N=29
+# ARGS: x=randn:f32:37x28 y=empty:f32:37x28 M=37 N=28
 # REF: y = x * 3.0 + 1.0
 # EXPECT: y
 # RUN: -k desc_or_ptr_kernel -D BLOCK_M=16 -D BLOCK_N=8 --grid 3,4
