@@ -26,5 +26,7 @@ for n_ctx in [int(x) for x in sys.argv[2:]] or [4096]:
             assert err < 2e-2, (engine, n_ctx, head, causal, err)
             ms = triton.testing.do_bench(lambda: tut.attention(q, k, v, causal, scale, False))
             flops = 4 * B * H * n_ctx * n_ctx * head * (0.5 if causal else 1.0)
-            print(f"{engine} fwd N={n_ctx} D={head} causal={causal}: {ms:.3f} ms {flops / ms / 1e9:.0f} TFLOP/s (max err {err:.4f})",
-                  flush=True)
+            cfg = tut._attn_fwd.best_config  # what each engine's autotuner chose
+            picked = f"{cfg.kwargs.get('BLOCK_M')}x{cfg.kwargs.get('BLOCK_N')} w{cfg.num_warps} s{cfg.num_stages}" if cfg else "?"
+            print(f"{engine} fwd N={n_ctx} D={head} causal={causal}: {ms:.3f} ms {flops / ms / 1e9:.0f} TFLOP/s "
+                  f"(max err {err:.4f}; config {picked})", flush=True)
