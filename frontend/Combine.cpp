@@ -1,4 +1,4 @@
-// Combine.cpp - Triton's dot-add combine (Combine.h).
+// Combine.cpp - Triton's combine rewrites (Combine.h): the broadcast-mul-reduce and dot-add patterns.
 #include "frontend/Combine.h"
 
 #include <algorithm>
@@ -49,7 +49,7 @@ std::unique_ptr<ir::Op> take(ir::Op* op) {
   return owned;
 }
 
-// The op defining v if it is `code` (and v its only result), else null.
+// The op defining v if it is a `code` op, else null.
 ir::Op* defining(const ir::Value* v, Opcode code) { return v->def && v->def->code == code ? v->def : nullptr; }
 
 // Whether a reduce's combiner is one float add of its two arguments (at most 32 bits).
