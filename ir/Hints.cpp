@@ -1,6 +1,8 @@
 // Hints.cpp - where value hints are kept (Hints.h) and their shape check.
 #include "ir/Hints.h"
 
+#include <algorithm>
+
 namespace tilevm::ir {
 
 std::string_view hintStem(Hint h) {
