@@ -2,13 +2,17 @@
 # the interpreter, so CUDA-only paths are not taken), the active torch device, and the device
 # properties host code sizes persistent grids by (tutorial 02: multiprocessor_count, max_num_regs,
 # max_shared_mem, warpSize), and the device's torch module as tutorial 02's benchmark drives it
-# (`getattr(torch, DEVICE.type).Stream()` and `.set_stream`, on the CPU's one stream too).
+# (`getattr(torch, DEVICE.type).Stream()`, `.set_stream` and `.synchronize`, on the CPU's one
+# stream too).
 import torch
 
 import tilevm
 import triton
 from triton.runtime import driver
 
+# torch imported before triton: the device module's synchronize is there before the driver is
+# asked (Triton's print_helper.py calls `getattr(torch, device).synchronize()` so).
+getattr(torch, "cuda" if tilevm.options["device"].startswith("cuda") else "cpu").synchronize()
 target = triton.runtime.driver.active.get_current_target()
 on_gpu = tilevm.options["device"].startswith("cuda")
 assert target.is_cuda_backend() == on_gpu and not target.is_hip_backend(), target

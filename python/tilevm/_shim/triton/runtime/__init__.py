@@ -5,6 +5,7 @@ torch device `cuda`. On the interpreter the target's backend is "cpu" (programs 
 CUDA path on `is_cuda_backend()` go on to call torch.cuda, which a CPU build lacks) and the torch
 device `cpu`; `get_device_properties` there gives the properties of the GPU tilevm targets by
 default (the H200, sm_90), for host code that sizes its grid by them (tutorial 02)."""
+import sys
 from dataclasses import dataclass
 
 import tilevm
@@ -108,6 +109,11 @@ def _cpu_streams(torch):
 
 
 _CURRENT = _CpuStream()
+
+# A program that imported torch before triton may call them without asking the driver first
+# (Triton's print_helper.py: `getattr(torch, device).synchronize()`).
+if "torch" in sys.modules and not _on_gpu():
+    _cpu_streams(sys.modules["torch"])
 
 
 class _Driver:
