@@ -47,9 +47,26 @@ std::optional<std::string> checkOne(const Op& op, const Value& v, Hint h) {
   return std::nullopt;
 }
 
+// Whether `name` is a hint attribute of op that names one of its values (its result, result N
+// of several, or its body's argument N for a for loop).
+bool namesValue(const Op& op, const std::string& name) {
+  for (Hint h : kHints) {
+    for (const auto& r : op.results)
+      if (auto s = hintSite(*r, h); s && s->name == name) return true;
+    if (op.code == Opcode::For && !op.regions.empty())
+      for (const auto& a : op.regions[0]->block.args)
+        if (auto s = hintSite(*a, h); s && s->name == name) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> checkHints(const Op& op) {
+  for (const Attribute& a : op.attrs)
+    for (Hint h : kHints)
+      if (a.name.rfind(hintStem(h), 0) == 0 && !namesValue(op, a.name))
+        return "hint '" + a.name + "' names no value of this op";
   for (Hint h : kHints) {
     for (const auto& r : op.results)
       if (auto p = checkOne(op, *r, h)) return p;

@@ -38,7 +38,8 @@ std::optional<HintSite> hintSite(const Value& v, Hint h);
 const std::vector<int64_t>* hintOf(const Value& v, Hint h);
 
 /// Checks the hint attributes `op` holds (on its results, or on a for loop's body arguments):
-/// a list of max(1, rank) positive integers each. Returns the first problem, or nullopt.
+/// each names one of those values and is a list of max(1, rank) positive integers. Returns the
+/// first problem, or nullopt.
 std::optional<std::string> checkHints(const Op& op);
 
 }  // namespace tilevm::ir
