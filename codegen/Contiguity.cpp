@@ -89,9 +89,7 @@ class Analysis {
   // fastest along (the last row-major, the first reversed), runs capped at that dim's length.
   void collectHints(const ir::Block& block) {
     for (const auto& op : block.ops) {
-      for (const auto& r : op->results) addHints(*r);
-      if (op->code == Opcode::For)
-        for (const auto& arg : op->regions[0]->block.args) addHints(*arg);
+      for (const ir::Value* v : ir::hintedValues(*op)) addHints(*v);
       for (const auto& region : op->regions) collectHints(region->block);
     }
   }

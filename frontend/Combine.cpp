@@ -2,6 +2,7 @@
 #include "frontend/Combine.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <vector>
@@ -33,10 +34,11 @@ void replaceUses(ir::Block& b, const ir::Value* from, ir::Value* to) {
   }
 }
 
-void collectAdds(ir::Block& b, std::vector<ir::Op*>& adds) {
+// The ops of b and its regions whose opcode is one of `codes`, in program order.
+void collect(ir::Block& b, std::initializer_list<Opcode> codes, std::vector<ir::Op*>& out) {
   for (auto& op : b.ops) {
-    if (op->code == Opcode::AddF || op->code == Opcode::AddI) adds.push_back(op.get());
-    for (auto& r : op->regions) collectAdds(r->block, adds);
+    if (std::find(codes.begin(), codes.end(), op->code) != codes.end()) out.push_back(op.get());
+    for (auto& r : op->regions) collect(r->block, codes, out);
   }
 }
 
@@ -76,18 +78,11 @@ ir::Op* insertBefore(ir::Op* at, Opcode code, std::vector<ir::Value*> operands, 
   return ops.insert(it, std::move(op))->get();
 }
 
-void collectReduces(ir::Block& b, std::vector<ir::Op*>& out) {
-  for (auto& op : b.ops) {
-    if (op->code == Opcode::Reduce) out.push_back(op.get());
-    for (auto& r : op->regions) collectReduces(r->block, out);
-  }
-}
-
 }  // namespace
 
 void combineBroadcastMulReduce(ir::Kernel& k) {
   std::vector<ir::Op*> reduces;
-  collectReduces(k.body.block, reduces);
+  collect(k.body.block, {Opcode::Reduce}, reduces);
   std::map<const ir::Value*, int> uses;
   countUses(k.body.block, uses);
   for (ir::Op* reduce : reduces) {
@@ -129,7 +124,7 @@ void combineDotAdds(ir::Kernel& k) {
   std::map<const ir::Value*, int> uses;
   countUses(k.body.block, uses);
   std::vector<ir::Op*> adds;
-  collectAdds(k.body.block, adds);
+  collect(k.body.block, {Opcode::AddF, Opcode::AddI}, adds);
   for (ir::Op* add : adds) {
     ir::Op* dot = nullptr;
     int side = -1;

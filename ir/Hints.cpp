@@ -31,6 +31,14 @@ const std::vector<int64_t>* hintOf(const Value& v, Hint h) {
   return s ? s->op->intsAttr(s->name) : nullptr;
 }
 
+std::vector<const Value*> hintedValues(const Op& op) {
+  std::vector<const Value*> out;
+  for (const auto& r : op.results) out.push_back(r.get());
+  if (op.code == Opcode::For && !op.regions.empty())
+    for (const auto& a : op.regions[0]->block.args) out.push_back(a.get());
+  return out;
+}
+
 namespace {
 
 std::optional<std::string> checkOne(const Op& op, const Value& v, Hint h) {
@@ -47,33 +55,23 @@ std::optional<std::string> checkOne(const Op& op, const Value& v, Hint h) {
   return std::nullopt;
 }
 
-// Whether `name` is a hint attribute of op that names one of its values (its result, result N
-// of several, or its body's argument N for a for loop).
-bool namesValue(const Op& op, const std::string& name) {
-  for (Hint h : kHints) {
-    for (const auto& r : op.results)
-      if (auto s = hintSite(*r, h); s && s->name == name) return true;
-    if (op.code == Opcode::For && !op.regions.empty())
-      for (const auto& a : op.regions[0]->block.args)
-        if (auto s = hintSite(*a, h); s && s->name == name) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 std::optional<std::string> checkHints(const Op& op) {
+  const std::vector<const Value*> values = hintedValues(op);
+  // Every hint attribute names one of them (its result, result N of several, argument N).
+  auto names = [&](const std::string& name) {
+    for (const Value* v : values)
+      for (Hint h : kHints)
+        if (auto s = hintSite(*v, h); s && s->name == name) return true;
+    return false;
+  };
   for (const Attribute& a : op.attrs)
     for (Hint h : kHints)
-      if (a.name.rfind(hintStem(h), 0) == 0 && !namesValue(op, a.name))
-        return "hint '" + a.name + "' names no value of this op";
-  for (Hint h : kHints) {
-    for (const auto& r : op.results)
-      if (auto p = checkOne(op, *r, h)) return p;
-    if (op.code == Opcode::For && !op.regions.empty())
-      for (const auto& a : op.regions[0]->block.args)
-        if (auto p = checkOne(op, *a, h)) return p;
-  }
+      if (a.name.rfind(hintStem(h), 0) == 0 && !names(a.name)) return "hint '" + a.name + "' names no value of this op";
+  for (const Value* v : values)
+    for (Hint h : kHints)
+      if (auto p = checkOne(op, *v, h)) return p;
   return std::nullopt;
 }
 

@@ -37,6 +37,9 @@ std::optional<HintSite> hintSite(const Value& v, Hint h);
 /// The hint of kind `h` on `v` (one positive entry per dim, one for a scalar), or null.
 const std::vector<int64_t>* hintOf(const Value& v, Hint h);
 
+/// The values whose hints `op` holds: its results, and for a for loop its body's arguments.
+std::vector<const Value*> hintedValues(const Op& op);
+
 /// Checks the hint attributes `op` holds (on its results, or on a for loop's body arguments):
 /// each names one of those values and is a list of max(1, rank) positive integers. Returns the
 /// first problem, or nullopt.
