@@ -1,6 +1,7 @@
 // AsyncPipeline.cpp - a `for` loop's wgmma operands loaded through a ring of shared-memory
 // buffers (Triton's num_stages on Hopper): each loaded tile goes global -> shared by cp.async
-// (16 bytes a copy, zero-filled where masked, swizzled as wgmma reads it; a tf32 B that must be
+// (16 bytes a copy, zero-filled where masked: a mask true on a prefix of the copy, `offs < K` at
+// any K, reads that prefix's bytes; swizzled as wgmma reads it; a tf32 B that must be
 // stored transposed, 4 bytes a copy), `ahead` iterations before the one that reads it, one commit
 // group per iteration. Iteration i waits for its own group (cp.async.wait_group ahead - 1)
 // (tf32 tiles: then rounds them in place between barriers), fences the async proxy,
@@ -41,6 +42,15 @@ unsigned chunkElements(const ir::Type& t) {
 
 }  // namespace
 
+Lowerer::CopyMask Lowerer::copyMask(const ir::Op& load, int64_t chunk, bool reversed) const {
+  if (load.operands.size() < 2 || load.operands[1]->type.isScalar()) return CopyMask::Whole;
+  const auto& axes = reversed ? axesReversed_ : axes_;
+  auto it = axes.find(load.operands[1]);
+  if (it == axes.end()) return CopyMask::Unfit;
+  if (it->second.constancy >= chunk) return CopyMask::Whole;
+  return prefixRun(it->second) >= chunk ? CopyMask::Prefix : CopyMask::Unfit;
+}
+
 bool Lowerer::ringLoad(const ir::Op& load) const {
   const ir::Type& t = load.result()->type;
   const unsigned chunk = chunkElements(t);
@@ -48,11 +58,7 @@ bool Lowerer::ringLoad(const ir::Op& load) const {
   Layout l = layoutOf(load.result());
   if (l.kind != LayoutKind::Blocked || l.scalar || !l.full() || l.vec % chunk != 0 || t.dim(1) % chunk != 0) return false;
   if (runShape(load.operands[0]) != RunShape::Contiguous || runDivisor(load.operands[0]) % 16 != 0) return false;
-  if (load.operands.size() > 1) {
-    auto it = axes_.find(load.operands[1]);
-    bool uniformMask = load.operands[1]->type.isScalar() || (it != axes_.end() && it->second.constancy >= chunk);
-    if (!uniformMask) return false;
-  }
+  if (copyMask(load, chunk, false) == CopyMask::Unfit) return false;
   return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
 }
 
@@ -63,10 +69,8 @@ bool Lowerer::ringLoadTransposed(const ir::Op& load) const {
   auto p = axesReversed_.find(load.operands[0]);
   if (p == axesReversed_.end() || p->second.contiguity < chunk || p->second.divisibility % 16 != 0) return false;
   if (!isIndexFunction(load.operands[0])) return false;  // each copy's address recomputed at its element
-  if (load.operands.size() > 1 && !load.operands[1]->type.isScalar()) {
-    auto m = axesReversed_.find(load.operands[1]);
-    if (m == axesReversed_.end() || m->second.constancy < chunk || !isIndexFunction(load.operands[1])) return false;
-  }
+  if (copyMask(load, chunk, true) == CopyMask::Unfit) return false;
+  if (load.operands.size() > 1 && !load.operands[1]->type.isScalar() && !isIndexFunction(load.operands[1])) return false;
   return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
 }
 
@@ -214,10 +218,17 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
         llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, row, col));
         unsigned first = k - k % l.vec;
         llvm::Value* src = b_.CreatePtrToInt(lanePointer(ld, first, k - first, ty), b_.getInt64Ty());
-        llvm::Value* on = live;
-        if (ld.operands.size() > 1) on = b_.CreateAnd(on, slot(ld.operands[1], k));
-        // Masked off (or an iteration past the end): 0 bytes read, 16 zero-filled.
-        cpAsync(dst, src, 16, b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0)));
+        // Masked off (or an iteration past the end): 0 bytes read, 16 zero-filled; a prefix
+        // mask reads its true elements' bytes.
+        llvm::Value* bytes = b_.getInt32(16);
+        if (ld.operands.size() > 1 && copyMask(ld, 16 / s.elemBytes, false) == CopyMask::Prefix) {
+          bytes = b_.getInt32(0);
+          for (unsigned j = 0; j < 16 / s.elemBytes; ++j)
+            bytes = b_.CreateAdd(bytes, b_.CreateSelect(slot(ld.operands[1], k + j), b_.getInt32(int32_t(s.elemBytes)), b_.getInt32(0)));
+        } else if (ld.operands.size() > 1) {
+          bytes = b_.CreateSelect(slot(ld.operands[1], k), bytes, b_.getInt32(0));
+        }
+        cpAsync(dst, src, 16, b_.CreateSelect(live, bytes, b_.getInt32(0)));
       }
     }
   });
@@ -251,11 +262,21 @@ void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Val
     llvm::Value* e = b_.CreateAdd(b_.CreateMul(k, b_.getInt32(int32_t(N))), n);  // row-major index in K x N
     llvm::Value* on = isProvenTrue(inRange) ? live : b_.CreateAnd(live, inRange);
     e = b_.CreateSelect(on, e, b_.getInt32(0));
-    if (ld.operands.size() > 1) on = b_.CreateAnd(on, recompute(ld.operands[1], e));
+    llvm::Value* bytes = b_.getInt32(16);
+    if (ld.operands.size() > 1 && copyMask(ld, w, true) == CopyMask::Prefix) {
+      // Its elements along K are N apart in the row-major K x N tile.
+      bytes = b_.getInt32(0);
+      for (int64_t j = 0; j < w; ++j) {
+        llvm::Value* at = b_.CreateAdd(e, b_.getInt32(int32_t(j * N)));
+        bytes = b_.CreateAdd(bytes, b_.CreateSelect(recompute(ld.operands[1], at), b_.getInt32(int32_t(s.elemBytes)), b_.getInt32(0)));
+      }
+    } else if (ld.operands.size() > 1) {
+      on = b_.CreateAnd(on, recompute(ld.operands[1], e));
+    }
     llvm::Value* src = b_.CreatePtrToInt(recompute(ld.operands[0], e), b_.getInt64Ty());
     llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, n, k));
     // A chunk past the tile (its thread has none this round) copies nothing, not even zeros.
-    cpAsync(dst, src, 16, b_.CreateSelect(on, b_.getInt32(16), b_.getInt32(0)), inRange);
+    cpAsync(dst, src, 16, b_.CreateSelect(on, bytes, b_.getInt32(0)), inRange);
   });
 }
 

@@ -119,6 +119,7 @@ class Analysis {
     if (a.contiguity > cap) a.divisibility = divisibilityAt(a, cap);
     a.contiguity = std::min(a.contiguity, cap);
     a.constancy = std::min(a.constancy, v->type.isScalar() ? kMax : powerOfTwoIn(n));
+    a.prefixGroup = std::min(a.prefixGroup, cap);
     info_[o][v] = a;
   }
 
@@ -132,9 +133,9 @@ class Analysis {
     }
     AxisInfo& a = it->second;
     AxisInfo m{std::min(a.contiguity, x.contiguity), std::min(a.constancy, x.constancy), std::min(a.divisibility, x.divisibility),
-               a.one && x.one, std::min(a.monotoneGroup, x.monotoneGroup)};
+               a.one && x.one, std::min(a.monotoneGroup, x.monotoneGroup), std::min(a.prefixGroup, x.prefixGroup)};
     if (m.contiguity != a.contiguity || m.constancy != a.constancy || m.divisibility != a.divisibility || m.one != a.one ||
-        m.monotoneGroup != a.monotoneGroup) {
+        m.monotoneGroup != a.monotoneGroup || m.prefixGroup != a.prefixGroup) {
       a = m;
       changed_ = true;
     }
@@ -242,8 +243,12 @@ class Analysis {
         AxisInfo x = a(0), y = a(1);
         out.constancy = std::min(x.constancy, y.constancy);
         // Masks combined with a uniform one stay monotone (all or nothing).
-        if ((op.code == Opcode::AndI || op.code == Opcode::OrI) && r->type.elem().kind == ir::ScalarKind::I1)
+        // Masks combined with a uniform one stay monotone (all or nothing); prefixes met or
+        // joined are prefixes.
+        if ((op.code == Opcode::AndI || op.code == Opcode::OrI) && r->type.elem().kind == ir::ScalarKind::I1) {
           out.monotoneGroup = std::max(std::min(x.monotoneGroup, y.constancy), std::min(x.constancy, y.monotoneGroup));
+          out.prefixGroup = std::min(prefixRun(x), prefixRun(y));
+        }
         break;
       }
       case Opcode::ExtSI:
@@ -307,7 +312,8 @@ class Analysis {
     for (unsigned d = firstKept; d < rank; ++d) leadingOnly = leadingOnly && sd[d] == rd[d];
     if (leadingOnly) {
       int64_t whole = powerOfTwoIn(op.operands[0]->type.numElements());
-      return AxisInfo{std::min(s.contiguity, whole), std::min(s.constancy, whole), s.divisibility, s.one, std::min(s.monotoneGroup, whole)};
+      return AxisInfo{std::min(s.contiguity, whole), std::min(s.constancy, whole), s.divisibility, s.one,
+                      std::min(s.monotoneGroup, whole), std::min(s.prefixGroup, whole)};
     }
     // Size-1 source dims broadcast only after all others: each source element repeats.
     unsigned lastKept = rank;
@@ -335,6 +341,8 @@ class Analysis {
     AxisInfo c = left ? x : y, k = left ? y : x;
     int64_t group = std::min(c.contiguity, k.constancy);
     out.monotoneGroup = group;
+    // Signed only: an unsigned order wraps between -1 and 0.
+    if (left ? (pred == "slt" || pred == "sle") : (pred == "sgt" || pred == "sge")) out.prefixGroup = group;
     bool strict = left ? (pred == "slt" || pred == "sge" || pred == "ult" || pred == "uge")
                        : (pred == "sgt" || pred == "sle" || pred == "ugt" || pred == "ule");
     if (strict) out.constancy = std::max(out.constancy, std::min({group, divisibilityAt(c, group), divisibilityAt(k, 1)}));

@@ -30,7 +30,15 @@ struct AxisInfo {
   /// A comparison of a contiguous value with a constant one: inside an aligned group of
   /// `monotoneGroup` elements it changes at most once (its two ends decide whether it is uniform).
   int64_t monotoneGroup = 1;
+  /// A mask (i1) whose aligned groups of `prefixGroup` elements are true on a prefix and false
+  /// after it (`offs < n` with offs contiguous; a uniform group is one too): a 16-byte copy of
+  /// such a group reads its first `count` elements and zero-fills the rest (AsyncPipeline.cpp).
+  int64_t prefixGroup = 1;
 };
+
+/// The groups over which a mask with `a` is true on a prefix: its prefix groups, or its
+/// uniform ones.
+inline int64_t prefixRun(const AxisInfo& a) { return a.prefixGroup > a.constancy ? a.prefixGroup : a.constancy; }
 
 /// Launch facts for the analysis: per parameter, a power of two dividing it, and whether it is 1.
 struct ParamFacts {

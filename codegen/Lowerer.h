@@ -305,8 +305,13 @@ class Lowerer {
     uint64_t offset = 0;  ///< the ring's offset in the scratch array (past the body's other uses)
     uint64_t bytes() const { return stageBytes * stages; }
   };
+  /// What a ring load's mask is over each 16-byte copy (`chunk` elements along the copy's dim;
+  /// the reversed-order analysis when `reversed`): one value (the copy reads all or nothing), true
+  /// on a prefix (it reads that many bytes and zero-fills the rest), or neither (no copy fits).
+  enum class CopyMask { Unfit, Whole, Prefix };
+  CopyMask copyMask(const ir::Op& load, int64_t chunk, bool reversed) const;
   /// Whether a load can go global -> shared by 16-byte cp.async: f16/bf16/f32 2-D, runs of 16 bytes
-  /// proven contiguous and aligned, its mask one value per copy, `other` absent or +0.
+  /// proven contiguous and aligned, its mask whole or a prefix over each copy, `other` absent or +0.
   bool ringLoad(const ir::Op& load) const;
   /// The same for a B operand read contiguous along its dim 0 (the reversed-order axis
   /// analysis), its pointers and mask recomputable at any element (RingFeed::Transposed).
