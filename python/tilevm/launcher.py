@@ -254,9 +254,11 @@ class _Direct:
 
 def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, fp_fusion, o):
     """(key, runtime values) of a launch on the GPU engine that a direct launcher can take: every
-    argument a torch tensor, a Python int, float or bool, or a constexpr; the key holds what
-    compiled code depends on (types, constexprs, Triton's specialization of pointers and integers
-    by 16 and integers by 1, the options). None for any other launch."""
+    argument a torch tensor, a Python int, float or bool, a TensorDescriptor over a torch tensor
+    (its base, shapes and strides, the parameters _descriptor_args makes), or a constexpr; the key
+    holds what compiled code depends on (types, constexprs, Triton's specialization of pointers and
+    integers by 16 and integers by 1, a descriptor's block and padding, the options). None for any
+    other launch."""
     key, runtime = [serial, num_warps, num_stages, maxnreg, fp_fusion, tuple(o.values())], []
     for v, constexpr in zip(values, b.constexpr):
         t = type(v)
@@ -277,6 +279,14 @@ def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, fp_fusion, o)
             p = v.data_ptr()
             key.append((v.dtype, p % 16 == 0))
             runtime.append(p)
+        elif _descriptor(v) and type(v.base).__name__ in ("Tensor", "Parameter") and hasattr(v.base, "data_ptr"):
+            p, fields = v.base.data_ptr(), [int(x) for x in (*v.shape, *v.strides)]
+            if not all(-2**63 <= x < 2**63 for x in fields):
+                return None
+            key.append((t, v.base.dtype, p % 16 == 0, tuple(int(x) for x in v.block_shape), v.padding,
+                        tuple((x % 16 == 0, x == 1) for x in fields)))
+            runtime.append(p)
+            runtime.extend(fields)
         else:
             return None
     return tuple(key), tuple(runtime)

@@ -78,6 +78,39 @@ torch.cuda.synchronize()
 torch.testing.assert_close(out.cpu(), 2.0 * x.cpu() + y.cpu())
 assert tilevm.last_launch["module_loads"] == before, tilevm.last_launch
 
+# A host-made TensorDescriptor (tutorial 06's form) takes the direct launcher too: its base,
+# shapes and strides are the kernel's parameters; a new block shape or shape divisibility gets
+# its own code.
+from triton.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+
+@triton.jit
+def desc_scale(x_desc, y_desc, BM: tl.constexpr, BN: tl.constexpr):
+    m = tl.program_id(0) * BM
+    n = tl.program_id(1) * BN
+    y_desc.store([m, n], x_desc.load([m, n]) * 3.0)
+
+
+def run_desc(rows, cols, bm, bn):
+    a = torch.randn(rows, cols, device="cuda")
+    b = torch.zeros_like(a)
+    xd, yd = TensorDescriptor.from_tensor(a, [bm, bn]), TensorDescriptor.from_tensor(b, [bm, bn])
+    desc_scale[(triton.cdiv(rows, bm), triton.cdiv(cols, bn))](xd, yd, BM=bm, BN=bn)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(b.cpu(), a.cpu() * 3.0)
+    return tilevm.last_launch
+
+
+run_desc(100, 64, 32, 32)
+first = run_desc(100, 64, 32, 32)
+for _ in range(3):
+    last = run_desc(100, 64, 32, 32)
+assert last["module_loads"] == first["module_loads"] and last["copied_bytes"] == 0, (first, last)
+assert last["cache_hits"] >= first["cache_hits"] + 3, (first, last)
+run_desc(96, 64, 32, 32)   # rows divisible by 16
+run_desc(100, 64, 16, 32)  # another block
+assert tilevm.last_launch["module_loads"] > last["module_loads"]
+
 n = 2000
 t = time.perf_counter()
 for _ in range(n):
