@@ -480,11 +480,11 @@ class CudaDirectLaunch final : public DirectLaunch {
 };
 
 std::unique_ptr<DirectLaunch> CudaDevice::direct(const LoadedKernel& k, const BoundArgs& bound, const GpuOptions& gpu) {
-  // Pointer tables need their addresses rewritten per launch, and memory off this GPU needs
-  // copies: those launches keep Device::run.
-  bool makesPointers = false;
-  ir::walk(k.kernel->body.block, [&](const ir::Op& op) { makesPointers = makesPointers || op.code == ir::Opcode::IntToPtr; });
-  if (makesPointers || !bound.addressTables.empty() || bound.args.size() != k.kernel->params().size()) return nullptr;
+  // Pointer tables the binder filled (ptrs:) are rewritten with device addresses per launch, and
+  // memory off this GPU needs copies: those launches keep Device::run. A table that is a CUDA
+  // tensor already holds device addresses, as Device::run passes it too (tutorial 08's grouped
+  // GEMM): a kernel that makes pointers from it launches directly.
+  if (!bound.addressTables.empty() || bound.args.size() != k.kernel->params().size()) return nullptr;
   for (const interp::Buffer& b : bound.buffers)
     if (!b.external || !onThisGpu(b.data())) return nullptr;
   if (d_.ctxSetCurrent(ctx_) != 0) return nullptr;

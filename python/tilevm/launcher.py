@@ -345,7 +345,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             g = _grid(grid, b, values, kwargs)
             if entry.launcher.launch(g, direct_key[1], _current_stream(o["device"])):
                 result = LaunchResult(entry.result, entry.warm["asm_source"])
-                result["programs"] = g[0] * g[1] * g[2]
+                result["programs"], result["direct"] = g[0] * g[1] * g[2], True
                 (result["bytecode_encodes"], result["prepares"], result["module_loads"],
                  result["cache_hits"]) = _tilevm.cache_counters()
                 tilevm.last_launch = result
@@ -419,6 +419,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
         raise
     result["signature"], result["defines"] = signature, defines
     direct = result.pop("direct")
+    result["direct"] = False  # this launch went the full way (a later one may go direct)
     source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion,
               (result.get("gpu") or {}).get("arch"))
     result = LaunchResult(result, source)

@@ -42,6 +42,7 @@ for _ in range(5):
     last = run(x, y, 5000)
 assert last["module_loads"] == loads and last["cache_hits"] >= first["cache_hits"] + 5, (first, last)
 assert last["programs"] == 20 and last["copied_bytes"] == 0 and last["findings"] == 0, last
+assert last["direct"], last
 
 # What the compiled code was specialized on changes: each case gets its own code, right results.
 run(x, y, 4096)             # n divisible by 16
@@ -105,11 +106,34 @@ run_desc(100, 64, 32, 32)
 first = run_desc(100, 64, 32, 32)
 for _ in range(3):
     last = run_desc(100, 64, 32, 32)
-assert last["module_loads"] == first["module_loads"] and last["copied_bytes"] == 0, (first, last)
+assert last["module_loads"] == first["module_loads"] and last["copied_bytes"] == 0 and last["direct"], (first, last)
 assert last["cache_hits"] >= first["cache_hits"] + 3, (first, last)
 run_desc(96, 64, 32, 32)   # rows divisible by 16
 run_desc(100, 64, 16, 32)  # another block
 assert tilevm.last_launch["module_loads"] > last["module_loads"]
+
+
+# A pointer table that is a CUDA tensor of device addresses (tutorial 08's grouped GEMM): the
+# kernel makes pointers from it, and warm launches go direct.
+@triton.jit
+def table_scale(ptrs, sizes, BLOCK: tl.constexpr):
+    g = tl.program_id(0)
+    p = tl.load(ptrs + g).to(tl.pointer_type(tl.float32))
+    n = tl.load(sizes + g)
+    offs = tl.arange(0, BLOCK)
+    tl.store(p + offs, tl.load(p + offs, mask=offs < n) * 2.0, mask=offs < n)
+
+
+arrays = [torch.randn(n, device="cuda") for n in (100, 37, 256)]
+want = [a.cpu() * 8.0 for a in arrays]
+table = torch.tensor([a.data_ptr() for a in arrays], device="cuda", dtype=torch.int64)
+sizes = torch.tensor([a.numel() for a in arrays], device="cuda", dtype=torch.int32)
+for _ in range(3):
+    table_scale[(3,)](table, sizes, BLOCK=256)
+torch.cuda.synchronize()
+for a, w in zip(arrays, want):
+    torch.testing.assert_close(a.cpu(), w)
+assert tilevm.last_launch["direct"], tilevm.last_launch
 
 n = 2000
 t = time.perf_counter()
