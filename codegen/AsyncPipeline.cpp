@@ -128,6 +128,13 @@ void Lowerer::planRings() {
     for (const ir::Op* l : ring.pipe.loads) {
       auto [feed, operand] = candidates.at(l);
       ring.feeds.push_back(feed);
+      ring.tma.emplace_back();
+      if (feed == RingFeed::Direct || feed == RingFeed::Permuted)
+        if (auto t = tensorMapLoad(*l)) {
+          ring.tma.back() = {*t, 0u};
+          const ir::Type& lt = l->result()->type;
+          ring.tmaBytes += unsigned(lt.numElements() * (ir::bitWidth(lt.elem().kind) / 8));
+        }
       ring.operands.push_back(operand);
       inRing.insert(operand);
       if (feed == RingFeed::Permuted) permutes.insert(operand->def);
@@ -178,7 +185,7 @@ void Lowerer::planRings() {
     // more buffer (num_stages + 1), where shared memory allows.
     const uint64_t limit = maxDynamicSharedBytes(o_);
     ring.stages = o_.numStages + (async ? 1 : 0);
-    auto total = [&] { return ring.offset + ring.bytes() + ring.invariantBytes + 1024; };
+    auto total = [&] { return ring.footprint(); };
     while (ring.stages > 2 && total() > limit) --ring.stages;
     if (total() > limit) return;
     uint64_t at = ring.offset + ring.bytes();  // multiples of 1024: aligned alike from any base
@@ -186,6 +193,9 @@ void Lowerer::planRings() {
       ring.invariantOffsets.push_back(at);
       at += align1024(s.bytes());
     }
+    ring.barrierOffset = at;
+    for (auto& t : ring.tma)  // the hidden parameters of the ring that is kept
+      if (t) t->second = tensorMapIndex(t->first.map);
     if (async && ring.stages < 3) async = nullptr;
     ring.ahead = ring.stages - (async ? 2 : 1);
     if (async) asyncDots_.insert(async);
@@ -195,14 +205,29 @@ void Lowerer::planRings() {
 }
 
 void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage,
-                        llvm::Value* live) {
+                        llvm::Value* live, llvm::Value* barrier) {
   lowerWith(bindings, ring.pipe.loadSlice, [&] {
+    // The TMA's copies: thread 0 arms the stage's barrier with their bytes, then issues them.
+    llvm::Value* issue = ring.tmaBytes ? b_.CreateAnd(live, b_.CreateICmpEQ(tid_, b_.getInt32(0))) : nullptr;
+    if (ring.tmaBytes) expectBytes(barrier, ring.tmaBytes, issue);
     for (size_t j = 0; j < ring.pipe.loads.size(); ++j) {
       const ir::Op& ld = *ring.pipe.loads[j];
       const SharedLayout& s = ring.layouts[j];
       Layout l = layoutOf(ld.result());
       llvm::Type* ty = scalarType(ld.result()->type.elem());
       llvm::Value* base = b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j])));
+      if (ring.tma[j]) {
+        // One box per slab of the swizzled tile: S / elemBytes columns of every row.
+        const auto& [t, map] = *ring.tma[j];
+        auto offset = [&](const ir::Value* v) { return v ? slot(v, 0) : b_.getInt32(0); };
+        const int64_t perSlab = s.swizzleBytes / s.elemBytes;
+        for (int64_t p = 0; p < s.cols / perSlab; ++p) {
+          llvm::Value* dst = b_.CreateAdd(base, b_.getInt32(int32_t(p * s.rows * s.swizzleBytes)));
+          llvm::Value* x = b_.CreateAdd(offset(t.offsets[1]), b_.getInt32(int32_t(p * perSlab)));
+          tensorCopy(map, dst, x, offset(t.offsets[0]), barrier, issue);
+        }
+        continue;
+      }
       if (ring.feeds[j] == RingFeed::Transposed) {
         issueTransposed(ld, s, base, live);
         continue;
@@ -325,7 +350,14 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   llvm::Type* ivTy = scalarType(ivArg->type.elem());
   llvm::Value* ringAddr = sharedAddress(op, ring.offset, ring.bytes());
   auto stageAddr = [&](llvm::Value* s) { return b_.CreateAdd(ringAddr, b_.CreateMul(s, b_.getInt32(int32_t(ring.stageBytes)))); };
-  auto commit = [&] { asmCall(b_.getVoidTy(), "cp.async.commit_group;", "~{memory}", {}); };
+  const bool cpAsync = ring.anyCpAsync();
+  auto commit = [&] {
+    if (cpAsync) asmCall(b_.getVoidTy(), "cp.async.commit_group;", "~{memory}", {});
+  };
+  // With TMA copies: one mbarrier per stage, armed by each fill, waited on by each read.
+  llvm::Value* barriers = ring.tmaBytes ? sharedAddress(op, ring.barrierOffset, 8 * ring.stages) : nullptr;
+  auto barrierOf = [&](llvm::Value* s) { return barriers ? b_.CreateAdd(barriers, b_.CreateMul(s, b_.getInt32(8))) : nullptr; };
+  if (barriers) initBarriers(barriers, ring.stages);
   // Operands defined before the loop, written once (the loop's first barrier, after its first
   // wait, orders these stores before any wgmma reads them).
   if (!ring.invariants.empty()) {
@@ -344,7 +376,7 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   llvm::Value* ivAt = lb;
   for (unsigned s = 0; s < ring.ahead; ++s) {
     at[ivArg] = {b_.CreateTrunc(ivAt, ivTy)};
-    issueRing(ring, at, stageAddr(b_.getInt32(int32_t(s))), runs(ivAt));
+    issueRing(ring, at, stageAddr(b_.getInt32(int32_t(s))), runs(ivAt), barrierOf(b_.getInt32(int32_t(s))));
     commit();
     std::map<const ir::Value*, Values> next = nextCarried(ring.pipe, body, at);
     at = next;
@@ -365,15 +397,19 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   readStage->addIncoming(b_.getInt32(0), pre);
   auto* writeStage = b_.CreatePHI(b_.getInt32Ty(), 2);
   writeStage->addIncoming(b_.getInt32(int32_t(ring.ahead % ring.stages)), pre);
+  auto* readPhase = b_.CreatePHI(b_.getInt32Ty(), 2);  // the parity of the read stage's fill
+  readPhase->addIncoming(b_.getInt32(0), pre);
   auto phis = phisFor(init, pre);
   auto aheadPhis = phisFor(aheadInit, pre);
   b_.CreateCondBr(runs(iv), bodyBlock, exit);
   b_.SetInsertPoint(bodyBlock);
   values_[ivArg] = {b_.CreateTrunc(iv, ivTy)};
   for (size_t i = 0; i < phis.size(); ++i) values_[body.args[i + 1].get()] = Values(phis[i].begin(), phis[i].end());
-  // This iteration's stage: its copies done (this thread's), visible to the async proxy, and
-  // everyone's done (and every warp past the wait that frees the stage to be filled next).
-  asmCall(b_.getVoidTy(), "cp.async.wait_group " + std::to_string(ring.ahead - 1) + ";", "~{memory}", {});
+  // This iteration's stage: its copies done (the TMA's, by the stage's barrier; this thread's
+  // cp.async), visible to the async proxy, and everyone's done (and every warp past the wait
+  // that frees the stage to be filled next).
+  if (barriers) waitBarrier(barrierOf(readStage), readPhase);
+  if (cpAsync) asmCall(b_.getVoidTy(), "cp.async.wait_group " + std::to_string(ring.ahead - 1) + ";", "~{memory}", {});
   llvm::Value* stage = stageAddr(readStage);
   // tf32 tiles arrive as f32: once all have landed, rounded in place as the interpreter rounds.
   bool tf32 = false;
@@ -399,7 +435,7 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   for (size_t i = 0; i < aheadArgs.size(); ++i) ahead[aheadArgs[i]] = Values(aheadPhis[i].begin(), aheadPhis[i].end());
   llvm::Value* ivAhead = b_.CreateAdd(iv, b_.CreateMul(step, b_.getInt64(ring.ahead)));
   ahead[ivArg] = {b_.CreateTrunc(ivAhead, ivTy)};
-  issueRing(ring, ahead, stageAddr(writeStage), runs(ivAhead));
+  issueRing(ring, ahead, stageAddr(writeStage), runs(ivAhead), barrierOf(writeStage));
   commit();
   std::map<const ir::Value*, Values> aheadNext = nextCarried(ring.pipe, body, ahead);
   auto wrap = [&](llvm::Value* s) {
@@ -408,8 +444,10 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   };
   llvm::BasicBlock* latch = b_.GetInsertBlock();
   iv->addIncoming(b_.CreateAdd(iv, step), latch);
-  readStage->addIncoming(wrap(readStage), latch);
+  llvm::Value* nextRead = wrap(readStage);
+  readStage->addIncoming(nextRead, latch);
   writeStage->addIncoming(wrap(writeStage), latch);
+  readPhase->addIncoming(b_.CreateXor(readPhase, b_.CreateZExt(b_.CreateICmpEQ(nextRead, b_.getInt32(0)), b_.getInt32Ty())), latch);
   for (size_t i = 0; i < phis.size(); ++i)
     for (size_t k = 0; k < phis[i].size(); ++k) phis[i][k]->addIncoming(next[i][k], latch);
   for (size_t i = 0; i < aheadPhis.size(); ++i)
@@ -423,9 +461,11 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
       out = wgmmaWait(out, 0);
     values_[op.result(unsigned(i))] = out;
   }
-  // The copies of iterations past the end (zero-fills) land before the scratch array is reused.
-  asmCall(b_.getVoidTy(), "cp.async.wait_group 0;", "~{memory}", {});
+  // The copies of iterations past the end (zero-fills) land before the scratch array is reused
+  // (the TMA issues none past the end); the barriers are invalidated before it is.
+  if (cpAsync) asmCall(b_.getVoidTy(), "cp.async.wait_group 0;", "~{memory}", {});
   barrier();
+  if (barriers) invalidateBarriers(barriers, ring.stages);
   for (const ir::Value* v : ring.operands) sharedTiles_.erase(v);
   for (const ir::Value* v : ring.invariants) sharedTiles_.erase(v);
 }

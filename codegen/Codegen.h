@@ -38,6 +38,21 @@ struct Options {
   uint64_t deviceSharedOptInBytes = 0;
 };
 
+/// A tensor map (the TMA's descriptor of a 2-D global array) the kernel reads through
+/// `cp.async.bulk.tensor`: the launch encodes it from the values of a host tensor descriptor's
+/// parameters (cuTensorMapEncodeTiled) and passes its 128 bytes as a hidden kernel parameter,
+/// after the kernel's own, in the order of LaunchInfo::tensorMaps (TensorMaps.cpp).
+struct TensorMap {
+  unsigned base = 0;                  ///< the parameter holding the array's address (16-byte aligned)
+  std::vector<unsigned> shape;        ///< per dim (dim 0 first), the parameter holding its size
+  std::vector<unsigned> stride;       ///< per dim, the parameter holding its stride in elements (the last is 1)
+  std::string dtype;                  ///< the element type as the IR spells it: f16, bf16 or f32
+  std::vector<uint32_t> box;          ///< the box one copy moves, dim 0 first
+  unsigned swizzleBytes = 128;        ///< 32, 64 or 128: the shared layout's swizzle (codegen/Layout.h)
+  bool nanFill = false;               ///< reads outside the array give NaN (else zero)
+  bool operator==(const TensorMap&) const = default;
+};
+
 /// What a launch of compiled PTX needs to know, handed over as data (never read back from the
 /// assembly): the runtime sizes and checks the launch with it.
 struct LaunchInfo {
@@ -45,6 +60,7 @@ struct LaunchInfo {
   std::string arch;                 ///< the target compiled for
   unsigned threads = 0;             ///< threads per block (32 * num_warps)
   uint64_t dynamicSharedBytes = 0;  ///< dynamic shared memory per block (0: the scratch array is static, 48 KiB or less)
+  std::vector<TensorMap> tensorMaps;  ///< the hidden parameters the launch encodes, in order
 };
 
 /// A kernel compiled to PTX, with its launch metadata.
@@ -56,6 +72,15 @@ struct CompiledPtx {
 /// The divisor Triton specializes an argument on: 16 for an integer divisible by 16 or an address
 /// aligned to 16 bytes, 1 otherwise. Kernels compiled for 16 run only on such arguments.
 inline uint32_t divisorOf(uint64_t value) { return value % 16 == 0 ? 16 : 1; }
+
+/// The divisor a host tensor descriptor's stride is specialized on: the largest power of two up
+/// to 16 dividing it. The TMA takes strides of whole 16 bytes, so an f16 row of 200 elements
+/// (8 x 25) qualifies, which divisorOf (1) could not show.
+inline uint32_t strideDivisorOf(uint64_t value) {
+  uint32_t d = 1;
+  while (d < 16 && value % (2 * d) == 0) d *= 2;
+  return d;
+}
 
 /// Dynamic shared memory a program may use under `o`: its target's opt-in maximum per block
 /// (codegen/Targets.h), or the device's where that is smaller, less the static reserve.

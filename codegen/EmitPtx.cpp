@@ -66,14 +66,14 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(m, mam);
 }
 
-Result<std::unique_ptr<llvm::Module>> lowered(const ir::Module& m, const ir::Kernel& k, const Options& o,
-                                              llvm::LLVMContext& ctx, llvm::TargetMachine& tm) {
-  auto mod = lowerToLLVM(m, k, o, ctx);
-  if (!mod) return mod.error();
-  (*mod)->setDataLayout(tm.createDataLayout());
-  if (auto err = linkLibdevice(**mod)) return *err;
-  optimize(**mod, tm);
-  return std::move(*mod);
+Result<Lowered> lowered(const ir::Module& m, const ir::Kernel& k, const Options& o, llvm::LLVMContext& ctx,
+                        llvm::TargetMachine& tm) {
+  auto l = lowerToLLVM(m, k, o, ctx);
+  if (!l) return l.error();
+  l->module->setDataLayout(tm.createDataLayout());
+  if (auto err = linkLibdevice(*l->module)) return *err;
+  optimize(*l->module, tm);
+  return std::move(*l);
 }
 
 }  // namespace
@@ -82,11 +82,11 @@ Result<std::string> emitLlvmIr(const ir::Module& m, const ir::Kernel& k, const O
   auto tm = targetMachine(o);
   if (!tm) return tm.error();
   llvm::LLVMContext ctx;
-  auto mod = lowered(m, k, o, ctx, **tm);
-  if (!mod) return mod.error();
+  auto l = lowered(m, k, o, ctx, **tm);
+  if (!l) return l.error();
   std::string out;
   llvm::raw_string_ostream os(out);
-  (*mod)->print(os, nullptr);
+  l->module->print(os, nullptr);
   return os.str();
 }
 
@@ -94,22 +94,24 @@ Result<CompiledPtx> emitPtx(const ir::Module& m, const ir::Kernel& k, const Opti
   auto tm = targetMachine(o);
   if (!tm) return tm.error();
   llvm::LLVMContext ctx;
-  auto mod = lowered(m, k, o, ctx, **tm);
-  if (!mod) return mod.error();
+  auto l = lowered(m, k, o, ctx, **tm);
+  if (!l) return l.error();
+  std::unique_ptr<llvm::Module>& mod = l->module;
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
   llvm::legacy::PassManager pm;
   if ((*tm)->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
     return Diagnostic{"<codegen>", 0, 0, "internal error: the NVPTX backend cannot emit assembly"};
-  pm.run(**mod);
+  pm.run(*mod);
   CompiledPtx out;
   out.ptx = std::string(ptx.str());
   if (o.maxRegisters) out.ptx = withRegisterBudget(out.ptx, o.maxRegisters);
   out.launch.kernel = k.name;
   out.launch.arch = o.arch;
   out.launch.threads = threadsPerProgram(o);
-  if (auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>((*mod)->getModuleFlag(Lowerer::kDynamicSharedFlag)))
+  if (auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(mod->getModuleFlag(Lowerer::kDynamicSharedFlag)))
     out.launch.dynamicSharedBytes = flag->getZExtValue();
+  out.launch.tensorMaps = std::move(l->tensorMaps);
   return out;
 }
 

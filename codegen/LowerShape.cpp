@@ -40,7 +40,7 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
   uint64_t sum = 0;
   if (op.code == Opcode::Dot)
     return dotKind(op) == LayoutKind::Wgmma ? wgmmaStagingBytes(op) : storageBytes(dotSharedType(op, 0)) + storageBytes(dotSharedType(op, 1));
-  if (auto it = rings_.find(&op); it != rings_.end()) return it->second.offset + it->second.bytes() + it->second.invariantBytes + 1024;
+  if (auto it = rings_.find(&op); it != rings_.end()) return it->second.footprint();
   if (op.code == Opcode::Store && accumulatorThroughShared(op)) return epilogueBytes(op.operands[1]->type);
   if (op.code == Opcode::Histogram)  // the counts, a whole number of rows of the program's threads
     return uint64_t((op.result()->type.dim(0) + threads_ - 1) / threads_ * threads_) * 4;

@@ -17,28 +17,46 @@ Lowerer::Lowerer(const ir::Module& m, const ir::Kernel& k, const Options& o, llv
     : m_(m), k_(k), o_(o), ctx_(ctx), b_(ctx), threads_(threadsPerProgram(o)) {}
 
 std::unique_ptr<llvm::Module> Lowerer::run() {
-  auto mod = std::make_unique<llvm::Module>(k_.name, ctx_);
-  mod->setTargetTriple("nvptx64-nvidia-cuda");
-  std::vector<llvm::Type*> params;
-  for (const auto& p : k_.params()) params.push_back(scalarType(p->type.elem()));
-  auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), params, false);
-  fn_ = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, k_.name, mod.get());
-  fn_->setCallingConv(llvm::CallingConv::PTX_Kernel);
-  // The launch's exact block size (.reqntid): ptxas may budget registers for it.
-  llvm::Metadata* reqntid[] = {llvm::ValueAsMetadata::get(fn_), llvm::MDString::get(ctx_, "reqntidx"),
-                               llvm::ValueAsMetadata::get(b_.getInt32(threads_))};
-  mod->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(ctx_, reqntid));
-  mod_ = mod.get();
-  auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
-  b_.SetInsertPoint(entry);
-  tid_ = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
-  for (size_t i = 0; i < k_.params().size(); ++i) values_[k_.params()[i].get()] = {fn_->getArg(unsigned(i))};
+  // Planned first: the rings decide the tensor maps, the kernel's hidden parameters.
   maxVec_ = kernelRunLength(k_);
   Axes axes = analyzeAxes(k_, ParamFacts{o_.paramDivisors, o_.paramOnes});
   axes_ = std::move(axes.rowMajor);
   axesReversed_ = std::move(axes.reversed);
   assignLayouts();
   planRings();
+  auto mod = std::make_unique<llvm::Module>(k_.name, ctx_);
+  mod->setTargetTriple("nvptx64-nvidia-cuda");
+  std::vector<llvm::Type*> params;
+  for (const auto& p : k_.params()) params.push_back(scalarType(p->type.elem()));
+  for (size_t i = 0; i < tensorMaps_.size(); ++i) params.push_back(llvm::PointerType::get(ctx_, 0));
+  auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), params, false);
+  fn_ = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, k_.name, mod.get());
+  fn_->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  // The launch's exact block size (.reqntid): ptxas may budget registers for it.
+  llvm::NamedMDNode* annotations = mod->getOrInsertNamedMetadata("nvvm.annotations");
+  llvm::Metadata* reqntid[] = {llvm::ValueAsMetadata::get(fn_), llvm::MDString::get(ctx_, "reqntidx"),
+                               llvm::ValueAsMetadata::get(b_.getInt32(threads_))};
+  annotations->addOperand(llvm::MDNode::get(ctx_, reqntid));
+  // Tensor maps: 128 bytes by value (64-byte aligned), read in place by the TMA (grid constants,
+  // numbered from 1).
+  if (!tensorMaps_.empty()) {
+    auto* bytes = llvm::ArrayType::get(b_.getInt8Ty(), 128);
+    std::vector<llvm::Metadata*> indices;
+    for (size_t i = 0; i < tensorMaps_.size(); ++i) {
+      unsigned arg = unsigned(k_.params().size() + i);
+      fn_->addParamAttr(arg, llvm::Attribute::getWithByValType(ctx_, bytes));
+      fn_->addParamAttr(arg, llvm::Attribute::getWithAlignment(ctx_, llvm::Align(64)));
+      indices.push_back(llvm::ValueAsMetadata::get(b_.getInt32(arg + 1)));
+    }
+    llvm::Metadata* gridConstant[] = {llvm::ValueAsMetadata::get(fn_), llvm::MDString::get(ctx_, "grid_constant"),
+                                      llvm::MDNode::get(ctx_, indices)};
+    annotations->addOperand(llvm::MDNode::get(ctx_, gridConstant));
+  }
+  mod_ = mod.get();
+  auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+  b_.SetInsertPoint(entry);
+  tid_ = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
+  for (size_t i = 0; i < k_.params().size(); ++i) values_[k_.params()[i].get()] = {fn_->getArg(unsigned(i))};
   lowerBlock(k_.body.block);
   return mod;
 }
@@ -228,15 +246,15 @@ void Lowerer::lowerOp(const ir::Op& op) {
   }
 }
 
-Result<std::unique_ptr<llvm::Module>> lowerToLLVM(const ir::Module& m, const ir::Kernel& k, const Options& o,
-                                                 llvm::LLVMContext& ctx) {
+Result<Lowered> lowerToLLVM(const ir::Module& m, const ir::Kernel& k, const Options& o, llvm::LLVMContext& ctx) {
   try {
-    auto mod = Lowerer(m, k, o, ctx).run();
+    Lowerer lowerer(m, k, o, ctx);
+    auto mod = lowerer.run();
     std::string err;
     llvm::raw_string_ostream os(err);
     if (llvm::verifyModule(*mod, &os))
       return Diagnostic{"<codegen>", 0, 0, "internal error: the generated LLVM IR does not verify: " + os.str()};
-    return mod;
+    return Lowered{std::move(mod), lowerer.tensorMaps()};
   } catch (const DiagnosticError& e) {
     return e.diag;
   }

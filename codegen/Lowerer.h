@@ -3,7 +3,8 @@
 // layouts), LowerElementwise.cpp (arithmetic, casts, math), LowerMemory.cpp (loads, stores,
 // atomics), LowerShape.cpp (shape ops and layout changes), LowerReduce.cpp (reduce, scan),
 // LowerDot.cpp (dot), LowerWgmma.cpp (dot on wgmma), LowerControl.cpp (for, if, while, assert),
-// Pipeline.cpp (loads issued one iteration ahead), AsyncPipeline.cpp (cp.async rings for wgmma). A program is one CTA of 32 * numWarps threads; a
+// Pipeline.cpp (loads issued one iteration ahead), AsyncPipeline.cpp (cp.async rings for wgmma),
+// TensorMaps.cpp (the rings' TMA copies). A program is one CTA of 32 * numWarps threads; a
 // tile value lives in the blocked layout (Layout.h) as one LLVM value per register slot, or as
 // one value when every element is known equal (constants, splats, and elementwise ops of them).
 #pragma once
@@ -35,6 +36,8 @@ class Lowerer {
   Lowerer(const ir::Module& m, const ir::Kernel& k, const Options& o, llvm::LLVMContext& ctx);
   /// The kernel as an LLVM module (unverified); throws DiagnosticError at an op not lowered.
   std::unique_ptr<llvm::Module> run();
+  /// The tensor maps the kernel reads, its hidden parameters in order (after run).
+  const std::vector<TensorMap>& tensorMaps() const { return tensorMaps_; }
   /// Every value's layout in words, without lowering (describeLayouts).
   std::map<const ir::Value*, std::string> layoutNames();
 
@@ -285,6 +288,33 @@ class Lowerer {
     Permuted,    ///< B is tl.trans of a loaded N x K tile: stored as loaded, which is K-major
     Scattered,   ///< f32 B (K x N) loaded N-contiguous: stored K-major by 4-byte copies (tf32)
   };
+  /// A load of a host tensor descriptor's block (the access frontend/BlockPointers.cpp writes
+  /// for `desc.load`), which the TMA copies: the tensor map's parameters and this block's
+  /// offsets, dim 0 first (TensorMaps.cpp).
+  struct TensorMapLoad {
+    TensorMap map;                            ///< its box and swizzle set by the ring's layout
+    std::vector<const ir::Value*> offsets;    ///< i32 scalars
+  };
+  /// The load as a TMA copy of a host descriptor's 2-D block, or nullopt: its pointers, mask and
+  /// `other` exactly the descriptor access, the launch's facts giving TMA's alignment (a 16-byte
+  /// base and leading stride, a last stride of 1), f16/bf16/f32 tiles of 8 to 256 rows.
+  std::optional<TensorMapLoad> tensorMapLoad(const ir::Op& load) const;
+  /// The index in tensorMaps_ of `m` (added when new): one hidden parameter per distinct map.
+  unsigned tensorMapIndex(const TensorMap& m);
+  /// The generic address of hidden tensor-map parameter i (grid constant: read in place).
+  llvm::Value* tensorMapAddress(unsigned i);
+  /// mbarrier.init of `count` 8-byte barriers at `addr` by thread 0, made visible to the async
+  /// proxy and every thread (between CTA barriers).
+  void initBarriers(llvm::Value* addr, unsigned count);
+  /// Every thread waits until the barrier at `addr` completes the phase of parity `phase`.
+  void waitBarrier(llvm::Value* addr, llvm::Value* phase);
+  /// Thread 0 (where `issue`) expects `bytes` on the barrier at `addr` and arrives once.
+  void expectBytes(llvm::Value* addr, unsigned bytes, llvm::Value* issue);
+  /// Thread 0 (where `issue`) copies a 2-D box of tensor map `map` at (x = inner, y = outer) to
+  /// shared `dst`, completing on the barrier at `bar`.
+  void tensorCopy(unsigned map, llvm::Value* dst, llvm::Value* x, llvm::Value* y, llvm::Value* bar, llvm::Value* issue);
+  /// Thread 0 invalidates `count` barriers at `addr` (between CTA barriers).
+  void invalidateBarriers(llvm::Value* addr, unsigned count);
   /// A loop whose wgmma operands are loaded by cp.async into a ring of shared buffers.
   struct RingPlan {
     PipelinePlan pipe;                  ///< the ring's loads, their slices and carried values
@@ -292,6 +322,16 @@ class Lowerer {
     std::vector<const ir::Value*> operands;  ///< per load, the value its dot reads (the permute's for Permuted)
     std::vector<SharedLayout> layouts;  ///< per load, its tile in shared memory
     std::vector<uint64_t> offsets;      ///< per load, its byte offset within a stage
+    /// Per load, its TMA copy and hidden parameter, where the TMA brings it (Direct and Permuted
+    /// feeds of a host descriptor: TensorMaps.cpp); the others go by cp.async.
+    std::vector<std::optional<std::pair<TensorMapLoad, unsigned>>> tma;
+    unsigned tmaBytes = 0;              ///< bytes the TMA brings into one stage
+    uint64_t barrierOffset = 0;         ///< the stages' mbarriers (8 bytes each), where tmaBytes > 0
+    bool anyCpAsync() const {
+      for (const auto& t : tma)
+        if (!t) return true;
+      return false;
+    }
     uint64_t stageBytes = 0;
     /// Dot operands defined before the loop (attention's q): written to shared memory once,
     /// before it, past the ring, at these offsets of the scratch array.
@@ -304,6 +344,9 @@ class Lowerer {
     unsigned ahead = 0;   ///< iterations loaded ahead of the one computing
     uint64_t offset = 0;  ///< the ring's offset in the scratch array (past the body's other uses)
     uint64_t bytes() const { return stageBytes * stages; }
+    /// The scratch array the loop needs: below the ring, the ring, the invariants, the mbarriers
+    /// (a 1024-byte block of their own), and 1024 bytes to align the ring's base.
+    uint64_t footprint() const { return offset + bytes() + invariantBytes + (tmaBytes ? 1024 : 0) + 1024; }
   };
   /// What a ring load's mask is over each 16-byte copy (`chunk` elements along the copy's dim;
   /// the reversed-order analysis when `reversed`): one value (the copy reads all or nothing), true
@@ -321,8 +364,10 @@ class Lowerer {
   bool ringLoadScattered(const ir::Op& load) const;
   /// Plans every eligible loop's ring (sm_90a, num_stages >= 2) before lowering.
   void planRings();
-  /// The ring's copies for the iteration of `bindings` into the stage at `stage` (where `live`).
-  void issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage, llvm::Value* live);
+  /// The ring's copies for the iteration of `bindings` into the stage at `stage` (where `live`;
+  /// TMA copies complete on the stage's mbarrier at `barrier`).
+  void issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage, llvm::Value* live,
+                 llvm::Value* barrier);
   /// A RingFeed::Transposed load's copies into its K-major tile at `base` (where `live`).
   void issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live);
   /// A RingFeed::Scattered load's 4-byte copies, each element to its place in the K-major tile.
@@ -384,6 +429,7 @@ class Lowerer {
   std::map<std::pair<const ir::Value*, LayoutKind>, Values> converted_;  ///< conversions at top level, by target kind
   std::map<const ir::Value*, SharedTile> sharedTiles_;  ///< loads in a ring stage (wgmma operands)
   std::map<const ir::Op*, RingPlan> rings_;             ///< loops with a cp.async ring (planRings)
+  std::vector<TensorMap> tensorMaps_;                   ///< the hidden parameters, in order (LaunchInfo::tensorMaps)
   std::set<const ir::Op*> asyncDots_;                   ///< dots leaving one wgmma group in flight
   std::set<const ir::Op*> lowered_;  ///< ops whose values were lowered ahead (prefetched loads): skipped in order
   int depth_ = 0;                                ///< nesting of loop and branch bodies being lowered

@@ -10,9 +10,15 @@
 
 namespace tilevm::codegen {
 
+/// A kernel lowered: its LLVM module, and the tensor maps its launch passes after its own
+/// parameters (LaunchInfo::tensorMaps).
+struct Lowered {
+  std::unique_ptr<llvm::Module> module;
+  std::vector<TensorMap> tensorMaps;
+};
+
 /// The kernel as an LLVM module for nvptx64, verified; a diagnostic at the op that cannot be
 /// lowered yet.
-Result<std::unique_ptr<llvm::Module>> lowerToLLVM(const ir::Module& m, const ir::Kernel& k, const Options& o,
-                                                 llvm::LLVMContext& ctx);
+Result<Lowered> lowerToLLVM(const ir::Module& m, const ir::Kernel& k, const Options& o, llvm::LLVMContext& ctx);
 
 }  // namespace tilevm::codegen

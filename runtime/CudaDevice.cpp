@@ -21,6 +21,7 @@
 #include "runtime/LaunchCache.h"
 #include "runtime/PtxEntry.h"
 #include "runtime/RunOptions.h"
+#include "runtime/TensorMaps.h"
 
 namespace tilevm::rt {
 
@@ -56,6 +57,7 @@ struct Driver {
   CUresult (*funcGetAttribute)(int*, int, Handle) = nullptr;
   CUresult (*pointerGetAttribute)(void*, int, CUdeviceptr) = nullptr;
   CUresult (*funcSetAttribute)(Handle, int, int) = nullptr;
+  EncodeTiled tensorMapEncodeTiled = nullptr;
 
   std::string error(const char* what, CUresult r) const {
     const char* s = nullptr;
@@ -101,6 +103,7 @@ std::string loadDriver(Driver& d) {
   load(d.funcGetAttribute, "cuFuncGetAttribute");
   load(d.pointerGetAttribute, "cuPointerGetAttribute");
   load(d.funcSetAttribute, "cuFuncSetAttribute");
+  load(d.tensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
 }
 
@@ -214,6 +217,15 @@ class CudaDevice : public Device {
         return inputError(Diagnostic{"<device>", 0, 0, "a scalar parameter of type " + t.str() + " cannot be passed to the GPU yet"});
       }
       params[i] = storage[i].data();
+    }
+    // The hidden parameters: each tensor map encoded from the arguments' values.
+    std::vector<TensorMapBytes> maps;
+    if (!lm.launch.tensorMaps.empty()) {
+      std::vector<uint64_t> values(storage.size());
+      for (size_t i = 0; i < storage.size(); ++i) std::memcpy(&values[i], storage[i].data(), 8);
+      if (std::string why = encodeTensorMaps(d_.tensorMapEncodeTiled, lm.launch.tensorMaps, values, k.kernel->paramNames, maps); !why.empty())
+        return inputError(Diagnostic{"<device>", 0, 0, why});
+      for (TensorMapBytes& m : maps) params.push_back(&m);
     }
     Handle stream = reinterpret_cast<Handle>(uintptr_t(o.gpu.stream));
     auto launchOnce = [&] {
@@ -427,10 +439,11 @@ class CudaDirectLaunch final : public DirectLaunch {
     ir::ScalarKind kind;  ///< Ptr for a pointer; else the scalar's kind
     uint32_t divisor;     ///< codegen::divisorOf the compiled code assumes
     bool one;             ///< an integer the code assumes equal to 1
+    bool stride;          ///< a descriptor's stride: the divisor is codegen::strideDivisorOf
   };
-  CudaDirectLaunch(CudaDevice& dev, const CudaDevice::LoadedModule& lm, std::vector<Param> params)
+  CudaDirectLaunch(CudaDevice& dev, const CudaDevice::LoadedModule& lm, std::vector<Param> params, std::vector<std::string> names)
       : dev_(dev), fn_(lm.fn), threads_(lm.launch.threads), dynamicShared_(unsigned(lm.launch.dynamicSharedBytes)),
-        loaded_(lm.loaded), params_(std::move(params)) {}
+        loaded_(lm.loaded), params_(std::move(params)), names_(std::move(names)), tensorMaps_(lm.launch.tensorMaps) {}
 
   Outcome<bool> launch(const std::array<int64_t, 3>& grid, const std::vector<uint64_t>& args, uint64_t stream) override {
     if (!*loaded_ || args.size() != params_.size()) return false;
@@ -458,9 +471,16 @@ class CudaDirectLaunch final : public DirectLaunch {
           default: break;
         }
       }
-      if (ir::ElemType{p.kind, ir::ScalarKind::I32}.isInt() && (codegen::divisorOf(bits) != p.divisor || (v == 1) != p.one)) ok = false;
+      const uint32_t divisor = p.stride ? codegen::strideDivisorOf(bits) : codegen::divisorOf(bits);
+      if (ir::ElemType{p.kind, ir::ScalarKind::I32}.isInt() && (divisor != p.divisor || (v == 1) != p.one)) ok = false;
       if (!ok) return false;
       slots[i] = storage[i].data();
+    }
+    std::vector<TensorMapBytes> maps;
+    if (!tensorMaps_.empty()) {
+      if (std::string why = encodeTensorMaps(dev_.d_.tensorMapEncodeTiled, tensorMaps_, args, names_, maps); !why.empty())
+        return inputError(Diagnostic{"<device>", 0, 0, why});
+      for (TensorMapBytes& m : maps) slots.push_back(&m);
     }
     if (dev_.d_.ctxSetCurrent(dev_.ctx_) != 0) return environmentError("cannot make the GPU's context current");
     if (CUresult r = dev_.d_.launchKernel(fn_, unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]), threads_, 1, 1, dynamicShared_,
@@ -477,6 +497,8 @@ class CudaDirectLaunch final : public DirectLaunch {
   unsigned threads_, dynamicShared_;
   std::shared_ptr<bool> loaded_;
   std::vector<Param> params_;
+  std::vector<std::string> names_;                ///< the kernel's parameter names (errors)
+  std::vector<codegen::TensorMap> tensorMaps_;  ///< encoded per launch from the arguments
 };
 
 std::unique_ptr<DirectLaunch> CudaDevice::direct(const LoadedKernel& k, const BoundArgs& bound, const GpuOptions& gpu) {
@@ -495,18 +517,33 @@ std::unique_ptr<DirectLaunch> CudaDevice::direct(const LoadedKernel& k, const Bo
   std::vector<CudaDirectLaunch::Param> params;
   for (size_t i = 0; i < k.kernel->params().size(); ++i) {
     const ir::Type& t = k.kernel->params()[i]->type;
-    params.push_back({t.isPtr() ? ir::ScalarKind::Ptr : t.elem().kind, copts.paramDivisors[i], bool(copts.paramOnes[i])});
+    params.push_back({t.isPtr() ? ir::ScalarKind::Ptr : t.elem().kind, copts.paramDivisors[i], bool(copts.paramOnes[i]),
+                      isDescriptorStride(*k.kernel, i)});
   }
-  return std::make_unique<CudaDirectLaunch>(*this, **mod, std::move(params));
+  return std::make_unique<CudaDirectLaunch>(*this, **mod, std::move(params), k.kernel->paramNames);
 }
 
 }  // namespace
+
+bool isDescriptorStride(const ir::Kernel& k, size_t i) {
+  const std::string& name = i < k.paramNames.size() ? k.paramNames[i] : std::string();
+  const size_t dot = name.rfind(".stride");
+  if (dot == std::string::npos || dot + 7 == name.size()) return false;
+  for (size_t c = dot + 7; c < name.size(); ++c)
+    if (name[c] < '0' || name[c] > '9') return false;
+  const std::string base = name.substr(0, dot) + ".base";
+  return std::find(k.paramNames.begin(), k.paramNames.end(), base) != k.paramNames.end();
+}
 
 void specialize(const ir::Kernel& k, const std::vector<interp::Arg>& args, codegen::Options& o) {
   for (size_t i = 0; i < k.params().size() && i < args.size(); ++i) {
     const ir::Type& t = k.params()[i]->type;
     const interp::Arg& a = args[i];
-    o.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? codegen::divisorOf(uint64_t(a.i)) : 1);
+    const uint64_t v = uint64_t(a.i);
+    o.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset)
+                              : !t.isInt() ? 1
+                              : isDescriptorStride(k, i) ? codegen::strideDivisorOf(v)
+                                                         : codegen::divisorOf(v));
     o.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
   }
 }

@@ -76,7 +76,8 @@ int runCodegen(const CodegenCli& o) {
     const codegen::LaunchInfo& l = ptx->launch;
     if (o.stats)
       std::cerr << "tilevm ptx: @" << l.kernel << " for " << l.arch << ": " << l.threads << " threads per block, "
-                << l.dynamicSharedBytes << " bytes of dynamic shared memory\n";
+                << l.dynamicSharedBytes << " bytes of dynamic shared memory"
+                << (l.tensorMaps.empty() ? "" : ", " + std::to_string(l.tensorMaps.size()) + " tensor maps (TMA)") << "\n";
     text = std::move(ptx->ptx);
   }
   if (!text) {

@@ -280,11 +280,14 @@ def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, fp_fusion, o)
             key.append((v.dtype, p % 16 == 0))
             runtime.append(p)
         elif _descriptor(v) and type(v.base).__name__ in ("Tensor", "Parameter") and hasattr(v.base, "data_ptr"):
-            p, fields = v.base.data_ptr(), [int(x) for x in (*v.shape, *v.strides)]
+            shape, strides = [int(x) for x in v.shape], [int(x) for x in v.strides]
+            p, fields = v.base.data_ptr(), shape + strides
             if not all(-2**63 <= x < 2**63 for x in fields):
                 return None
+            # Strides are specialized on the power of two up to 16 dividing them (strideDivisorOf).
             key.append((t, v.base.dtype, p % 16 == 0, tuple(int(x) for x in v.block_shape), v.padding,
-                        tuple((x % 16 == 0, x == 1) for x in fields)))
+                        tuple((x % 16 == 0, x == 1) for x in shape),
+                        tuple((min(x & -x, 16) if x else 16, x == 1) for x in strides)))
             runtime.append(p)
             runtime.extend(fields)
         else:

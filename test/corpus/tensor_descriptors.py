@@ -42,6 +42,35 @@ def desc_matmul_kernel(a_desc, b_desc, c_desc, K,
 # REF: c = a @ b
 # EXPECT: c
 # TOL: 1e-4 1e-4
+# The same with f16 tiles (the tensor cores; on sm_90a with --num-stages 2 or more the TMA copies
+# the blocks into the ring): K = 72 ends in a partial block, M and N in partial tiles.
+# RUN: -k desc_matmul_kernel -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32 --grid 2,2
+# ARGS: a=randn:f16:100x72 b=randn:f16:72x120 c=empty:f32:100x120 K=72
+# ARGS: a_desc=desc:a:64x32 b_desc=desc:b:32x64 c_desc=desc:c:64x64
+# REF: c = a @ b
+# EXPECT: c
+# TOL: 1e-3 1e-3
+
+
+@triton.jit
+def desc_matmul_nt_kernel(a_desc, b_desc, c_desc, K,
+                          BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # B stored N x K and read transposed (Triton's persistent-matmul tutorial's descriptor form).
+    off_m = tl.program_id(0) * BLOCK_M
+    off_n = tl.program_id(1) * BLOCK_N
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = a_desc.load([off_m, k * BLOCK_K])
+        b = b_desc.load([off_n, k * BLOCK_K])
+        acc = tl.dot(a, b.T, acc)
+    c_desc.store([off_m, off_n], acc.to(c_desc.dtype))
+
+# RUN: -k desc_matmul_nt_kernel -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=64 --grid 2,1
+# ARGS: a=randn:f16:70x200 b=randn:f16:120x200 c=empty:f16:70x128 K=200
+# ARGS: a_desc=desc:a:64x64 b_desc=desc:b:128x64 c_desc=desc:c:64x128
+# REF: c = np.zeros((70, 128)); c[:, :120] = a @ b.T
+# EXPECT: c
+# TOL: 1e-2 1e-2
 
 
 @triton.jit

@@ -37,7 +37,7 @@ TEST_CASE("per-arch shared memory opt-in maxima", "[targets]") {
 TEST_CASE("launch metadata round-trips through a cache entry as fields", "[targets]") {
   codegen::CompiledPtx c;
   c.ptx = ".version 8.5\n.target sm_86\n// tilevm.dynamic_shared_bytes 5\n";
-  c.launch = {"dot_k", "sm_86", 256, 98304};
+  c.launch = {"dot_k", "sm_86", 256, 98304, {}};
   std::string entry = rt::encodePtxEntry(c);
   auto back = rt::decodePtxEntry(entry);
   REQUIRE(back);
@@ -46,14 +46,27 @@ TEST_CASE("launch metadata round-trips through a cache entry as fields", "[targe
   CHECK(back->launch.arch == "sm_86");
   CHECK(back->launch.threads == 256);
   CHECK(back->launch.dynamicSharedBytes == 98304);
+  CHECK(back->launch.tensorMaps.empty());
+  // Tensor maps (the hidden parameters of TMA copies) travel too.
+  c.launch.tensorMaps = {{0, {1, 2}, {3, 4}, "f16", {128, 64}, 128, false}, {5, {6, 7}, {8, 9}, "f32", {64, 16}, 64, true}};
+  back = rt::decodePtxEntry(rt::encodePtxEntry(c));
+  REQUIRE(back);
+  CHECK(back->launch.tensorMaps == c.launch.tensorMaps);
   // Anything else is a miss: plain PTX (an older entry), a damaged or foreign header.
+  const std::string v2 = "tilevm-launch v2 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0 tensor_maps=";
   CHECK_FALSE(rt::decodePtxEntry(c.ptx));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_75 threads=128 dynamic_shared_bytes=0\n"));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=2048 dynamic_shared_bytes=0\n"));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=-1\n"));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128\n"));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0 x=1\n"));
-  CHECK(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));  // before tensor maps
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_75 threads=128 dynamic_shared_bytes=0 tensor_maps=-\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_90 threads=2048 dynamic_shared_bytes=0 tensor_maps=-\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=-1 tensor_maps=-\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry(v2 + "- x=1\n"));
+  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/f16/128,64/96/z\n"));    // no such swizzle
+  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3/f16/128,64/128/z\n"));     // a stride short
+  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/i8/128,64/128/z\n"));    // no such element type here
+  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/f16/128,64/128/q\n"));   // no such fill
+  CHECK(rt::decodePtxEntry(v2 + "-\n"));
+  CHECK(rt::decodePtxEntry(v2 + "0/1,2/3,4/bf16/128,64/32/n\n"));
 }
 
 TEST_CASE("the register budget that keeps a kernel's blocks per SM", "[targets]") {

@@ -1,0 +1,211 @@
+// TensorMaps.cpp - the TMA's copies of host tensor descriptors' blocks into a cp.async ring's
+// stages (AsyncPipeline.cpp). A load is one when it is exactly the access the frontend writes
+// for `desc.load` of a descriptor parameter (frontend/BlockPointers.cpp): then the launch encodes
+// a tensor map from the descriptor's base, shapes and strides (codegen::TensorMap, a hidden
+// 128-byte grid-constant parameter), one thread per stage arms the stage's mbarrier with the
+// bytes to come and issues `cp.async.bulk.tensor` for each 128-, 64- or 32-byte slab of the
+// swizzled tile, and every thread waits on the mbarrier's phase before reading the stage. The
+// TMA writes the swizzle wgmma reads (CU_TENSOR_MAP_SWIZZLE_nB is Swizzle<n,4,3>, the layout of
+// Layout.h's SharedLayout) and fills what lies outside the array with zeros (or NaN), as the
+// descriptor's mask and `other` say.
+#include <cmath>
+
+#include "codegen/Lowerer.h"
+
+namespace tilevm::codegen {
+
+namespace {
+
+using ir::Opcode;
+
+const ir::Op* defOf(const ir::Value* v, Opcode code) { return v->def && v->def->code == code ? v->def : nullptr; }
+
+// The scalar a splat spreads, or null.
+const ir::Value* splatOf(const ir::Value* v) {
+  const ir::Op* s = defOf(v, Opcode::Splat);
+  return s && s->operands[0]->type.isScalar() ? s->operands[0] : nullptr;
+}
+
+// Whether v is a splat of the integer constant c.
+bool splatOfInt(const ir::Value* v, int64_t c) {
+  const ir::Value* s = splatOf(v);
+  const ir::Op* k = s ? defOf(s, Opcode::Constant) : nullptr;
+  const int64_t* i = k ? k->intAttr("value") : nullptr;
+  return i && *i == c;
+}
+
+// One dim of a descriptor's pointers: ext(arange(0, n) + splat(off)) (or the arange alone).
+struct DimIndex {
+  const ir::Value* index = nullptr;   // the i64 index tile (what the mask compares)
+  const ir::Value* offset = nullptr;  // the i32 scalar offset (null: 0)
+  int64_t size = 0;
+};
+
+std::optional<DimIndex> dimIndex(const ir::Value* v) {
+  const ir::Op* ext = defOf(v, Opcode::ExtSI);
+  if (!ext || v->type.rank() != 1 || v->type.elem().kind != ir::ScalarKind::I64) return std::nullopt;
+  const ir::Value* x = ext->operands[0];
+  DimIndex d{v, nullptr, v->type.dim(0)};
+  const ir::Op* range = defOf(x, Opcode::Arange);
+  if (const ir::Op* add = defOf(x, Opcode::AddI); add && !range) {
+    range = defOf(add->operands[0], Opcode::Arange);
+    d.offset = splatOf(add->operands[1]);
+    if (!d.offset || d.offset->type.elem().kind != ir::ScalarKind::I32) return std::nullopt;
+  }
+  if (!range || *range->intAttr("start") != 0 || x->type.elem().kind != ir::ScalarKind::I32) return std::nullopt;
+  return d;
+}
+
+// The dim of a 2-D tile that a 1-D value expanded by `expand` (axis 0 or 1) runs along.
+int alongDim(const ir::Op* expand) { return *expand->intAttr("axis") == 0 ? 1 : 0; }
+
+}  // namespace
+
+std::optional<Lowerer::TensorMapLoad> Lowerer::tensorMapLoad(const ir::Op& load) const {
+  const ir::Type& t = load.result()->type;
+  const ir::ScalarKind kind = t.elem().kind;
+  if (t.rank() != 2 || load.operands.size() != 3) return std::nullopt;
+  const char* dtype = kind == ir::ScalarKind::F16 ? "f16" : kind == ir::ScalarKind::BF16 ? "bf16" : kind == ir::ScalarKind::F32 ? "f32" : nullptr;
+  if (!dtype || t.dim(0) % 8 != 0 || t.dim(0) > 256) return std::nullopt;
+  auto paramIndex = [&](const ir::Value* v) -> std::optional<unsigned> {
+    for (size_t i = 0; i < k_.params().size(); ++i)
+      if (k_.params()[i].get() == v) return unsigned(i);
+    return std::nullopt;
+  };
+  // Pointers: splat(base) + term + term, a term per dim.
+  TensorMap map;
+  std::vector<DimIndex> dims(2);
+  std::vector<std::optional<unsigned>> strides(2);
+  const ir::Value* p = load.operands[0];
+  for (int term = 0; term < 2; ++term) {
+    const ir::Op* add = defOf(p, Opcode::AddPtr);
+    if (!add) return std::nullopt;
+    const ir::Op* bcast = defOf(add->operands[1], Opcode::Broadcast);
+    const ir::Op* mul = defOf(bcast ? bcast->operands[0] : add->operands[1], Opcode::MulI);
+    const ir::Op* expand = mul ? defOf(mul->operands[0], Opcode::ExpandDims) : nullptr;
+    const ir::Value* stride = mul ? splatOf(mul->operands[1]) : nullptr;
+    auto d = expand ? dimIndex(expand->operands[0]) : std::nullopt;
+    if (!d || !stride) return std::nullopt;
+    const int dim = alongDim(expand);
+    if (dims[dim].index || d->size != t.dim(dim)) return std::nullopt;
+    dims[dim] = *d;
+    strides[dim] = paramIndex(stride);
+    if (!strides[dim]) return std::nullopt;
+    p = add->operands[0];
+  }
+  const ir::Value* base = splatOf(p);
+  auto baseParam = base ? paramIndex(base) : std::nullopt;
+  if (!baseParam) return std::nullopt;
+  // The mask: the and of (index >= 0) and (index < shape) over both dims, each along its dim.
+  std::vector<std::optional<unsigned>> shapes(2);
+  std::vector<bool> nonNegative(2, false);
+  std::vector<std::pair<const ir::Value*, int>> leaves;  // (i1 value, dim it runs along; -1: 2-D)
+  std::vector<std::pair<const ir::Value*, int>> work{{load.operands[1], -1}};
+  while (!work.empty()) {
+    auto [v, dim] = work.back();
+    work.pop_back();
+    if (const ir::Op* a = defOf(v, Opcode::AndI)) {
+      work.push_back({a->operands[0], dim});
+      work.push_back({a->operands[1], dim});
+    } else if (const ir::Op* b = defOf(v, Opcode::Broadcast); b && dim < 0) {
+      work.push_back({b->operands[0], -1});
+    } else if (const ir::Op* e = defOf(v, Opcode::ExpandDims); e && dim < 0 && v->type.rank() == 2) {
+      work.push_back({e->operands[0], alongDim(e)});
+    } else {
+      leaves.push_back({v, dim});
+    }
+  }
+  for (auto [v, dim] : leaves) {
+    const ir::Op* cmp = defOf(v, Opcode::CmpI);
+    if (!cmp || dim < 0 || cmp->operands[0] != dims[dim].index) return std::nullopt;
+    const std::string& pred = *cmp->strAttr("pred");
+    if (pred == "sge" && splatOfInt(cmp->operands[1], 0)) {
+      nonNegative[dim] = true;
+    } else if (pred == "slt" && splatOf(cmp->operands[1]) && !shapes[dim]) {
+      shapes[dim] = paramIndex(splatOf(cmp->operands[1]));
+      if (!shapes[dim]) return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+  }
+  // Outside the array: +0, or NaN (padding="nan").
+  const ir::Value* other = splatOf(load.operands[2]);
+  const ir::Op* c = other ? defOf(other, Opcode::Constant) : nullptr;
+  const double* f = c ? c->floatAttr("value") : nullptr;
+  if (!f || !(std::isnan(*f) || (*f == 0.0 && !std::signbit(*f)))) return std::nullopt;
+  for (int d = 0; d < 2; ++d)
+    if (!nonNegative[d] || !shapes[d]) return std::nullopt;
+  // TMA's alignment, as the launch specializes the parameters: a 16-byte aligned base, a leading
+  // stride of whole 16 bytes, the last stride 1.
+  auto divisor = [&](unsigned i) { return i < o_.paramDivisors.size() ? o_.paramDivisors[i] : 1u; };
+  auto one = [&](unsigned i) { return i < o_.paramOnes.size() && o_.paramOnes[i]; };
+  const SharedLayout s = sharedLayoutOf(t);
+  if (divisor(*baseParam) % 16 != 0 || divisor(*strides[0]) * s.elemBytes % 16 != 0 || !one(*strides[1])) return std::nullopt;
+  if (s.swizzleBytes == 0) return std::nullopt;
+  map.base = *baseParam;
+  map.shape = {*shapes[0], *shapes[1]};
+  map.stride = {*strides[0], *strides[1]};
+  map.dtype = dtype;
+  map.box = {uint32_t(t.dim(0)), uint32_t(s.swizzleBytes / s.elemBytes)};
+  map.swizzleBytes = s.swizzleBytes;
+  map.nanFill = std::isnan(*f);
+  return TensorMapLoad{map, {dims[0].offset, dims[1].offset}};
+}
+
+unsigned Lowerer::tensorMapIndex(const TensorMap& m) {
+  for (size_t i = 0; i < tensorMaps_.size(); ++i)
+    if (tensorMaps_[i] == m) return unsigned(i);
+  tensorMaps_.push_back(m);
+  return unsigned(tensorMaps_.size() - 1);
+}
+
+llvm::Value* Lowerer::tensorMapAddress(unsigned i) {
+  return b_.CreatePtrToInt(fn_->getArg(unsigned(k_.params().size() + i)), b_.getInt64Ty());
+}
+
+void Lowerer::initBarriers(llvm::Value* addr, unsigned count) {
+  barrier();  // whatever used these bytes before is done with them
+  llvm::Value* first = b_.CreateZExt(b_.CreateICmpEQ(tid_, b_.getInt32(0)), b_.getInt32Ty());
+  for (unsigned i = 0; i < count; ++i)
+    asmCall(b_.getVoidTy(), "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p mbarrier.init.shared::cta.b64 [$1], 1;\n\t}", "r,r,~{memory}",
+            {first, b_.CreateAdd(addr, b_.getInt32(int32_t(8 * i)))});
+  asmCall(b_.getVoidTy(), "fence.mbarrier_init.release.cluster;", "~{memory}", {});
+  fenceProxyAsync();
+  barrier();
+}
+
+void Lowerer::waitBarrier(llvm::Value* addr, llvm::Value* phase) {
+  llvm::BasicBlock* spin = llvm::BasicBlock::Create(ctx_, "tma_wait", fn_);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "tma_ready", fn_);
+  b_.CreateBr(spin);
+  b_.SetInsertPoint(spin);
+  llvm::Value* ready = asmCall(b_.getInt32Ty(),
+                               "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n\tselp.b32 $0, 1, 0, p;\n\t}",
+                               "=r,r,r,~{memory}", {addr, phase});
+  b_.CreateCondBr(b_.CreateICmpNE(ready, b_.getInt32(0)), done, spin);
+  b_.SetInsertPoint(done);
+}
+
+void Lowerer::expectBytes(llvm::Value* addr, unsigned bytes, llvm::Value* issue) {
+  asmCall(b_.getVoidTy(),
+          "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " + std::to_string(bytes) +
+              ";\n\t}",
+          "r,r,~{memory}", {b_.CreateZExt(issue, b_.getInt32Ty()), addr});
+}
+
+void Lowerer::tensorCopy(unsigned map, llvm::Value* dst, llvm::Value* x, llvm::Value* y, llvm::Value* bar, llvm::Value* issue) {
+  asmCall(b_.getVoidTy(),
+          "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+          "[$1], [$2, {$3, $4}], [$5];\n\t}",
+          "r,r,l,r,r,r,~{memory}", {b_.CreateZExt(issue, b_.getInt32Ty()), dst, tensorMapAddress(map), x, y, bar});
+}
+
+void Lowerer::invalidateBarriers(llvm::Value* addr, unsigned count) {
+  llvm::Value* first = b_.CreateZExt(b_.CreateICmpEQ(tid_, b_.getInt32(0)), b_.getInt32Ty());
+  for (unsigned i = 0; i < count; ++i)
+    asmCall(b_.getVoidTy(), "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p mbarrier.inval.shared::cta.b64 [$1];\n\t}", "r,r,~{memory}",
+            {first, b_.CreateAdd(addr, b_.getInt32(int32_t(8 * i)))});
+  barrier();  // before anyone reuses the bytes
+}
+
+}  // namespace tilevm::codegen
