@@ -7,7 +7,7 @@
 # tilevm-cuda"; tilevm-cpu: the interpreter on that machine's CPU; diff-triton: real Triton with
 # every launch checked on the interpreter, python3 -m tilevm --diff triton; RECORD=1 keeps
 # fixtures under $OUT/fixtures_NAME) picks the engines.
-#   1. tilevm_gpu_tests (and with CORPUS=1 the corpus through tilevm diff); 2. test/python scripts under --device cuda (run_scripts.sh, GPU mode);
+#   1. tilevm_gpu_tests (and with CORPUS=1 the corpus through tilevm diff, at 1 and 3 stages); 2. test/python scripts under --device cuda (run_scripts.sh, GPU mode);
 #   3. launch overhead (2 and 3 skipped with SCRIPTS=0): bench/launch_overhead.py under Triton, tilevm --device cuda, tilevm cpu;
 #   4. each tutorial under real Triton and under tilevm --device cuda (exit code, time, table).
 set -uo pipefail
@@ -22,6 +22,9 @@ ROOT=$PWD
 echo "== gpu tests"; dist/tilevm_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?"; tail -3 "$OUT/gpu_tests.log"
 if [ "${CORPUS:-0}" = 1 ]; then
   echo "== corpus diff"; python3 bench/gpu_corpus_diff.py dist/tilevm > "$OUT/corpus_diff.log" 2>&1; echo "corpus rc=$?"; tail -2 "$OUT/corpus_diff.log"
+  # Again with 3 stages: the wgmma loops' rings (cp.async, prefix masks, the TMA's copies).
+  echo "== corpus diff, 3 stages"; EXTRA="--num-stages 3" python3 bench/gpu_corpus_diff.py dist/tilevm > "$OUT/corpus_diff_stages3.log" 2>&1
+  echo "corpus (3 stages) rc=$?"; tail -2 "$OUT/corpus_diff_stages3.log"
 fi
 if [ "${SCRIPTS:-1}" = 1 ]; then
 echo "== python scripts under --device cuda"
