@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_wgmma.sh - on the GPU machine (H200, sm_90a): the wgmma dot path and its cp.async ring
 # through `tilevm diff` (f16/bf16 matmul at partial tiles and a K tail, 1 stage = operands staged
-# from registers, 3/4 stages = the ring; K = 500, a prefix of a copy; attention; f32 at tf32 precision over the 32-, 64- and
+# from registers, 3/4 stages = the ring; K = 500, a prefix of a copy; fp8 (FP8="" skips); attention; f32 at tf32 precision over the 32-, 64- and
 # 128-byte swizzles and B contiguous along N or along K). Binaries from build-wg/dist.tar.xz
 # (or dist/). Logs under $OUT. TYPES="f16 bf16 f32" and ATTN=0 select a part.
 #   OUT=dir bash bench/gpu_wgmma.sh
@@ -13,7 +13,8 @@ mm() {  # S dtype BM BN BK warps stages
   local S=$1 t=$2
   local sbk=${SBK:-$S} sbn=${SBN:-1}  # SBK=1 SBN=S: B contiguous along K
   local k=${KT:-$S}                     # KT=500: K short of the arrays' rows (a prefix of a copy)
-  echo "$T diff $K -k matmul_k -D BM=$3 -D BN=$4 -D BK=$5 -D GM=8 --num-warps $6 --num-stages $7 --grid $(( ((S + $3 - 1) / $3) * ((S + $4 - 1) / $4) )) --arg a=randn:$t:${S}x$S --arg b=randn:$t:${S}x$S --arg c=empty:$t:${S}x$S --arg M=$S --arg N=$S --arg K=$k --arg sam=$S --arg sak=1 --arg sbk=$sbk --arg sbn=$sbn --arg scm=$S --arg scn=1"
+  local ct=${CT:-$t}                    # CT=f16: the output's type (fp8 inputs)
+  echo "$T diff $K -k matmul_k -D BM=$3 -D BN=$4 -D BK=$5 -D GM=8 --num-warps $6 --num-stages $7 --grid $(( ((S + $3 - 1) / $3) * ((S + $4 - 1) / $4) )) --arg a=randn:$t:${S}x$S --arg b=randn:$t:${S}x$S --arg c=empty:$ct:${S}x$S --arg M=$S --arg N=$S --arg K=$k --arg sam=$S --arg sak=1 --arg sbk=$sbk --arg sbn=$sbn --arg scm=$S --arg scn=1"
 }
 for t in ${TYPES:-f16 bf16}; do
   cfgs=("128 256 64 8" "128 128 64 4" "128 128 32 4" "64 128 64 4")
@@ -42,6 +43,13 @@ case " ${TYPES:-f16 bf16} " in *" f16 "*)
     done
   done;;
 esac
+# fp8 (e5m2, e4m3) as tutorial 03 passes it: B contiguous along K (staged), A in the ring.
+for t in ${FP8:-fp8e5 fp8e4nv}; do
+  for ns in 1 3; do
+    cmd=$(CT=f16 SBK=1 SBN=512 mm 512 $t 128 256 128 8 $ns); r=$($cmd 2>&1 | tail -1)
+    echo "matmul $t S=512 B K-contiguous cfg=(128 256 128 8) stages=$ns: $r" | tee -a $OUT/wgmma_diffs.log
+  done
+done
 [ "${ATTN:-1}" = 1 ] && for ns in 1 3; do
   r=$($T diff $K -k attn_k -D N_CTX=512 -D HEAD=64 -D BM=128 -D BN=64 --num-warps 8 --num-stages $ns --grid 4,2 --arg Q=randn:f16:2x512x64 --arg K=randn:f16:2x512x64 --arg V=randn:f16:2x512x64 --arg O=empty:f16:2x512x64 --arg sm_scale=0.125 2>&1 | tail -1)
   echo "attn D64 stages=$ns: $r" | tee -a $OUT/wgmma_diffs.log

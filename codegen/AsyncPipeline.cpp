@@ -30,12 +30,16 @@ bool isZeroConstant(const ir::Value* v) {
   return d && *d == 0.0 && !std::signbit(*d);
 }
 
-// The elements of one 16-byte copy of a ring tile (f16/bf16: 8, f32: 4); 0 for other types.
+// The elements of one 16-byte copy of a ring tile (f16/bf16: 8, f32: 4, the 1-byte types wgmma
+// reads, int8 and fp8: 16); 0 for other types.
 unsigned chunkElements(const ir::Type& t) {
   switch (t.elem().kind) {
     case ir::ScalarKind::F16:
     case ir::ScalarKind::BF16: return 8;
     case ir::ScalarKind::F32: return 4;
+    case ir::ScalarKind::I8:
+    case ir::ScalarKind::F8E5:
+    case ir::ScalarKind::F8E4NV: return 16;
     default: return 0;
   }
 }
@@ -105,8 +109,9 @@ void Lowerer::planRings() {
         const ir::Value* operand = o->operands[i];
         const ir::Op* d = operand->def;
         if (!d || d->parent != &body || only(operand) != o.get()) continue;
-        // tf32 B must be stored K-major: transposed from either kind of load, never as loaded.
-        const bool kMajorB = i == 1 && operand->type.elem().kind == ir::ScalarKind::F32;
+        // tf32, int8 and fp8 B must be stored K-major (wgmma transposes only 16-bit operands):
+        // transposed from either kind of load, never as loaded.
+        const bool kMajorB = i == 1 && (operand->type.elem().kind == ir::ScalarKind::F32 || ir::bitWidth(operand->type.elem().kind) == 8);
         if (d->code == Opcode::Load && !kMajorB && ringLoad(*d)) candidates[d] = {RingFeed::Direct, operand};
         else if (d->code == Opcode::Load && i == 1 && ringLoadTransposed(*d)) candidates[d] = {RingFeed::Transposed, operand};
         else if (d->code == Opcode::Load && kMajorB && ringLoadScattered(*d)) candidates[d] = {RingFeed::Scattered, operand};

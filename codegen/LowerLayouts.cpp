@@ -38,8 +38,8 @@ LayoutKind Lowerer::dotKind(const ir::Op& op) const {
   if (wgmmaFits && half && a.dim(1) % 16 == 0 && SharedLayout::swizzleFor(a.dim(1), 2) && SharedLayout::swizzleFor(b.dim(1), 2))
     return LayoutKind::Wgmma;
   if (wgmmaFits && tf32 && SharedLayout::swizzleFor(a.dim(1), 4)) return LayoutKind::Wgmma;
-  // int8 (s8 x s8 -> s32, k32): both operands K-major too, staged from registers (B written
-  // transposed; one byte cannot be moved by cp.async, so no ring takes it).
+  // int8 (s8 x s8 -> s32, k32): both operands K-major too (B staged from registers is written
+  // transposed; a ring takes A, and B loaded K-contiguous or as tl.trans of an N x K tile).
   const bool i8 = in == ScalarKind::I8 && op.result()->type.elem().kind == ScalarKind::I32;
   // (wgmma's s8 shapes: N = 8, 16, 24, 32, then multiples of 16.)
   const int64_t n = b.dim(1);
