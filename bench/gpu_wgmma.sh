@@ -43,7 +43,7 @@ case " ${TYPES:-f16 bf16} " in *" f16 "*)
     done
   done;;
 esac
-# fp8 (e5m2, e4m3) as tutorial 03 passes it: B contiguous along K (staged), A in the ring.
+# fp8 (e5m2, e4m3) as tutorial 03 passes it: B contiguous along K through a carried pointer.
 for t in ${FP8:-fp8e5 fp8e4nv}; do
   for ns in 1 3; do
     cmd=$(CT=f16 SBK=1 SBN=512 mm 512 $t 128 256 128 8 $ns); r=$($cmd 2>&1 | tail -1)

@@ -66,13 +66,27 @@ bool Lowerer::ringLoad(const ir::Op& load) const {
   return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
 }
 
-bool Lowerer::ringLoadTransposed(const ir::Op& load) const {
+const ir::Value* Lowerer::advancedPointerInit(const ir::Op& forOp, const ir::Value* v) const {
+  const ir::Block& body = forOp.regions[0]->block;
+  if (v->def || v->owner != &body || v->index == 0 || v->type.isScalar()) return nullptr;
+  const ir::Op* next = body.ops.back()->operands[v->index - 1]->def;  // what the yield passes on
+  if (!next || next->code != Opcode::AddPtr || next->operands[0] != v) return nullptr;
+  const ir::Value* by = next->operands[1];
+  if (!by->type.isScalar() && !(by->def && by->def->code == Opcode::Splat)) return nullptr;  // one offset for all elements
+  const ir::Value* init = forOp.operands[3 + v->index - 1];
+  return isIndexFunction(init) ? init : nullptr;
+}
+
+bool Lowerer::ringLoadTransposed(const ir::Op& load, const ir::Op& forOp) const {
   const ir::Type& t = load.result()->type;
   const unsigned chunk = chunkElements(t);  // per 16-byte copy, consecutive along dim 0
   if (t.rank() != 2 || chunk == 0 || t.dim(0) % chunk != 0 || SharedLayout::swizzleFor(t.dim(0), 16 / chunk) == 0) return false;
   auto p = axesReversed_.find(load.operands[0]);
   if (p == axesReversed_.end() || p->second.contiguity < chunk || p->second.divisibility % 16 != 0) return false;
-  if (!isIndexFunction(load.operands[0])) return false;  // each copy's address recomputed at its element
+  // Each copy's address recomputed at its element.
+  // (Advanced pointers: every thread's first slot inside the tile, so its offset is defined.)
+  if (!isIndexFunction(load.operands[0]) && !(advancedPointerInit(forOp, load.operands[0]) && layoutOf(load.operands[0]).full()))
+    return false;
   if (copyMask(load, chunk, true) == CopyMask::Unfit) return false;
   if (load.operands.size() > 1 && !load.operands[1]->type.isScalar() && !isIndexFunction(load.operands[1])) return false;
   return load.operands.size() <= 2 || isZeroConstant(load.operands[2]);
@@ -113,7 +127,7 @@ void Lowerer::planRings() {
         // transposed from either kind of load, never as loaded.
         const bool kMajorB = i == 1 && (operand->type.elem().kind == ir::ScalarKind::F32 || ir::bitWidth(operand->type.elem().kind) == 8);
         if (d->code == Opcode::Load && !kMajorB && ringLoad(*d)) candidates[d] = {RingFeed::Direct, operand};
-        else if (d->code == Opcode::Load && i == 1 && ringLoadTransposed(*d)) candidates[d] = {RingFeed::Transposed, operand};
+        else if (d->code == Opcode::Load && i == 1 && ringLoadTransposed(*d, forOp)) candidates[d] = {RingFeed::Transposed, operand};
         else if (d->code == Opcode::Load && kMajorB && ringLoadScattered(*d)) candidates[d] = {RingFeed::Scattered, operand};
         else if (d->code == Opcode::Permute && i == 1 && (*d->intsAttr("order"))[0] == 1) {
           const ir::Op* l = d->operands[0]->def;
@@ -133,6 +147,8 @@ void Lowerer::planRings() {
     for (const ir::Op* l : ring.pipe.loads) {
       auto [feed, operand] = candidates.at(l);
       ring.feeds.push_back(feed);
+      ring.pointerInits.push_back(feed == RingFeed::Transposed && !isIndexFunction(l->operands[0])
+                                      ? advancedPointerInit(forOp, l->operands[0]) : nullptr);
       ring.tma.emplace_back();
       if (feed == RingFeed::Direct || feed == RingFeed::Permuted)
         if (auto t = tensorMapLoad(*l)) {
@@ -234,7 +250,7 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
         continue;
       }
       if (ring.feeds[j] == RingFeed::Transposed) {
-        issueTransposed(ld, s, base, live);
+        issueTransposed(ld, s, base, live, ring.pointerInits[j]);
         continue;
       }
       if (ring.feeds[j] == RingFeed::Scattered) {
@@ -280,11 +296,20 @@ void Lowerer::cpAsync(llvm::Value* dst, llvm::Value* src, unsigned size, llvm::V
 }
 
 // A K x N tile contiguous along K, copied to its N x K transpose in shared memory (layout s):
-// 16-byte chunk c (w = 8 halves or 4 f32 along K) is thread c % T's, c / T-th; its first element
-// is (k, n) = ((w c) % K, (w c) / K), whose address and mask are recomputed from their index
-// functions (ringLoadTransposed).
-void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live) {
+// 16-byte chunk c (w = 8 halves, 4 f32 or 16 bytes along K) is thread c % T's, c / T-th; its
+// first element is (k, n) = ((w c) % K, (w c) / K), whose address and mask are recomputed from
+// their index functions (ringLoadTransposed).
+void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live,
+                              const ir::Value* pointerInit) {
   const int64_t K = s.cols, N = s.rows, w = 16 / s.elemBytes;
+  // Pointers carried and advanced alike (advancedPointerInit): element e's is the initial one
+  // at e, moved by what this thread's first carried pointer moved from its initial one.
+  const ir::Value* ptr = ld.operands[0];
+  llvm::Value* moved = nullptr;
+  if (pointerInit) {
+    auto address = [&](llvm::Value* p) { return b_.CreatePtrToInt(p, b_.getInt64Ty()); };
+    moved = b_.CreateSub(address(slot(ptr, 0)), address(recompute(pointerInit, elementIndex(layoutOf(ptr), 0))));
+  }
   forEachChunk(K * N / w, [&](llvm::Value* c, llvm::Value* inRange) {
     llvm::Value* first = b_.CreateMul(c, b_.getInt32(int32_t(w)));
     llvm::Value* n = b_.CreateUDiv(first, b_.getInt32(int32_t(K)));
@@ -303,7 +328,8 @@ void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Val
     } else if (ld.operands.size() > 1) {
       on = b_.CreateAnd(on, recompute(ld.operands[1], e));
     }
-    llvm::Value* src = b_.CreatePtrToInt(recompute(ld.operands[0], e), b_.getInt64Ty());
+    llvm::Value* src = b_.CreatePtrToInt(recompute(pointerInit ? pointerInit : ptr, e), b_.getInt64Ty());
+    if (moved) src = b_.CreateAdd(src, moved);
     llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, n, k));
     // A chunk past the tile (its thread has none this round) copies nothing, not even zeros.
     cpAsync(dst, src, 16, b_.CreateSelect(on, bytes, b_.getInt32(0)), inRange);

@@ -322,6 +322,7 @@ class Lowerer {
     std::vector<const ir::Value*> operands;  ///< per load, the value its dot reads (the permute's for Permuted)
     std::vector<SharedLayout> layouts;  ///< per load, its tile in shared memory
     std::vector<uint64_t> offsets;      ///< per load, its byte offset within a stage
+    std::vector<const ir::Value*> pointerInits;  ///< per Transposed load, advancedPointerInit of its pointers (or null)
     /// Per load, its TMA copy and hidden parameter, where the TMA brings it (Direct and Permuted
     /// feeds of a host descriptor: TensorMaps.cpp); the others go by cp.async.
     std::vector<std::optional<std::pair<TensorMapLoad, unsigned>>> tma;
@@ -357,8 +358,13 @@ class Lowerer {
   /// proven contiguous and aligned, its mask whole or a prefix over each copy, `other` absent or +0.
   bool ringLoad(const ir::Op& load) const;
   /// The same for a B operand read contiguous along its dim 0 (the reversed-order axis
-  /// analysis), its pointers and mask recomputable at any element (RingFeed::Transposed).
-  bool ringLoadTransposed(const ir::Op& load) const;
+  /// analysis), its pointers (or their initial value: advancedPointerInit) and mask recomputable
+  /// at any element (RingFeed::Transposed).
+  bool ringLoadTransposed(const ir::Op& load, const ir::Op& forOp) const;
+  /// The initial value of forOp's carried pointer tile `v` when every iteration moves all its
+  /// elements alike (`p += BK * stride`) and that value is an index function: then any element's
+  /// pointer is the initial one recomputed there, moved as the carried tile moved. Else null.
+  const ir::Value* advancedPointerInit(const ir::Op& forOp, const ir::Value* v) const;
   /// Whether an f32 B operand (K x N) can go by 4-byte cp.async, element by element, to its
   /// K-major place (RingFeed::Scattered): a full blocked layout, `other` absent or +0.
   bool ringLoadScattered(const ir::Op& load) const;
@@ -369,7 +375,7 @@ class Lowerer {
   void issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage, llvm::Value* live,
                  llvm::Value* barrier);
   /// A RingFeed::Transposed load's copies into its K-major tile at `base` (where `live`).
-  void issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live);
+  void issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live, const ir::Value* pointerInit);
   /// A RingFeed::Scattered load's 4-byte copies, each element to its place in the K-major tile.
   void issueScattered(const ir::Op& ld, const SharedLayout& s, llvm::Value* base, llvm::Value* live);
   /// A 16- or 4-byte cp.async of `bytes` (0: zero-filled) from global `src` to shared `dst`,
