@@ -112,10 +112,35 @@ void Lowerer::planRings() {
     bool nested = false;
     for (const auto& o : body.ops) nested = nested || o->code == Opcode::For || o->code == Opcode::While || o->code == Opcode::If;
     if (nested) return;
-    // Each candidate load: how it reaches its dot, and the value the dot reads.
-    std::map<const ir::Op*, std::pair<RingFeed, const ir::Value*>> candidates;
+    // Each candidate load: how it is stored, and the values dots read of it (with, per value,
+    // whether the dot reads it as a K-major B).
+    std::map<const ir::Op*, std::pair<RingFeed, std::vector<std::pair<const ir::Value*, bool>>>> candidates;
     std::vector<const ir::Op*> dots;
     auto only = [&](const ir::Value* v) { return users[v].size() == 1 ? users[v][0] : nullptr; };
+    auto wgmmaDot = [&](const ir::Op* o) { return o && o->code == Opcode::Dot && layoutOf(o->result()).kind == LayoutKind::Wgmma; };
+    // A 16-bit tile several dots read as B, as loaded or through tl.trans (attention's backward:
+    // `dot(p, do)` and `dot(v, trans(do))`): stored once, each dot reading it N-major or K-major.
+    for (const auto& o : body.ops) {
+      if (o->code != Opcode::Load || users[o->result()].size() < 2) continue;
+      const ir::Value* v = o->result();
+      const ir::ScalarKind kind = v->type.elem().kind;
+      if (kind != ir::ScalarKind::F16 && kind != ir::ScalarKind::BF16) continue;
+      const bool direct = ringLoad(*o), transposed = !direct && ringLoadTransposed(*o, forOp);
+      if (!direct && !transposed) continue;
+      std::vector<std::pair<const ir::Value*, bool>> uses;  // (what the dot reads, read K-major)
+      bool ok = true;
+      for (const ir::Op* u : users[v]) {
+        if (wgmmaDot(u) && u->operands[1] == v && u->operands[0] != v) {
+          uses.push_back({v, transposed});
+        } else if (u->code == Opcode::Permute && (*u->intsAttr("order"))[0] == 1 && wgmmaDot(only(u->result())) &&
+                   only(u->result())->operands[1] == u->result() && only(u->result())->operands[0] != u->result()) {
+          uses.push_back({u->result(), direct});
+        } else {
+          ok = false;
+        }
+      }
+      if (ok) candidates[o.get()] = {direct ? RingFeed::Direct : RingFeed::Transposed, uses};
+    }
     for (const auto& o : body.ops) {
       if (o->code != Opcode::Dot || layoutOf(o->result()).kind != LayoutKind::Wgmma) continue;
       dots.push_back(o.get());
@@ -126,13 +151,14 @@ void Lowerer::planRings() {
         // tf32, int8 and fp8 B must be stored K-major (wgmma transposes only 16-bit operands):
         // transposed from either kind of load, never as loaded.
         const bool kMajorB = i == 1 && (operand->type.elem().kind == ir::ScalarKind::F32 || ir::bitWidth(operand->type.elem().kind) == 8);
-        if (d->code == Opcode::Load && !kMajorB && ringLoad(*d)) candidates[d] = {RingFeed::Direct, operand};
-        else if (d->code == Opcode::Load && i == 1 && ringLoadTransposed(*d, forOp)) candidates[d] = {RingFeed::Transposed, operand};
-        else if (d->code == Opcode::Load && kMajorB && ringLoadScattered(*d)) candidates[d] = {RingFeed::Scattered, operand};
+        // Stored as loaded, the tile is N-major as a B; the others are K-major.
+        if (d->code == Opcode::Load && !kMajorB && ringLoad(*d)) candidates[d] = {RingFeed::Direct, {{operand, false}}};
+        else if (d->code == Opcode::Load && i == 1 && ringLoadTransposed(*d, forOp)) candidates[d] = {RingFeed::Transposed, {{operand, true}}};
+        else if (d->code == Opcode::Load && kMajorB && ringLoadScattered(*d)) candidates[d] = {RingFeed::Scattered, {{operand, true}}};
         else if (d->code == Opcode::Permute && i == 1 && (*d->intsAttr("order"))[0] == 1) {
           const ir::Op* l = d->operands[0]->def;
           if (l && l->code == Opcode::Load && l->parent == &body && only(l->result()) == d && ringLoad(*l))
-            candidates[l] = {RingFeed::Permuted, operand};
+            candidates[l] = {RingFeed::Permuted, {{operand, true}}};
         }
       }
     }
@@ -145,7 +171,7 @@ void Lowerer::planRings() {
     std::set<const ir::Value*> inRing;  // what the dots read from the ring
     std::set<const ir::Op*> permutes;   // folded into their ring tiles (never lowered)
     for (const ir::Op* l : ring.pipe.loads) {
-      auto [feed, operand] = candidates.at(l);
+      auto [feed, uses] = candidates.at(l);
       ring.feeds.push_back(feed);
       ring.pointerInits.push_back(feed == RingFeed::Transposed && !isIndexFunction(l->operands[0])
                                       ? advancedPointerInit(forOp, l->operands[0]) : nullptr);
@@ -156,9 +182,11 @@ void Lowerer::planRings() {
           const ir::Type& lt = l->result()->type;
           ring.tmaBytes += unsigned(lt.numElements() * (ir::bitWidth(lt.elem().kind) / 8));
         }
-      ring.operands.push_back(operand);
-      inRing.insert(operand);
-      if (feed == RingFeed::Permuted) permutes.insert(operand->def);
+      ring.uses.push_back(uses);
+      for (const auto& [operand, kMajor] : uses) {
+        inRing.insert(operand);
+        if (operand->def && operand->def->code == Opcode::Permute) permutes.insert(operand->def);
+      }
       // Transposed, Scattered: the K x N tile stored as its N x K transpose; Permuted: as loaded (N x K).
       const ir::Type& t = l->result()->type;
       const bool transposed = feed == RingFeed::Transposed || feed == RingFeed::Scattered;
@@ -453,8 +481,8 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   fenceProxyAsync();
   barrier();
   for (size_t j = 0; j < ring.pipe.loads.size(); ++j) {
-    sharedTiles_[ring.operands[j]] = {b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j]))), ring.layouts[j],
-                                      ring.feeds[j] != RingFeed::Direct};
+    for (const auto& [operand, kMajor] : ring.uses[j])
+      sharedTiles_[operand] = {b_.CreateAdd(stage, b_.getInt32(int32_t(ring.offsets[j]))), ring.layouts[j], kMajor};
     lowered_.insert(ring.pipe.loads[j]);
   }
   lowerRegionBody(body);
@@ -497,7 +525,8 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   if (cpAsync) asmCall(b_.getVoidTy(), "cp.async.wait_group 0;", "~{memory}", {});
   barrier();
   if (barriers) invalidateBarriers(barriers, ring.stages);
-  for (const ir::Value* v : ring.operands) sharedTiles_.erase(v);
+  for (const auto& uses : ring.uses)
+    for (const auto& use : uses) sharedTiles_.erase(use.first);
   for (const ir::Value* v : ring.invariants) sharedTiles_.erase(v);
 }
 

@@ -64,11 +64,12 @@ void Lowerer::assignLayouts() {
   auto setKind = [&](const ir::Value* v, LayoutKind kind) {
     return Layout::accumulatorFits(v->type, threads_, kind) && set(v, Layout::accumulatorOf(v->type, threads_, kind));
   };
-  // Operands that cost nothing in any layout: scalars, constants, splats, and functions of
-  // indices (recomputed where a layout needs them: a causal mask beside attention's scores).
-  auto free = [&](const ir::Value* v) {
+  // Operands that cost nothing in any layout: scalars, constants, splats, and what the user
+  // recomputes where its layout needs it (a causal mask beside attention's scores; a row or
+  // column read from memory, `qkT - m[None, :]` in attention's backward).
+  auto free = [&](const ir::Value* v, const ir::Op& user) {
     return v->type.isScalar() || (v->def && (v->def->code == Opcode::Constant || v->def->code == Opcode::Splat)) ||
-           isIndexFunction(v);
+           recomputableAt(v, user);
   };
   // A value a for loop carries (its body's argument): its layout follows what the body yields.
   auto carried = [&](const ir::Value* v) {
@@ -122,8 +123,8 @@ void Lowerer::assignLayouts() {
         for (const ir::Value* v : op.operands) {
           const Layout* k = found(v);
           if (!k) {
-            waiting = waiting || (!free(v) && carried(v));
-            all = all && (free(v) || carried(v));
+            waiting = waiting || (!free(v, op) && carried(v));
+            all = all && (free(v, op) || carried(v));
             continue;
           }
           all = all && (!l || *l == *k);
@@ -173,8 +174,22 @@ Lowerer::Values Lowerer::inLayout(const ir::Op& user, const ir::Value* v, const 
   auto key = std::make_pair(v, want.kind);
   if (auto it = converted_.find(key); it != converted_.end()) return it->second;
   Values out;
-  if (isIndexFunction(v)) {
-    for (unsigned k = 0; k < want.slots(); ++k) out.push_back(recompute(v, elementIndex(want, k)));
+  if (recomputableAt(v, user)) {
+    // A row or column broadcast over an accumulator: each slot of a row (column) class of the
+    // thread's slots holds one value, computed once.
+    const ir::Op* b = v->def && v->def->code == Opcode::Broadcast && v->type.rank() == 2 ? v->def : nullptr;
+    const bool column = b && b->operands[0]->type.dim(0) == 1, row = b && b->operands[0]->type.dim(1) == 1;
+    std::map<std::pair<unsigned, unsigned>, llvm::Value*> once;
+    for (unsigned k = 0; k < want.slots(); ++k) {
+      std::pair<unsigned, unsigned> cls{~0u, k};
+      if (want.accumulator() && (row || column)) {
+        const unsigned block = k / 4, r = k % 4;
+        cls = column ? std::make_pair(block % want.blocksN(), r & 1) : std::make_pair(block / want.blocksN(), r >> 1);
+      }
+      auto [it, fresh] = once.try_emplace(cls, nullptr);
+      if (fresh) it->second = recompute(v, elementIndex(want, k));
+      out.push_back(it->second);
+    }
   } else {
     barrier();
     llvm::Value* base = writeShared(user, v, 0);
@@ -190,25 +205,29 @@ Lowerer::Values Lowerer::inLayout(const ir::Op& user, const ir::Value* v, const 
 }
 
 void Lowerer::lowerWithLayouts(const ir::Op& op) {
-  std::vector<std::pair<const ir::Value*, Values>> saved;
+  // (A value only ever recomputed, onlyRecomputed, has no values of its own to restore.)
+  std::vector<std::pair<const ir::Value*, std::optional<Values>>> saved;
   for (size_t i = 0; i < op.operands.size(); ++i) {
     const ir::Value* v = op.operands[i];
     std::optional<Layout> want = expectedLayout(op, i);
     if (!want || isUniform(v) || layoutOf(v) == *want || override_.count(v)) continue;
     Values converted = inLayout(op, v, *want);
-    saved.push_back({v, values_.at(v)});
+    auto own = values_.find(v);
+    saved.push_back({v, own == values_.end() ? std::nullopt : std::optional<Values>(own->second)});
     values_[v] = converted;
     override_[v] = *want;
   }
   lowerOp(op);
   for (auto& [v, original] : saved) {
-    values_[v] = original;
+    if (original) values_[v] = *original;
+    else values_.erase(v);
     override_.erase(v);
   }
 }
 
 std::map<const ir::Value*, std::string> Lowerer::layoutNames() {
   maxVec_ = kernelRunLength(k_);
+  orderOps();
   assignLayouts();
   std::map<const ir::Value*, std::string> names;
   auto name = [&](const ir::Value* v) {

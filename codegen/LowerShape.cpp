@@ -50,7 +50,7 @@ uint64_t Lowerer::sharedNeed(const ir::Op& op) const {
   // values a loop or branch body passes on in another layout.
   // (as inLayout converts: not a uniform value, nor a function of indices, which is recomputed)
   auto converts = [&](const ir::Value* v, const Layout& want) {
-    return !isUniform(v) && !(want == layoutOf(v)) && !isIndexFunction(v);
+    return !isUniform(v) && !(want == layoutOf(v)) && !recomputableAt(v, op);
   };
   for (size_t i = 0; i < op.operands.size(); ++i) {
     std::optional<Layout> want = expectedLayout(op, i);
@@ -182,9 +182,22 @@ llvm::Value* Lowerer::sourceIndex(const ir::Op& op, llvm::Value* e) {
 
 llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e) {
   if (isUniform(v)) return slot(v, 0);
-  const ir::Op* d = v->def;  // not null: isIndexFunction(v) holds
+  const ir::Op* d = v->def;  // not null: recomputableAt(v) holds
   switch (d->code) {
     case Opcode::Arange: return b_.CreateAdd(e, b_.getInt32(int32_t(*d->intAttr("start"))));
+    case Opcode::Load: {  // a broadcastLoad's: element e read again, where its mask holds
+      llvm::Type* ty = scalarType(v->type.elem());
+      llvm::Value* on = d->operands.size() > 1 ? recompute(d->operands[1], e) : nullptr;
+      uint64_t fill = 0;
+      if (d->operands.size() > 2) {
+        const ir::Value* o = d->operands[2];
+        const ir::Op* c = o->def && o->def->code == Opcode::Splat ? o->def->operands[0]->def : o->def;
+        const double* f = c->floatAttr("value");  // the constant, in the element's type
+        llvm::Constant* k = f ? llvm::ConstantFP::get(ty, *f) : llvm::ConstantInt::get(ty, uint64_t(*c->intAttr("value")), true);
+        fill = llvm::cast<llvm::ConstantInt>(b_.CreateBitCast(k, b_.getIntNTy(unsigned(ty->getPrimitiveSizeInBits()))))->getZExtValue();
+      }
+      return vectorLoad(recompute(d->operands[0], e), ty, 1, on, fill)[0];
+    }
     case Opcode::ExpandDims:
     case Opcode::Reshape: return recompute(d->operands[0], e);
     case Opcode::Broadcast:
@@ -195,6 +208,66 @@ llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e) {
   Values args;  // an elementwise op
   for (const ir::Value* a : d->operands) args.push_back(recompute(a, e));
   return elementOp(*d, args);
+}
+
+void Lowerer::orderOps() {
+  order_.clear(), writes_.clear(), loopSpans_.clear(), users_.clear();
+  std::function<void(const ir::Block&)> walk = [&](const ir::Block& block) {
+    for (const auto& op : block.ops) {
+      const size_t at = order_.size();
+      order_[op.get()] = at;
+      for (const ir::Value* v : op->operands) users_[v].push_back(op.get());
+      if (op->code == Opcode::Store || op->code == Opcode::AtomicRmw || op->code == Opcode::AtomicCas || op->code == Opcode::InlineAsm)
+        writes_.push_back(at);
+      for (const auto& r : op->regions) walk(r->block);
+      if (op->code == Opcode::For || op->code == Opcode::While) loopSpans_[op.get()] = {at, order_.size() - 1};
+    }
+  };
+  walk(k_.body.block);
+}
+
+const ir::Op* Lowerer::broadcastLoad(const ir::Value* v, const ir::Op& user) const {
+  const ir::Op* b = v->def;
+  if (!b || b->code != Opcode::Broadcast || v->type.rank() != 2) return nullptr;
+  const ir::Type& src = b->operands[0]->type;
+  if (src.rank() != 2 || (src.dim(0) != 1) == (src.dim(1) != 1)) return nullptr;  // a row or a column
+  const ir::Value* x = b->operands[0];
+  while (x->def && (x->def->code == Opcode::ExpandDims || x->def->code == Opcode::Reshape)) x = x->def->operands[0];
+  const ir::Op* load = x->def;
+  if (!load || load->code != Opcode::Load || x->type.numElements() != src.numElements()) return nullptr;
+  if (!isIndexFunction(load->operands[0]) || (load->operands.size() > 1 && !isIndexFunction(load->operands[1]))) return nullptr;
+  if (load->operands.size() > 2) {
+    const ir::Value* o = load->operands[2];
+    const ir::Op* c = o->def && o->def->code == Opcode::Splat ? o->def->operands[0]->def : o->def;
+    if (!c || c->code != Opcode::Constant) return nullptr;
+  }
+  auto l = order_.find(load), u = order_.find(&user);
+  if (l == order_.end() || u == order_.end() || l->second >= u->second) return nullptr;
+  auto written = [&](size_t from, size_t to) {  // a write at a position in [from, to]
+    auto w = std::lower_bound(writes_.begin(), writes_.end(), from);
+    return w != writes_.end() && *w <= to;
+  };
+  if (written(l->second + 1, u->second)) return nullptr;
+  for (const auto& [loop, span] : loopSpans_) {
+    const bool holdsUser = span.first < u->second && u->second <= span.second;
+    const bool holdsLoad = span.first < l->second && l->second <= span.second;
+    if (holdsUser && !holdsLoad && written(span.first, span.second)) return nullptr;
+  }
+  return load;
+}
+
+bool Lowerer::onlyRecomputed(const ir::Op& op) const {
+  if (op.code != Opcode::Broadcast || op.results.size() != 1) return false;
+  const ir::Value* v = op.result();
+  auto users = users_.find(v);
+  if (users == users_.end()) return false;
+  for (const ir::Op* u : users->second)
+    for (size_t i = 0; i < u->operands.size(); ++i) {
+      if (u->operands[i] != v) continue;
+      std::optional<Layout> want = expectedLayout(*u, i);
+      if (!want || *want == layoutOf(v) || !broadcastLoad(v, *u)) return false;
+    }
+  return true;
 }
 
 bool Lowerer::isIndexFunction(const ir::Value* v) const {

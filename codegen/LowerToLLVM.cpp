@@ -22,6 +22,7 @@ std::unique_ptr<llvm::Module> Lowerer::run() {
   Axes axes = analyzeAxes(k_, ParamFacts{o_.paramDivisors, o_.paramOnes});
   axes_ = std::move(axes.rowMajor);
   axesReversed_ = std::move(axes.reversed);
+  orderOps();
   assignLayouts();
   planRings();
   auto mod = std::make_unique<llvm::Module>(k_.name, ctx_);
@@ -164,7 +165,7 @@ void Lowerer::barrier() { b_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {},
 
 void Lowerer::lowerBlock(const ir::Block& block) {
   for (const auto& opPtr : block.ops)
-    if (!lowered_.count(opPtr.get())) lowerWithLayouts(*opPtr);
+    if (!lowered_.count(opPtr.get()) && !onlyRecomputed(*opPtr)) lowerWithLayouts(*opPtr);
 }
 
 void Lowerer::lowerOp(const ir::Op& op) {

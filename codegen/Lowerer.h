@@ -169,11 +169,27 @@ class Lowerer {
   // ---- LowerShape.cpp ----
   void shapeOp(const ir::Op& op);
   /// The element of v at flat index `e` computed again from its definition (aranges,
-  /// constants, splats, shape ops and elementwise ops of them); isIndexFunction(v) must hold.
+  /// constants, splats, shape ops and elementwise ops of them; a broadcastLoad's load read
+  /// again); recomputableAt(v) must hold.
   llvm::Value* recompute(const ir::Value* v, llvm::Value* e);
   /// Whether recompute can give v's elements within kRecomputeBudget ops.
   bool isIndexFunction(const ir::Value* v) const;
   bool isIndexFunction(const ir::Value* v, int& budget) const;
+  /// The load a row or column vector broadcast over a 2-D tile is read from (`m[None, :]` of
+  /// `m = tl.load(M + offs)`), when `user` may read it again instead (recompute): its pointers
+  /// and mask index functions, `other` absent or a constant, and nothing written to memory
+  /// between the load and the user in program order (nor, in a loop around the user that does
+  /// not hold the load, anywhere in that loop). Else null.
+  const ir::Op* broadcastLoad(const ir::Value* v, const ir::Op& user) const;
+  /// Whether `user` can have v in any layout by recomputing it: an index function, or a
+  /// broadcastLoad.
+  bool recomputableAt(const ir::Value* v, const ir::Op& user) const { return isIndexFunction(v) || broadcastLoad(v, user); }
+  /// Program order (a pre-order walk), each value's users, and where memory is written, for
+  /// broadcastLoad.
+  void orderOps();
+  /// Whether op is a broadcastLoad's broadcast that every user recomputes in its own layout:
+  /// then it is never lowered (it would go through shared memory for nothing).
+  bool onlyRecomputed(const ir::Op& op) const;
   /// The source flat index of a shape op's result element e (expand_dims, reshape, broadcast,
   /// permute).
   llvm::Value* sourceIndex(const ir::Op& op, llvm::Value* e);
@@ -319,7 +335,9 @@ class Lowerer {
   struct RingPlan {
     PipelinePlan pipe;                  ///< the ring's loads, their slices and carried values
     std::vector<RingFeed> feeds;        ///< per load, how it reaches its dot
-    std::vector<const ir::Value*> operands;  ///< per load, the value its dot reads (the permute's for Permuted)
+    /// Per load, the values dots read of it (a permute's for Permuted) and whether each is read
+    /// as a K-major B (stored transposed, or a tl.trans of the tile stored as loaded).
+    std::vector<std::vector<std::pair<const ir::Value*, bool>>> uses;
     std::vector<SharedLayout> layouts;  ///< per load, its tile in shared memory
     std::vector<uint64_t> offsets;      ///< per load, its byte offset within a stage
     std::vector<const ir::Value*> pointerInits;  ///< per Transposed load, advancedPointerInit of its pointers (or null)
@@ -427,6 +445,10 @@ class Lowerer {
   std::map<const ir::Value*, AxisInfo> axes_;          ///< the axis analysis, row-major (the blocked layout's order)
   std::map<const ir::Value*, AxisInfo> axesReversed_;  ///< the same with dims reversed (column-major 2-D tiles)
   std::set<const ir::Value*> uniform_;
+  std::map<const ir::Op*, size_t> order_;                          ///< program order (orderOps)
+  std::map<const ir::Value*, std::vector<const ir::Op*>> users_;   ///< each value's users (orderOps)
+  std::vector<size_t> writes_;                                     ///< positions of ops writing memory, ascending
+  std::map<const ir::Op*, std::pair<size_t, size_t>> loopSpans_;   ///< per loop, the positions of its body's ops
   /// The cache operator or L1 eviction priority of the load or store being lowered, as PTX
   /// qualifiers (".cg", ".L1::evict_last"; CacheHints); vectorLoad/vectorStore emit them.
   std::string accessHints_;
