@@ -7,6 +7,8 @@
 // intrinsics), the accumulators tied through the asm so nothing reads them before the wait.
 #include <llvm/IR/InlineAsm.h>
 
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
 #include "codegen/Lowerer.h"
 
 namespace tilevm::codegen {
@@ -29,7 +31,9 @@ SharedLayout Lowerer::sharedLayoutOf(const ir::Type& t) const {
 bool Lowerer::wgmmaAFromRegisters(const ir::Op& dot) const {
   const ir::Value* a = dot.operands[0];
   const ir::ScalarKind k = a->type.elem().kind;
-  if (k != ir::ScalarKind::F16 && k != ir::ScalarKind::BF16) return false;  // wgmma transposes only 16-bit operands
+  // 16-bit halves are the fragment's pairs as they lie; fp8 quads are gathered across each quad
+  // of lanes (dotByWgmma).
+  if (k != ir::ScalarKind::F16 && k != ir::ScalarKind::BF16 && k != ir::ScalarKind::F8E5 && k != ir::ScalarKind::F8E4NV) return false;
   const Layout la = layoutOf(a), l = layoutOf(dot.result());
   return la.kind == LayoutKind::Wgmma && la.warpsM == l.warpsM && la.rows == l.rows && la.cols == a->type.dim(1) && !isUniform(a);
 }
@@ -251,14 +255,44 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   }(), false);
   // A from registers: per slab bm and k step k0, the fragment a0..a3 = rows g / g + 8 of the
   // 8-column blocks k0 / 8 and k0 / 8 + 1 (the accumulator's slots, in pairs), packed.
+  // fp8 (k32): a_i holds 4 bytes, columns 4t..4t+3 (t = lane % 4) of the 16-column window
+  // k0 + 16 (i / 2) at row g + 8 (i % 2), which lanes 2 (t % 2) and 2 (t % 2) + 1 of the quad
+  // hold (2 columns each) in block 2 window + t / 2: each lane packs its pairs of the window's
+  // two blocks in a word, two shuffles fetch its sources' words, and it keeps their halves for
+  // block t / 2.
   std::vector<llvm::Value*> aFragments;
-  if (aRegs) {
+  if (aRegs && sa.elemBytes == 2) {
     llvm::Type* half = scalarType(a->type.elem());
     for (unsigned bm = 0; bm < l.blocksM(); ++bm)
       for (int64_t k0 = 0; k0 < K; k0 += 16)
         for (unsigned w = 0; w < 4; ++w) {
           unsigned k = bm * unsigned(K / 2) + unsigned(k0 / 8) * 4 + 2 * w;
           aFragments.push_back(packPair(slot(a, k), slot(a, k + 1), half));
+        }
+  } else if (aRegs) {
+    llvm::Type* i32 = b_.getInt32Ty();
+    llvm::Value* lane = b_.CreateAnd(tid_, b_.getInt32(31));
+    llvm::Value* t = b_.CreateAnd(lane, b_.getInt32(3));
+    llvm::Value* first = b_.CreateOr(b_.CreateAnd(lane, b_.getInt32(~3)), b_.CreateShl(b_.CreateAnd(t, b_.getInt32(1)), b_.getInt32(1)));
+    llvm::Value* upper = b_.CreateICmpUGE(t, b_.getInt32(2));
+    auto byteAt = [&](unsigned k) { return b_.CreateZExt(b_.CreateBitCast(slot(a, k), b_.getInt8Ty()), i32); };
+    auto shfl = [&](llvm::Value* x, llvm::Value* src) {
+      return b_.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_idx_i32, {}, {b_.getInt32(-1), x, src, b_.getInt32(31)});
+    };
+    for (unsigned bm = 0; bm < l.blocksM(); ++bm)
+      for (int64_t k0 = 0; k0 < K; k0 += 32)
+        for (unsigned w = 0; w < 4; ++w) {  // a0..a3: window k0 + 16 (w / 2), row half w % 2
+          const unsigned block = bm * unsigned(K / 8) + unsigned(k0 / 8) + 2 * (w / 2), r = 2 * (w % 2);
+          auto pair = [&](unsigned blk) {
+            unsigned k = (block + blk) * 4 + r;
+            return b_.CreateOr(byteAt(k), b_.CreateShl(byteAt(k + 1), b_.getInt32(8)));
+          };
+          llvm::Value* mine = b_.CreateOr(pair(0), b_.CreateShl(pair(1), b_.getInt32(16)));
+          llvm::Value* lo = shfl(mine, first);
+          llvm::Value* hi = shfl(mine, b_.CreateAdd(first, b_.getInt32(1)));
+          llvm::Value* low = b_.CreateOr(b_.CreateAnd(lo, b_.getInt32(0xffff)), b_.CreateShl(hi, b_.getInt32(16)));
+          llvm::Value* high = b_.CreateOr(b_.CreateLShr(lo, b_.getInt32(16)), b_.CreateAnd(hi, b_.getInt32(int32_t(0xffff0000u))));
+          aFragments.push_back(b_.CreateSelect(upper, high, low));
         }
   }
   auto* mma = llvm::InlineAsm::get(asmTy, text, cons, /*hasSideEffects=*/true);
@@ -291,7 +325,7 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
     for (unsigned bm = 0; bm < l.blocksM(); ++bm) {
       std::vector<llvm::Value*> args;
       if (aRegs) {
-        auto f = aFragments.begin() + (bm * (K / 16) + k0 / 16) * 4;
+        auto f = aFragments.begin() + (bm * (K / kStep) + k0 / kStep) * 4;
         args.assign(f, f + 4);
       } else {
         uint64_t aOff = aStep + uint64_t(bm) * 64 * sa.swizzleBytes;
