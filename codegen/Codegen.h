@@ -46,7 +46,7 @@ struct TensorMap {
   unsigned base = 0;                  ///< the parameter holding the array's address (16-byte aligned)
   std::vector<unsigned> shape;        ///< per dim (dim 0 first), the parameter holding its size
   std::vector<unsigned> stride;       ///< per dim, the parameter holding its stride in elements (the last is 1)
-  std::string dtype;                  ///< the element type as the IR spells it: f16, bf16 or f32
+  std::string dtype;                  ///< the element type as the IR spells it: f16, bf16, f32, or u8 (any 1-byte type)
   std::vector<uint32_t> box;          ///< the box one copy moves, dim 0 first
   unsigned swizzleBytes = 128;        ///< 32, 64 or 128: the shared layout's swizzle (codegen/Layout.h)
   bool nanFill = false;               ///< reads outside the array give NaN (else zero)

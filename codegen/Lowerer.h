@@ -313,7 +313,8 @@ class Lowerer {
   };
   /// The load as a TMA copy of a host descriptor's 2-D block, or nullopt: its pointers, mask and
   /// `other` exactly the descriptor access, the launch's facts giving TMA's alignment (a 16-byte
-  /// base and leading stride, a last stride of 1), f16/bf16/f32 tiles of 8 to 256 rows.
+  /// base and leading stride, a last stride of 1), f16/bf16/f32 or 1-byte tiles of 8 to 256 rows
+  /// (zero-filled: NaN for floats of 2 and 4 bytes only).
   std::optional<TensorMapLoad> tensorMapLoad(const ir::Op& load) const;
   /// The index in tensorMaps_ of `m` (added when new): one hidden parameter per distinct map.
   unsigned tensorMapIndex(const TensorMap& m);

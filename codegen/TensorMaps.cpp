@@ -65,7 +65,13 @@ std::optional<Lowerer::TensorMapLoad> Lowerer::tensorMapLoad(const ir::Op& load)
   const ir::Type& t = load.result()->type;
   const ir::ScalarKind kind = t.elem().kind;
   if (t.rank() != 2 || load.operands.size() != 3) return std::nullopt;
-  const char* dtype = kind == ir::ScalarKind::F16 ? "f16" : kind == ir::ScalarKind::BF16 ? "bf16" : kind == ir::ScalarKind::F32 ? "f32" : nullptr;
+  // The bytes the TMA moves: 1-byte tiles (int8, fp8) as u8.
+  const bool byte = kind == ir::ScalarKind::I8 || kind == ir::ScalarKind::F8E5 || kind == ir::ScalarKind::F8E4NV;
+  const char* dtype = kind == ir::ScalarKind::F16    ? "f16"
+                      : kind == ir::ScalarKind::BF16 ? "bf16"
+                      : kind == ir::ScalarKind::F32  ? "f32"
+                      : byte                         ? "u8"
+                                                     : nullptr;
   if (!dtype || t.dim(0) % 8 != 0 || t.dim(0) > 256) return std::nullopt;
   auto paramIndex = [&](const ir::Value* v) -> std::optional<unsigned> {
     for (size_t i = 0; i < k_.params().size(); ++i)
@@ -132,7 +138,7 @@ std::optional<Lowerer::TensorMapLoad> Lowerer::tensorMapLoad(const ir::Op& load)
   const ir::Value* other = splatOf(load.operands[2]);
   const ir::Op* c = other ? defOf(other, Opcode::Constant) : nullptr;
   const double* f = c ? c->floatAttr("value") : nullptr;
-  if (!f || !(std::isnan(*f) || (*f == 0.0 && !std::signbit(*f)))) return std::nullopt;
+  if (!f || !(std::isnan(*f) || (*f == 0.0 && !std::signbit(*f))) || (byte && std::isnan(*f))) return std::nullopt;  // NaN fill: floats
   for (int d = 0; d < 2; ++d)
     if (!nonNegative[d] || !shapes[d]) return std::nullopt;
   // TMA's alignment, as the launch specializes the parameters: a 16-byte aligned base, a leading

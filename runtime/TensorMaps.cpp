@@ -9,6 +9,7 @@ namespace {
 
 // CUtensorMapDataType for the IR's element type, or -1.
 int dataType(const std::string& t) {
+  if (t == "u8") return 0;    // CU_TENSOR_MAP_DATA_TYPE_UINT8
   if (t == "f16") return 6;   // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
   if (t == "f32") return 7;   // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
   if (t == "bf16") return 9;  // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
@@ -18,7 +19,7 @@ int dataType(const std::string& t) {
 // CUtensorMapSwizzle for a swizzle span in bytes, or -1.
 int swizzle(unsigned bytes) { return bytes == 32 ? 1 : bytes == 64 ? 2 : bytes == 128 ? 3 : -1; }
 
-unsigned elementBytes(const std::string& t) { return t == "f32" ? 4 : 2; }
+unsigned elementBytes(const std::string& t) { return t == "f32" ? 4 : t == "u8" ? 1 : 2; }
 
 }  // namespace
 
@@ -30,7 +31,8 @@ std::string encodeTensorMaps(EncodeTiled encode, const std::vector<codegen::Tens
     const size_t rank = m.shape.size();
     auto name = [&](unsigned p) { return p < names.size() ? "'" + names[p] + "'" : "parameter " + std::to_string(p); };
     auto value = [&](unsigned p) { return p < params.size() ? params[p] : 0; };
-    if (rank < 1 || rank > 5 || m.stride.size() != rank || m.box.size() != rank || dataType(m.dtype) < 0 || swizzle(m.swizzleBytes) < 0)
+    if (rank < 1 || rank > 5 || m.stride.size() != rank || m.box.size() != rank || dataType(m.dtype) < 0 || swizzle(m.swizzleBytes) < 0 ||
+        (m.nanFill && m.dtype == "u8"))
       return "internal error: a malformed tensor map";
     if (value(m.base) % 16 != 0) return "tensor descriptor base " + name(m.base) + " is not 16-byte aligned, as TMA requires";
     // Innermost dim first, as the driver takes them; strides of the outer dims in bytes.

@@ -63,7 +63,8 @@ TEST_CASE("launch metadata round-trips through a cache entry as fields", "[targe
   CHECK_FALSE(rt::decodePtxEntry(v2 + "- x=1\n"));
   CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/f16/128,64/96/z\n"));    // no such swizzle
   CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3/f16/128,64/128/z\n"));     // a stride short
-  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/i8/128,64/128/z\n"));    // no such element type here
+  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/i8/128,64/128/z\n"));    // no such element type here (bytes are u8)
+  CHECK(rt::decodePtxEntry(v2 + "0/1,2/3,4/u8/128,128/128/z\n"));
   CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/f16/128,64/128/q\n"));   // no such fill
   CHECK(rt::decodePtxEntry(v2 + "-\n"));
   CHECK(rt::decodePtxEntry(v2 + "0/1,2/3,4/bf16/128,64/32/n\n"));

@@ -72,6 +72,14 @@ TEST_CASE("tensor maps are encoded innermost dim first, strides in bytes", "[tma
   CHECK(last.dataType == 7);
   CHECK(last.swizzle == 1);
   CHECK(last.strides[0] == 800);
+  // 1-byte tiles (int8, fp8) move as u8; a stride of 200 bytes is no multiple of 16.
+  m.dtype = "u8", m.swizzleBytes = 128, m.nanFill = false;
+  params[3] = 208;
+  REQUIRE(rt::encodeTensorMaps(fakeEncode, {m}, params, names, out) == "");
+  CHECK(last.dataType == 0);
+  CHECK(last.strides[0] == 208);
+  params[3] = 200;
+  CHECK(rt::encodeTensorMaps(fakeEncode, {m}, params, names, out).find("'q.stride0' = 200") != std::string::npos);
 }
 
 TEST_CASE("what the TMA cannot take is refused, the parameter named", "[tma]") {
