@@ -55,6 +55,23 @@ Lowerer::CopyMask Lowerer::copyMask(const ir::Op& load, int64_t chunk, bool reve
   return prefixRun(it->second) >= chunk ? CopyMask::Prefix : CopyMask::Unfit;
 }
 
+llvm::Value* Lowerer::copyBytes(const ir::Op& load, unsigned elemBytes, bool reversed,
+                                const std::function<llvm::Value*(unsigned)>& maskAt) {
+  const unsigned chunk = 16 / elemBytes;
+  switch (load.operands.size() > 1 ? copyMask(load, chunk, reversed) : CopyMask::Whole) {
+    case CopyMask::Prefix: {
+      llvm::Value* bytes = b_.getInt32(0);
+      for (unsigned i = 0; i < chunk; ++i)
+        bytes = b_.CreateAdd(bytes, b_.CreateSelect(maskAt(i), b_.getInt32(int32_t(elemBytes)), b_.getInt32(0)));
+      return bytes;
+    }
+    case CopyMask::Whole:
+      return load.operands.size() > 1 ? b_.CreateSelect(maskAt(0), b_.getInt32(16), b_.getInt32(0)) : b_.getInt32(16);
+    case CopyMask::Unfit: break;
+  }
+  fail(load, "internal error: a ring load whose mask no copy fits");
+}
+
 bool Lowerer::ringLoad(const ir::Op& load) const {
   const ir::Type& t = load.result()->type;
   const unsigned chunk = chunkElements(t);
@@ -102,10 +119,12 @@ bool Lowerer::ringLoadScattered(const ir::Op& load) const {
 
 void Lowerer::planRings() {
   if (o_.arch != "sm_90a" || o_.numStages < 2) return;
-  std::map<const ir::Value*, std::vector<const ir::Op*>> users;
-  ir::walk(k_.body.block, [&](const ir::Op& op) {
-    for (const ir::Value* v : op.operands) users[v].push_back(&op);
-  });
+  // Each value's users (orderOps made them).
+  auto users = [&](const ir::Value* v) -> const std::vector<const ir::Op*>& {
+    static const std::vector<const ir::Op*> none;
+    auto it = users_.find(v);
+    return it == users_.end() ? none : it->second;
+  };
   ir::walk(k_.body.block, [&](const ir::Op& forOp) {
     if (forOp.code != Opcode::For) return;
     const ir::Block& body = forOp.regions[0]->block;
@@ -116,12 +135,12 @@ void Lowerer::planRings() {
     // whether the dot reads it as a K-major B).
     std::map<const ir::Op*, std::pair<RingFeed, std::vector<std::pair<const ir::Value*, bool>>>> candidates;
     std::vector<const ir::Op*> dots;
-    auto only = [&](const ir::Value* v) { return users[v].size() == 1 ? users[v][0] : nullptr; };
+    auto only = [&](const ir::Value* v) { return users(v).size() == 1 ? users(v)[0] : nullptr; };
     auto wgmmaDot = [&](const ir::Op* o) { return o && o->code == Opcode::Dot && layoutOf(o->result()).kind == LayoutKind::Wgmma; };
     // A 16-bit tile several dots read as B, as loaded or through tl.trans (attention's backward:
     // `dot(p, do)` and `dot(v, trans(do))`): stored once, each dot reading it N-major or K-major.
     for (const auto& o : body.ops) {
-      if (o->code != Opcode::Load || users[o->result()].size() < 2) continue;
+      if (o->code != Opcode::Load || users(o->result()).size() < 2) continue;
       const ir::Value* v = o->result();
       const ir::ScalarKind kind = v->type.elem().kind;
       if (kind != ir::ScalarKind::F16 && kind != ir::ScalarKind::BF16) continue;
@@ -129,7 +148,7 @@ void Lowerer::planRings() {
       if (!direct && !transposed) continue;
       std::vector<std::pair<const ir::Value*, bool>> uses;  // (what the dot reads, read K-major)
       bool ok = true;
-      for (const ir::Op* u : users[v]) {
+      for (const ir::Op* u : users(v)) {
         if (wgmmaDot(u) && u->operands[1] == v && u->operands[0] != v) {
           uses.push_back({v, transposed});
         } else if (u->code == Opcode::Permute && (*u->intsAttr("order"))[0] == 1 && wgmmaDot(only(u->result())) &&
@@ -224,10 +243,10 @@ void Lowerer::planRings() {
     if (dots.size() == 1 && !ir::accumulatesInHalf(dots[0]->operands[0]->type.elem().kind, dots[0]->result()->type.elem().kind)) {
       const ir::Op* d = dots[0];
       const ir::Value* acc = d->operands[2];
-      const auto& resultUsers = users[d->result()];
+      const auto& resultUsers = users(d->result());
       bool fed = resident.count(d->operands[0]) && resident.count(d->operands[1]);
       if (fed && resultUsers.size() == 1 && resultUsers[0] == body.ops.back().get() && !acc->def && acc->owner == &body &&
-          users[acc].size() == 1 && body.ops.back()->operands[acc->index - 1] == d->result())
+          users(acc).size() == 1 && body.ops.back()->operands[acc->index - 1] == d->result())
         async = d;
     }
     // num_stages - 1 iterations ahead, as Triton's num_stages: a wgmma left in flight holds one
@@ -292,16 +311,8 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
         llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, row, col));
         unsigned first = k - k % l.vec;
         llvm::Value* src = b_.CreatePtrToInt(lanePointer(ld, first, k - first, ty), b_.getInt64Ty());
-        // Masked off (or an iteration past the end): 0 bytes read, 16 zero-filled; a prefix
-        // mask reads its true elements' bytes.
-        llvm::Value* bytes = b_.getInt32(16);
-        if (ld.operands.size() > 1 && copyMask(ld, 16 / s.elemBytes, false) == CopyMask::Prefix) {
-          bytes = b_.getInt32(0);
-          for (unsigned j = 0; j < 16 / s.elemBytes; ++j)
-            bytes = b_.CreateAdd(bytes, b_.CreateSelect(slot(ld.operands[1], k + j), b_.getInt32(int32_t(s.elemBytes)), b_.getInt32(0)));
-        } else if (ld.operands.size() > 1) {
-          bytes = b_.CreateSelect(slot(ld.operands[1], k), bytes, b_.getInt32(0));
-        }
+        // Masked off (or an iteration past the end): 0 bytes read, 16 zero-filled.
+        llvm::Value* bytes = copyBytes(ld, s.elemBytes, false, [&](unsigned i) { return slot(ld.operands[1], k + i); });
         cpAsync(dst, src, 16, b_.CreateSelect(live, bytes, b_.getInt32(0)));
       }
     }
@@ -345,17 +356,10 @@ void Lowerer::issueTransposed(const ir::Op& ld, const SharedLayout& s, llvm::Val
     llvm::Value* e = b_.CreateAdd(b_.CreateMul(k, b_.getInt32(int32_t(N))), n);  // row-major index in K x N
     llvm::Value* on = isProvenTrue(inRange) ? live : b_.CreateAnd(live, inRange);
     e = b_.CreateSelect(on, e, b_.getInt32(0));
-    llvm::Value* bytes = b_.getInt32(16);
-    if (ld.operands.size() > 1 && copyMask(ld, w, true) == CopyMask::Prefix) {
-      // Its elements along K are N apart in the row-major K x N tile.
-      bytes = b_.getInt32(0);
-      for (int64_t j = 0; j < w; ++j) {
-        llvm::Value* at = b_.CreateAdd(e, b_.getInt32(int32_t(j * N)));
-        bytes = b_.CreateAdd(bytes, b_.CreateSelect(recompute(ld.operands[1], at), b_.getInt32(int32_t(s.elemBytes)), b_.getInt32(0)));
-      }
-    } else if (ld.operands.size() > 1) {
-      on = b_.CreateAnd(on, recompute(ld.operands[1], e));
-    }
+    // The copy's elements along K are N apart in the row-major K x N tile.
+    llvm::Value* bytes = copyBytes(ld, s.elemBytes, true, [&](unsigned i) {
+      return recompute(ld.operands[1], b_.CreateAdd(e, b_.getInt32(int32_t(i * N))));
+    });
     llvm::Value* src = b_.CreatePtrToInt(recompute(pointerInit ? pointerInit : ptr, e), b_.getInt64Ty());
     if (moved) src = b_.CreateAdd(src, moved);
     llvm::Value* dst = b_.CreateAdd(base, swizzledOffset(s, n, k));

@@ -180,6 +180,16 @@ llvm::Value* Lowerer::sourceIndex(const ir::Op& op, llvm::Value* e) {
   return src;
 }
 
+namespace {
+
+// The constant op v is (or splats), or null.
+const ir::Op* constantOf(const ir::Value* v) {
+  const ir::Op* c = v->def && v->def->code == Opcode::Splat ? v->def->operands[0]->def : v->def;
+  return c && c->code == Opcode::Constant ? c : nullptr;
+}
+
+}  // namespace
+
 llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e) {
   if (isUniform(v)) return slot(v, 0);
   const ir::Op* d = v->def;  // not null: recomputableAt(v) holds
@@ -190,8 +200,7 @@ llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e) {
       llvm::Value* on = d->operands.size() > 1 ? recompute(d->operands[1], e) : nullptr;
       uint64_t fill = 0;
       if (d->operands.size() > 2) {
-        const ir::Value* o = d->operands[2];
-        const ir::Op* c = o->def && o->def->code == Opcode::Splat ? o->def->operands[0]->def : o->def;
+        const ir::Op* c = constantOf(d->operands[2]);
         const double* f = c->floatAttr("value");  // the constant, in the element's type
         llvm::Constant* k = f ? llvm::ConstantFP::get(ty, *f) : llvm::ConstantInt::get(ty, uint64_t(*c->intAttr("value")), true);
         fill = llvm::cast<llvm::ConstantInt>(b_.CreateBitCast(k, b_.getIntNTy(unsigned(ty->getPrimitiveSizeInBits()))))->getZExtValue();
@@ -236,11 +245,7 @@ const ir::Op* Lowerer::broadcastLoad(const ir::Value* v, const ir::Op& user) con
   const ir::Op* load = x->def;
   if (!load || load->code != Opcode::Load || x->type.numElements() != src.numElements()) return nullptr;
   if (!isIndexFunction(load->operands[0]) || (load->operands.size() > 1 && !isIndexFunction(load->operands[1]))) return nullptr;
-  if (load->operands.size() > 2) {
-    const ir::Value* o = load->operands[2];
-    const ir::Op* c = o->def && o->def->code == Opcode::Splat ? o->def->operands[0]->def : o->def;
-    if (!c || c->code != Opcode::Constant) return nullptr;
-  }
+  if (load->operands.size() > 2 && !constantOf(load->operands[2])) return nullptr;
   auto l = order_.find(load), u = order_.find(&user);
   if (l == order_.end() || u == order_.end() || l->second >= u->second) return nullptr;
   auto written = [&](size_t from, size_t to) {  // a write at a position in [from, to]

@@ -373,6 +373,9 @@ class Lowerer {
   /// on a prefix (it reads that many bytes and zero-fills the rest), or neither (no copy fits).
   enum class CopyMask { Unfit, Whole, Prefix };
   CopyMask copyMask(const ir::Op& load, int64_t chunk, bool reversed) const;
+  /// The bytes a 16-byte copy of a ring load reads: 16, none where its mask is off, or its
+  /// prefix's (copyMask); maskAt(i) is the mask at the copy's element i.
+  llvm::Value* copyBytes(const ir::Op& load, unsigned elemBytes, bool reversed, const std::function<llvm::Value*(unsigned)>& maskAt);
   /// Whether a load can go global -> shared by 16-byte cp.async: f16/bf16/f32 2-D, runs of 16 bytes
   /// proven contiguous and aligned, its mask whole or a prefix over each copy, `other` absent or +0.
   bool ringLoad(const ir::Op& load) const;

@@ -107,6 +107,11 @@ std::string loadDriver(Driver& d) {
   return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
 }
 
+// The divisor an integer argument is specialized on (a descriptor's stride: codegen::strideDivisorOf).
+uint32_t integerDivisor(bool descriptorStride, uint64_t v) {
+  return descriptorStride ? codegen::strideDivisorOf(v) : codegen::divisorOf(v);
+}
+
 // A scalar kernel argument in its parameter's own width, as cuLaunchKernel reads it (integers
 // from `i`, floats from `f`); false for a kind no launch argument has.
 bool putScalar(ir::ScalarKind kind, int64_t i, double f, std::array<uint8_t, 8>& slot) {
@@ -471,8 +476,8 @@ class CudaDirectLaunch final : public DirectLaunch {
           default: break;
         }
       }
-      const uint32_t divisor = p.stride ? codegen::strideDivisorOf(bits) : codegen::divisorOf(bits);
-      if (ir::ElemType{p.kind, ir::ScalarKind::I32}.isInt() && (divisor != p.divisor || (v == 1) != p.one)) ok = false;
+      if (ir::ElemType{p.kind, ir::ScalarKind::I32}.isInt() && (integerDivisor(p.stride, bits) != p.divisor || (v == 1) != p.one))
+        ok = false;
       if (!ok) return false;
       slots[i] = storage[i].data();
     }
@@ -540,10 +545,7 @@ void specialize(const ir::Kernel& k, const std::vector<interp::Arg>& args, codeg
     const ir::Type& t = k.params()[i]->type;
     const interp::Arg& a = args[i];
     const uint64_t v = uint64_t(a.i);
-    o.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset)
-                              : !t.isInt() ? 1
-                              : isDescriptorStride(k, i) ? codegen::strideDivisorOf(v)
-                                                         : codegen::divisorOf(v));
+    o.paramDivisors.push_back(t.isPtr() ? codegen::divisorOf(a.byteOffset) : t.isInt() ? integerDivisor(isDescriptorStride(k, i), v) : 1);
     o.paramOnes.push_back(t.isInt() && !t.isPtr() && a.i == 1);
   }
 }
