@@ -30,6 +30,7 @@ void bindDiff(py::module_& m) {
         t["relative"] = d.relative;
         t["scale_by_rms"] = d.scaleByRms;
         t["tf32_dot"] = d.tf32Dot;
+        t["rounded_rtol"] = d.roundedRtol;
         // Programs ordered by a lock: floats summed in the order they take it (GPU vs interpreter
         // as between the interpreter's own schedules).
         t["order_dependent"] = rt::orderDependence(*c->loaded.kernel);
@@ -38,8 +39,8 @@ void bindDiff(py::module_& m) {
         return t;
       },
       py::arg("signature"), py::arg("defines"), py::arg("unit"), py::arg("unit_key"),
-      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot, order_dependent,\n"
-      "rounded_operands}");
+      "The tolerance `tilevm diff` grants the compiled kernel: {max_ulps, relative, scale_by_rms, tf32_dot, rounded_rtol,\n"
+      "order_dependent, rounded_operands}");
   m.def(
       "compare_buffers",
       [](const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape, const py::buffer& expected,
@@ -67,6 +68,7 @@ void bindDiff(py::module_& m) {
         tol.relative = tolerance.contains("relative") && tolerance["relative"].cast<bool>();
         tol.scaleByRms = tolerance.contains("scale_by_rms") && tolerance["scale_by_rms"].cast<bool>();
         tol.tf32Dot = tolerance.contains("tf32_dot") && tolerance["tf32_dot"].cast<bool>();
+        tol.roundedRtol = tolerance.contains("rounded_rtol") ? tolerance["rounded_rtol"].cast<double>() : 0;
         tol.rtol = tolerance.contains("rtol") ? tolerance["rtol"].cast<double>() : -1;
         tol.atol = tolerance.contains("atol") ? tolerance["atol"].cast<double>() : -1;
         if (tolerance.contains("order_dependent")) tol.orderDependent = tolerance["order_dependent"].cast<std::string>();

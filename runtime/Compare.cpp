@@ -71,6 +71,11 @@ std::pair<double, double> defaultRelativeTolerance(ir::ScalarKind kind) {
     case ir::ScalarKind::F16: return {1e-3, 1e-5};
     case ir::ScalarKind::BF16: return {1.6e-2, 1e-5};
     case ir::ScalarKind::F64: return {1e-7, 1e-7};
+    case ir::ScalarKind::F8E5:
+    case ir::ScalarKind::F8E5B16: return {0.25, 1e-5};
+    case ir::ScalarKind::F8E4NV:
+    case ir::ScalarKind::F8E4B15:
+    case ir::ScalarKind::F8E4B8: return {0.125, 1e-5};
     default: return {1.3e-6, 1e-5};
   }
 }
@@ -100,8 +105,11 @@ std::string orderDependence(const ir::Kernel& k) {
   return lock ? "lock-ordered accumulation" : "";
 }
 
-std::vector<std::string> roundedDotOperands(const ir::Module& m, const ir::Kernel& k) {
-  std::vector<std::string> out;
+namespace {
+
+// Each dot operand of `k` that is a computed float rounded just before the dot: the rounding.
+std::vector<const ir::Op*> roundedDotOperandOps(const ir::Kernel& k) {
+  std::vector<const ir::Op*> out;
   ir::walk(k.body.block, [&](const ir::Op& op) {
     if (op.code != ir::Opcode::Dot) return;
     for (int i = 0; i < 2; ++i) {
@@ -109,9 +117,18 @@ std::vector<std::string> roundedDotOperands(const ir::Module& m, const ir::Kerne
       if (!round || round->code != ir::Opcode::TruncF) continue;
       const ir::Op* src = round->operands[0]->def;
       if (src && src->code == ir::Opcode::Load) continue;  // loaded data rounds alike on both engines
-      out.push_back(std::string(ir::scalarName(op.operands[i]->type.elem().kind)) + " at " + m.locStr(round->loc));
+      out.push_back(round);
     }
   });
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> roundedDotOperands(const ir::Module& m, const ir::Kernel& k) {
+  std::vector<std::string> out;
+  for (const ir::Op* round : roundedDotOperandOps(k))
+    out.push_back(std::string(ir::scalarName(round->results[0]->type.elem().kind)) + " at " + m.locStr(round->loc));
   return out;
 }
 
@@ -130,6 +147,8 @@ Tolerance defaultTolerance(const ir::Kernel& k) {
   t.relative = t.scaleByRms = reducesInAnyOrder(k);
   t.rtol = t.atol = -1;
   t.tf32Dot = t.relative && dotsInTf32(k);
+  for (const ir::Op* round : roundedDotOperandOps(k))
+    t.roundedRtol = std::max(t.roundedRtol, defaultRelativeTolerance(round->results[0]->type.elem().kind).first);
   return t;
 }
 
@@ -149,6 +168,7 @@ BufferDiff compareBuffers(const interp::Buffer& expected, const interp::Buffer& 
                                    const_cast<uint8_t*>(actual.bytes.data()));
   auto [rtol, atol] = defaultRelativeTolerance(expected.elem);  // used when tol.relative
   if (tol.tf32Dot && expected.elem == ir::ScalarKind::F32) rtol = kTf32Rtol;
+  if (tol.scaleByRms) rtol = std::max(rtol, tol.roundedRtol);
   if (tol.rtol >= 0) rtol = tol.rtol;
   if (tol.atol >= 0) atol = tol.atol;
   const bool orderDependent = isFloat && !tol.orderDependent.empty();

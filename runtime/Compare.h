@@ -29,6 +29,12 @@ struct Tolerance {
   /// on tensor cores, whose accumulation does not round like an f32 FMA chain, so f32 results
   /// get kTf32Rtol instead of f32's default rtol (inputs are rounded alike on both engines).
   bool tf32Dot = false;
+  /// With `relative`, scaleByRms and the dtype's default rtol: the kernel rounds computed dot
+  /// operands to a narrower float (roundedDotOperands; attention's `p.to(f16)`). Where the two
+  /// engines' wider values straddle a rounding boundary such an operand moves by one ulp of its
+  /// type, and every result it feeds by that ulp times the other operand, so float results are
+  /// held to that type's rtol (roundedRtol) where it is looser than their own. 0: none.
+  double roundedRtol = 0;
   /// Why float results may depend on the order programs ran in (orderDependence(); "" for
   /// none). When set, a float element off by more than maxUlps but within the summation-order
   /// tolerance (defaultRelativeTolerance of the dtype, scaled by the buffer's rms) is counted
@@ -58,7 +64,8 @@ bool dotsInTf32(const ir::Kernel& k);
 
 /// torch.testing.assert_close's default (rtol, atol) for a float dtype: f16 (1e-3, 1e-5), bf16
 /// (1.6e-2, 1e-5), f32 (1.3e-6, 1e-5), f64 (1e-7, 1e-7): what results of reductions and dot,
-/// summed in another order, are held to.
+/// summed in another order, are held to. fp8, which assert_close has no default for: one ulp
+/// relative, 2^-2 with two mantissa bits (e5m2), 2^-3 with three (e4m3).
 std::pair<double, double> defaultRelativeTolerance(ir::ScalarKind kind);
 
 /// The ULP distance `diff` allows by default for `k`'s float results: the largest ulps column

@@ -169,13 +169,16 @@ int runDiff(const DiffCli& cli) {
     tol.atol = o.atol;
     tol.scaleByRms = tol.relative && o.rtol < 0 && o.atol < 0;
     tol.tf32Dot = tol.scaleByRms && byDefault.tf32Dot;
-    if (tol.relative)
+    tol.roundedRtol = tol.scaleByRms ? byDefault.roundedRtol : 0;
+    if (tol.relative) {
+      std::ostringstream why;
+      if (o.rtol >= 0 || o.atol >= 0) why << "as given";
+      else why << "the kernel reduces: torch.testing.assert_close's defaults per dtype, scaled by the buffer's rms where sums cancel";
+      if (tol.tf32Dot) why << "; f32 results of tf32 tensor-core dots: rtol 2^-13";
+      if (tol.roundedRtol) why << "; a computed dot operand rounded to a narrower float: at least its rtol, " << tol.roundedRtol;
       std::cout << "tolerance: |gpu - cpu| <= atol + rtol * " << (tol.scaleByRms ? "(|cpu| + rms(cpu))" : "|cpu|") << " ("
-                << (o.rtol >= 0 || o.atol >= 0 ? "as given" : "the kernel reduces: torch.testing.assert_close's defaults per dtype, "
-                                                              "scaled by the buffer's rms where sums cancel")
-                << (tol.tf32Dot ? "; f32 results of tf32 tensor-core dots: rtol 2^-13" : "")
-                << ")" << (tol.maxUlps ? ", or within " + std::to_string(tol.maxUlps) + " ulp" : "") << "\n";
-    else if (tol.maxUlps)
+                << why.str() << ")" << (tol.maxUlps ? ", or within " + std::to_string(tol.maxUlps) + " ulp" : "") << "\n";
+    } else if (tol.maxUlps)
       std::cout << "tolerance: within " << tol.maxUlps << " ulp"
                 << (o.ulps >= 0 ? " (as given)" : " (the kernel uses math the GPU approximates; docs/codegen.md)") << "\n";
     std::string details;

@@ -10,6 +10,8 @@ def _tolerance_text(t):
         text = "|gpu - cpu| <= atol + rtol * (|cpu| + rms(cpu)), torch.testing.assert_close's defaults per dtype"
         if t.get("tf32_dot"):
             text += "; f32 results of tf32 dots: rtol 2^-13"
+        if t.get("rounded_rtol"):
+            text += f"; a computed dot operand rounded to a narrower float: at least its rtol, {t['rounded_rtol']:g}"
         return text + (f", or within {t['max_ulps']} ulp" if t.get("max_ulps") else "") + order
     if t.get("max_ulps"):
         return f"within {t['max_ulps']} ulp" + order

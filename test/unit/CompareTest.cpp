@@ -133,6 +133,37 @@ TEST_CASE("f32 dots at tf32 precision are recognised and their f32 results held 
   CHECK(rt::compareBuffers(expected, wrong, rel).mismatches == 1);
 }
 
+TEST_CASE("a computed dot operand rounded to a narrower float holds results to that type's rtol") {
+  frontend::CompileOptions o;
+  o.kernel = "attn_bwd_dkdv_kernel";
+  o.defines = {{"HEAD", "64"}, {"BLOCK_M", "32"}, {"BLOCK_N", "128"}};
+  o.signature = "Q: *fp16, K: *fp16, V: *fp16, DO: *fp16, M: *fp32, Di: *fp32, DK: *fp32, DV: *fp32, N_CTX: i32";
+  auto bwd = frontend::compileKernel(test::readRepoFile("test/corpus/attention_bwd_dkdv.py"), "attention_bwd_dkdv.py", o);
+  REQUIRE(bwd.ok());
+  rt::Tolerance t = rt::defaultTolerance(*(*bwd)->kernels[0]);
+  CHECK(t.roundedRtol == 1e-3);  // p.to(f16) and ds.to(f16): f16's rtol
+  CHECK(rt::roundedDotOperands(**bwd, *(*bwd)->kernels[0]).size() == 2);
+  o.kernel = "fp8_attention_chain_kernel";
+  o.defines = {{"M", "64"}, {"N", "64"}, {"D", "64"}};
+  o.signature = "Q: *fp16, K: *fp16, VT: *fp16, O: *fp32";
+  auto fp8 = frontend::compileKernel(test::readRepoFile("test/corpus/fp8_attention_chain.py"), "fp8_attention_chain.py", o);
+  REQUIRE(fp8.ok());
+  CHECK(rt::defaultTolerance(*(*fp8)->kernels[0]).roundedRtol == 0.25);  // e5m2: one ulp relative
+  auto vadd = test::buildVadd();
+  CHECK(rt::defaultTolerance(*vadd->kernels[0]).roundedRtol == 0);
+  // The H200 against the interpreter, dV of the backward: 9.69212723 vs 9.69246387 (353 ulp of
+  // f32, some P rounded to f16 the other way), beside elements of the buffer's usual size.
+  auto expected = floats({9.69246387f, 40.0f, -40.0f, 40.0f}), actual = floats({9.69212723f, 40.0f, -40.0f, 44.0f});
+  t.orderDependent.clear();
+  t.roundedRtol = 0;
+  CHECK(rt::compareBuffers(expected, actual, t).mismatches == 2);  // f32's rtol: both differ
+  t.roundedRtol = 1e-3;
+  rt::BufferDiff d = rt::compareBuffers(expected, actual, t);
+  CHECK(d.mismatches == 1);  // 44 vs 40 is still wrong
+  REQUIRE(d.first);
+  CHECK(d.first->flat == 3);
+}
+
 TEST_CASE("diff --self: floats summed under a lock may differ by summation order, nothing else may") {
   frontend::CompileOptions o;
   o.kernel = "_ln_bwd_dx_fused";
