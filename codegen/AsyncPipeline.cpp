@@ -16,19 +16,19 @@
 
 namespace tilevm::codegen {
 
+bool isZeroConstant(const ir::Value* v) {
+  if (v->def && v->def->code == ir::Opcode::Splat) return isZeroConstant(v->def->operands[0]);
+  if (!v->def || v->def->code != ir::Opcode::Constant) return false;
+  if (const int64_t* i = v->def->intAttr("value")) return *i == 0;
+  const double* d = v->def->floatAttr("value");
+  return d && *d == 0.0 && !std::signbit(*d);
+}
+
 namespace {
 
 using ir::Opcode;
 
 uint64_t align1024(uint64_t n) { return (n + 1023) / 1024 * 1024; }
-
-bool isZeroConstant(const ir::Value* v) {
-  if (v->def && v->def->code == Opcode::Splat) return isZeroConstant(v->def->operands[0]);
-  if (!v->def || v->def->code != Opcode::Constant) return false;
-  if (const int64_t* i = v->def->intAttr("value")) return *i == 0;
-  const double* d = v->def->floatAttr("value");
-  return d && *d == 0.0 && !std::signbit(*d);
-}
 
 // The elements of one 16-byte copy of a ring tile (f16/bf16: 8, f32: 4, the 1-byte types wgmma
 // reads, int8 and fp8: 16); 0 for other types.

@@ -230,29 +230,39 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   // Operands: n accumulators (tied), then A (a descriptor, or 4 registers of half pairs), B's
   // descriptor and scale-d.
   const unsigned aArgs = aRegs ? 4 : 1;
-  auto arg = [&](unsigned i) { return "$" + std::to_string(n + i); };
-  std::string text = "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + arg(aArgs + 1) + ", 0;\n\twgmma.mma_async.sync.aligned.m64n" +
-                     std::to_string(N) + "k" + std::to_string(kStep) + (i8 ? ".s32." : halfAcc ? ".f16." : ".f32.") + type + "." + type + " {";
-  std::string cons;
-  for (unsigned i = 0; i < n; ++i) {
-    text += (i ? ", $" : "$") + std::to_string(i);
-    cons += "=" + reg + ",";
-  }
-  // Operands after scale-d: for floats imm-scale-a and -b (1), and for 16-bit types the
-  // transposes; int8 has neither.
-  std::string tail = i8 ? "" : kMajorOnly ? ", 1, 1" : std::string(", 1, 1") + (aRegs ? "" : ", 0") + (bKMajor ? ", 0" : ", 1");
-  text += "}, " + (aRegs ? "{" + arg(0) + ", " + arg(1) + ", " + arg(2) + ", " + arg(3) + "}" : arg(0)) + ", " + arg(aArgs) +
-          ", p" + tail + ";\n\t}";
-  cons += aRegs ? "r,r,r,r,l,r" : "l,l,r";
-  for (unsigned i = 0; i < n; ++i) cons += "," + std::to_string(i);
-  std::vector<llvm::Type*> outTys(n, accTy);
-  auto* asmTy = llvm::FunctionType::get(llvm::StructType::get(ctx_, outTys), [&] {
+  // A fresh wgmma (`fresh`): scale-d the immediate 0 and the accumulators outputs only, so no
+  // zeros are moved into them; ptxas fences and waits around registers written between the
+  // wgmmas of a group, which serializes them.
+  auto mmaAsm = [&](bool fresh) {
+    auto arg = [&](unsigned i) { return "$" + std::to_string(n + i); };
+    std::string text = std::string(fresh ? "{\n\t" : "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, " + arg(aArgs + 1) + ", 0;\n\t") +
+                       "wgmma.mma_async.sync.aligned.m64n" + std::to_string(N) + "k" + std::to_string(kStep) +
+                       (i8 ? ".s32." : halfAcc ? ".f16." : ".f32.") + type + "." + type + " {";
+    std::string cons;
+    for (unsigned i = 0; i < n; ++i) {
+      text += (i ? ", $" : "$") + std::to_string(i);
+      cons += "=" + reg + ",";
+    }
+    // Operands after scale-d: for floats imm-scale-a and -b (1), and for 16-bit types the
+    // transposes; int8 has neither.
+    std::string tail = i8 ? "" : kMajorOnly ? ", 1, 1" : std::string(", 1, 1") + (aRegs ? "" : ", 0") + (bKMajor ? ", 0" : ", 1");
+    text += "}, " + (aRegs ? "{" + arg(0) + ", " + arg(1) + ", " + arg(2) + ", " + arg(3) + "}" : arg(0)) + ", " + arg(aArgs) +
+            (fresh ? ", 0" : ", p") + tail + ";\n\t}";
+    cons += aRegs ? "r,r,r,r,l" : "l,l";
+    if (!fresh) {
+      cons += ",r";
+      for (unsigned i = 0; i < n; ++i) cons += "," + std::to_string(i);
+    }
     std::vector<llvm::Type*> ins(aArgs, aRegs ? b_.getInt32Ty() : b_.getInt64Ty());
     ins.push_back(b_.getInt64Ty());
-    ins.push_back(b_.getInt32Ty());
-    ins.insert(ins.end(), n, accTy);
-    return ins;
-  }(), false);
+    if (!fresh) {
+      ins.push_back(b_.getInt32Ty());
+      ins.insert(ins.end(), n, accTy);
+    }
+    std::vector<llvm::Type*> outTys(n, accTy);
+    return llvm::InlineAsm::get(llvm::FunctionType::get(llvm::StructType::get(ctx_, outTys), ins, false), text, cons,
+                                /*hasSideEffects=*/true);
+  };
   // A from registers: per slab bm and k step k0, the fragment a0..a3 = rows g / g + 8 of the
   // 8-column blocks k0 / 8 and k0 / 8 + 1 (the accumulator's slots, in pairs), packed.
   // fp8 (k32): a_i holds 4 bytes, columns 4t..4t+3 (t = lane % 4) of the 16-column window
@@ -295,7 +305,8 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
           aFragments.push_back(b_.CreateSelect(upper, high, low));
         }
   }
-  auto* mma = llvm::InlineAsm::get(asmTy, text, cons, /*hasSideEffects=*/true);
+  auto* mma = mmaAsm(false);
+  auto* freshMma = mmaAsm(true);
   asmCall(b_.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
   // A K-major tile's k step: slab of columns k0 / (S / e), e k0 bytes into its rows.
   auto kMajorStep = [](const SharedLayout& t, int64_t k0) {
@@ -307,6 +318,8 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
   // the accumulator in f32; without it one group accumulates into the accumulator throughout.
   const int64_t* impreciseAttr = op.intAttr("max_num_imprecise_acc");
   const bool chunked = impreciseAttr != nullptr;
+  // A zero accumulator (a dot without one, tl.zeros): each slab's first k step starts fresh.
+  const bool zeroAcc = !chunked && isZeroConstant(op.operands[2]);
   const int64_t chunk = chunked ? std::max<int64_t>(*impreciseAttr, kStep) : K;
   Values total = acc;  // chunked: the accumulator, between chunks
   for (int64_t k0 = 0; k0 < K; k0 += kStep) {
@@ -332,10 +345,13 @@ void Lowerer::dotByWgmma(const ir::Op& op) {
         args.push_back(b_.CreateAdd(aDesc, b_.getInt64(aOff >> 4)));
       }
       args.push_back(b_.CreateAdd(bDesc, b_.getInt64(bStep >> 4)));
-      args.push_back(b_.getInt32(fresh ? 0 : 1));
       unsigned first = bm * n;
-      for (unsigned i = 0; i < n; ++i) args.push_back(acc[first + i]);
-      llvm::Value* d = b_.CreateCall(mma, args);
+      const bool freshStep = zeroAcc && k0 == 0;
+      if (!freshStep) {
+        args.push_back(b_.getInt32(fresh ? 0 : 1));
+        for (unsigned i = 0; i < n; ++i) args.push_back(acc[first + i]);
+      }
+      llvm::Value* d = b_.CreateCall(freshStep ? freshMma : mma, args);
       for (unsigned i = 0; i < n; ++i) acc[first + i] = b_.CreateExtractValue(d, i);
     }
   }

@@ -28,6 +28,9 @@
 
 namespace tilevm::codegen {
 
+/// Whether v is +0 (or integer 0), or a splat of it: a constant the lowering may leave unwritten.
+bool isZeroConstant(const ir::Value* v);
+
 /// What the code generator knows of a tile's values within one run of its layout.
 enum class RunShape { Unknown, Uniform, Contiguous, Monotone };
 
