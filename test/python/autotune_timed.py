@@ -70,6 +70,29 @@ if tilevm.autotune_timed():
     assert sum_kernel.best_config in CONFIGS
     assert increment_kernel.best_config is sum_kernel.cache[(n,)] or increment_kernel.best_config in CONFIGS
     assert copy_at_most_128.timings[CONFIGS[2]] == float("inf"), copy_at_most_128.timings
+    # Each configuration is timed over about knobs.autotuning.rep ms of launches, as Triton's
+    # do_bench (3 to estimate first, at most 1000): the launches each trial asks for.
+    from triton import knobs
+
+    @triton.autotune(configs=CONFIGS[:2], key=["n"])
+    @triton.jit
+    def add_one(x_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+    asked = []
+    launch = add_one._launch
+    add_one._launch = lambda *a, repeat=1, **k: asked.append(repeat) or launch(*a, repeat=repeat, **k)
+    for rep_ms, n in ((0, 10), (1000, 20)):
+        knobs.autotuning.rep = rep_ms
+        asked.clear()
+        add_one[(1,)](np.zeros(n, np.int32), n)
+        trials = [r for r in asked if r > 1]
+        if rep_ms == 0:
+            assert trials == [3, 3], asked  # the estimates alone
+        else:
+            assert trials[0] == 3 and all(3 <= r <= 1000 for r in trials) and len(trials) in (3, 4), asked
+    knobs.autotuning.rep = knobs.env
     print(f"autotuned: best {sum_kernel.best_config} of {len(CONFIGS)} timed")
 else:
     assert sum_kernel.best_config is CONFIGS[0]

@@ -286,10 +286,10 @@ class Autotuner(_Wrapper):
 
     def _time(self, config, args, grid, kwargs, named):
         """A configuration's median launch time, as Triton's do_bench measures it for the
-        autotuner: launches filling about 100 ms (estimated from the first three; at least 3,
-        at most 1000). Triton clears the L2 before each; these run on a warm L2."""
+        autotuner: launches filling knobs.autotuning.rep ms (100; estimated from the first three;
+        at least 3, at most 1000). Triton clears the L2 before each; these run on a warm L2."""
         seconds = self._launch(config, args, grid, kwargs, named, repeat=3)["seconds"]
-        repeat = min(1000, int(0.1 / max(seconds, 1e-7)))
+        repeat = min(1000, int(knobs.autotuning.rep / 1e3 / max(seconds, 1e-7)))
         return self._launch(config, args, grid, kwargs, named, repeat=repeat)["seconds"] if repeat > 3 else seconds
 
     def run(self, *args, grid, **kwargs):

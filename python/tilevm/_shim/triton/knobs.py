@@ -8,10 +8,11 @@ them, setting one writes the variable for child processes (`propagate_env`), and
 Each knob is one of three kinds here, and says which:
 - honoured: `runtime.interpret` tells where kernels run (True on the interpreter, False under
   `--device cuda`; setting the other value raises, since the engine is chosen by `--device` or
-  `tilevm.options["device"]`), `autotuning.print` prints Triton's summary of a timed autotune;
+  `tilevm.options["device"]`), `autotuning.print` prints Triton's summary of a timed autotune,
+  `autotuning.rep` is the milliseconds of launches it times each configuration over;
 - without effect, accepted: what changes nothing tilevm computes (cache directories, which
   tilevm does not have: compiled kernels live in the process; line info; the autotuner's
-  warmup/rep; `runtime.debug`, since device asserts are always checked);
+  warmup; `runtime.debug`, since device asserts are always checked);
 - refused: any other value than the default raises NotImplementedError naming the knob, as
   does adding a hook, so nothing is silently ignored. Unknown knob names raise AttributeError.
 docs/python.md lists them."""
@@ -359,9 +360,8 @@ class autotuning_knobs(base_knobs):
     print = env_bool("TRITON_PRINT_AUTOTUNING", kind=HONOURED)
     dump_best_config_ir = env_bool("TRITON_KERNEL_DUMP_BEST_CONFIG", why=_NO_IR)
     warmup = env_int("TRITON_AUTOTUNE_WARMUP_MS", 25, NO_EFFECT,
-                     "each configuration is timed over 3 launches, median (tilevm.autotune_timed())")
-    rep = env_int("TRITON_AUTOTUNE_REP_MS", 100, NO_EFFECT,
-                  "each configuration is timed over 3 launches, median (tilevm.autotune_timed())")
+                     "the first 3 launches of a configuration estimate its time and warm it")
+    rep = env_int("TRITON_AUTOTUNE_REP_MS", 100, HONOURED)
     listener = hook("tilevm's autotuner calls no Python listener")
 
 
