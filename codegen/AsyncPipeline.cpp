@@ -10,19 +10,9 @@
 // keeps one wgmma group in flight (wait_group 1), so its stage stays busy one iteration longer:
 // it gets num_stages + 1 buffers (shared memory permitting) and ahead = buffers - 2, else
 // num_stages buffers and ahead = num_stages - 1.
-#include <cmath>
-
 #include "codegen/Lowerer.h"
 
 namespace tilevm::codegen {
-
-bool isZeroConstant(const ir::Value* v) {
-  if (v->def && v->def->code == ir::Opcode::Splat) return isZeroConstant(v->def->operands[0]);
-  if (!v->def || v->def->code != ir::Opcode::Constant) return false;
-  if (const int64_t* i = v->def->intAttr("value")) return *i == 0;
-  const double* d = v->def->floatAttr("value");
-  return d && *d == 0.0 && !std::signbit(*d);
-}
 
 namespace {
 

@@ -53,6 +53,11 @@ struct TensorMap {
   bool operator==(const TensorMap&) const = default;
 };
 
+/// Whether `dtype` is one a TensorMap carries (TensorMap::dtype).
+inline bool isTensorMapDtype(const std::string& dtype) {
+  return dtype == "f16" || dtype == "bf16" || dtype == "f32" || dtype == "u8";
+}
+
 /// What a launch of compiled PTX needs to know, handed over as data (never read back from the
 /// assembly): the runtime sizes and checks the launch with it.
 struct LaunchInfo {

@@ -5,6 +5,8 @@
 // constants, splats and elementwise ops of them, Triton's rematerialization: the usual
 // `offs_m[:, None] * stride + offs_n[None, :]` costs no shared memory) and otherwise read from a
 // shared-memory copy of the source, between two barriers.
+#include <cmath>
+
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/Lowerer.h"
@@ -180,15 +182,18 @@ llvm::Value* Lowerer::sourceIndex(const ir::Op& op, llvm::Value* e) {
   return src;
 }
 
-namespace {
-
-// The constant op v is (or splats), or null.
 const ir::Op* constantOf(const ir::Value* v) {
   const ir::Op* c = v->def && v->def->code == Opcode::Splat ? v->def->operands[0]->def : v->def;
   return c && c->code == Opcode::Constant ? c : nullptr;
 }
 
-}  // namespace
+bool isZeroConstant(const ir::Value* v) {
+  const ir::Op* c = constantOf(v);
+  if (!c) return false;
+  if (const int64_t* i = c->intAttr("value")) return *i == 0;
+  const double* d = c->floatAttr("value");
+  return d && *d == 0.0 && !std::signbit(*d);
+}
 
 llvm::Value* Lowerer::recompute(const ir::Value* v, llvm::Value* e) {
   if (isUniform(v)) return slot(v, 0);

@@ -28,6 +28,8 @@
 
 namespace tilevm::codegen {
 
+/// The constant op v is, or splats; else null.
+const ir::Op* constantOf(const ir::Value* v);
 /// Whether v is +0 (or integer 0), or a splat of it: a constant the lowering may leave unwritten.
 bool isZeroConstant(const ir::Value* v);
 

@@ -74,7 +74,7 @@ bool decodeMaps(const std::string& s, std::vector<codegen::TensorMap>& maps) {
     uint64_t base = 0, swizzle = 0;
     if (f.size() != 7 || !number(f[0], base) || base > UINT32_MAX || !numbers(f[1], m.shape) || !numbers(f[2], m.stride) ||
         !numbers(f[4], m.box) || !number(f[5], swizzle) || (f[6] != "z" && f[6] != "n") ||
-        (f[3] != "f16" && f[3] != "bf16" && f[3] != "f32" && f[3] != "u8") || m.stride.size() != m.shape.size() || m.box.size() != m.shape.size() ||
+        !codegen::isTensorMapDtype(f[3]) || m.stride.size() != m.shape.size() || m.box.size() != m.shape.size() ||
         (swizzle != 32 && swizzle != 64 && swizzle != 128))
       return false;
     m.base = unsigned(base);

@@ -258,7 +258,8 @@ class _Wrapper:
 
 class Autotuner(_Wrapper):
     """triton.autotune: on the GPU engine each configuration left after pruning is timed once per
-    value of `key` (CUDA events, the median of about 100 ms of launches: _time), with `reset_to_zero` arguments zeroed before each trial and
+    value of `key` (CUDA events, the median of knobs.autotuning.rep ms of launches: _time), with
+    `reset_to_zero` arguments zeroed before each trial and
     `restore_value` ones restored after it, as Triton does; the fastest is kept. On the
     interpreter the first runs (every configuration computes the same result; its wall time says
     nothing about a GPU). `--autotune` / `--no-autotune` time them, or not, on either engine
