@@ -33,10 +33,13 @@ def main():
             for case in run_corpus.cases(path):
                 ptxas = os.environ.get("PTXAS")
                 # The interpreter's own options go; ptx takes the kernel's arguments, not its grid.
+                # EXTRA's options replace the case's own.
+                extra = os.environ.get("EXTRA", "").split()
                 drop = ("--schedule", "--threads", "--check") + (("--grid",) if ptxas else ())
+                drop += tuple(o for o in extra if o.startswith("--"))
                 ptx = os.path.join(tmp, "kernel.ptx")
                 base = [tilevm, "ptx" if ptxas else "diff", path] + run_corpus.command_line(path, case, rng, tmp, drop)
-                base += os.environ.get("EXTRA", "").split()
+                base += extra
                 if not ptxas:
                     r = subprocess.run(base, capture_output=True, text=True)
                 for arch in os.environ.get("PTXAS_ARCHS", "sm_90,sm_90a").split(",") if ptxas else []:

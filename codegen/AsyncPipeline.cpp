@@ -218,6 +218,8 @@ void Lowerer::planRings() {
         ring.invariantKMajor.push_back(kMajor);
         ring.invariantLayouts.push_back(sharedLayoutOf(kMajor ? ir::Type(v->type.elem(), std::vector<int64_t>{v->type.dim(1), v->type.dim(0)}) : v->type));
         ring.invariantBytes += align1024(ring.invariantLayouts.back().bytes());
+        ring.invariantPinned.push_back(false);
+        ring.invariantWrites.push_back(true);
         resident.insert(v);
       }
     // The body's other uses of the scratch array lie below the ring.
@@ -246,12 +248,7 @@ void Lowerer::planRings() {
     auto total = [&] { return ring.footprint(); };
     while (ring.stages > 2 && total() > limit) --ring.stages;
     if (total() > limit) return;
-    uint64_t at = ring.offset + ring.bytes();  // multiples of 1024: aligned alike from any base
-    for (const SharedLayout& s : ring.invariantLayouts) {
-      ring.invariantOffsets.push_back(at);
-      at += align1024(s.bytes());
-    }
-    ring.barrierOffset = at;
+    ring.placeTail();
     for (auto& t : ring.tma)  // the hidden parameters of the ring that is kept
       if (t) t->second = tensorMapIndex(t->first.map);
     if (async && ring.stages < 3) async = nullptr;
@@ -260,6 +257,99 @@ void Lowerer::planRings() {
     for (const ir::Op* p : permutes) lowered_.insert(p);
     rings_[&forOp] = ring;
   });
+  pinInvariants();
+}
+
+void Lowerer::RingPlan::placeTail() {
+  uint64_t at = offset + bytes();  // multiples of 1024: aligned alike from any base
+  invariantOffsets.resize(invariants.size());
+  for (size_t j = 0; j < invariants.size(); ++j)
+    if (!invariantPinned[j]) {
+      invariantOffsets[j] = at;
+      at += align1024(invariantLayouts[j].bytes());
+    }
+  barrierOffset = at;
+}
+
+void Lowerer::pinInvariants() {
+  const ir::Block& top = k_.body.block;
+  std::map<const ir::Op*, size_t> position;  // the kernel's top-level ops
+  for (size_t i = 0; i < top.ops.size(); ++i) position[top.ops[i].get()] = i;
+  // Each candidate's ring loops, as (position, index among the loop's invariants).
+  std::map<const ir::Value*, std::vector<std::pair<size_t, size_t>>> loopsOf;
+  for (const auto& [loop, ring] : rings_) {
+    if (loop->parent != &top) continue;
+    for (size_t j = 0; j < ring.invariants.size(); ++j) {
+      const ir::Value* v = ring.invariants[j];
+      if (v->def && v->def->parent == &top) loopsOf[v].push_back({position.at(loop), j});
+    }
+  }
+  auto ringAt = [&](const std::pair<size_t, size_t>& l) -> RingPlan& { return rings_.at(top.ops[l.first].get()); };
+  std::vector<std::vector<std::pair<size_t, size_t>>> pins;  // in program order: first loop, then index
+  for (auto& [v, loops] : loopsOf) {
+    std::sort(loops.begin(), loops.end());
+    bool same = loops.size() >= 2;  // read alike by every loop (a tf32 B is stored transposed)
+    for (const auto& l : loops) same = same && ringAt(l).invariantKMajor[l.second] == ringAt(loops[0]).invariantKMajor[loops[0].second];
+    if (same) pins.push_back(loops);
+  }
+  std::sort(pins.begin(), pins.end());
+  // Each pin goes above what every op of its window (its first to its last loop) uses: the
+  // loops' own bytes without their pins (ring offsets are 1024-aligned from an aligned base, so
+  // a ring ends 1024 below its footprint; other ops use the array from its unaligned base) and
+  // the pins placed before it whose windows overlap. One that does not fit is dropped (its loops
+  // write it again, past their rings) and the others placed again.
+  const uint64_t limit = maxDynamicSharedBytes(o_);
+  std::vector<uint64_t> at;
+  for (bool placed = false; !placed;) {
+    for (auto& [loop, ring] : rings_) {
+      ring.invariantBytes = 0;
+      for (size_t j = 0; j < ring.invariants.size(); ++j) {
+        ring.invariantBytes += align1024(ring.invariantLayouts[j].bytes());
+        ring.invariantPinned[j] = false;
+      }
+      ring.pinnedEnd = 0;
+    }
+    for (const auto& loops : pins)
+      for (const auto& l : loops) {
+        ringAt(l).invariantPinned[l.second] = true;
+        ringAt(l).invariantBytes -= align1024(ringAt(l).invariantLayouts[l.second].bytes());
+      }
+    at.clear();
+    placed = true;
+    for (size_t p = 0; p < pins.size() && placed; ++p) {
+      const auto& loops = pins[p];
+      const size_t lo = loops.front().first, hi = loops.back().first;
+      uint64_t end = 0;
+      auto need = [&](const ir::Op& n) {
+        auto it = rings_.find(&n);
+        end = std::max(end, it != rings_.end() ? it->second.footprint() - 1024 : sharedNeed(n));
+      };
+      for (size_t i = lo; i <= hi; ++i) {
+        need(*top.ops[i]);
+        for (const auto& r : top.ops[i]->regions) ir::walk(r->block, need);
+      }
+      for (size_t q = 0; q < p; ++q)
+        if (pins[q].front().first <= hi && lo <= pins[q].back().first)
+          end = std::max(end, at[q] + align1024(ringAt(pins[q].front()).invariantLayouts[pins[q].front().second].bytes()));
+      at.push_back(align1024(end));
+      const uint64_t pinEnd = at.back() + align1024(ringAt(loops.front()).invariantLayouts[loops.front().second].bytes()) + 1024;
+      if (pinEnd > limit) {
+        pins.erase(pins.begin() + std::ptrdiff_t(p));
+        placed = false;
+      } else {
+        for (const auto& l : loops) ringAt(l).pinnedEnd = std::max(ringAt(l).pinnedEnd, pinEnd);
+      }
+    }
+  }
+  for (auto& [loop, ring] : rings_) {
+    ring.placeTail();
+    ring.invariantWrites.assign(ring.invariants.size(), true);
+  }
+  for (size_t p = 0; p < pins.size(); ++p)
+    for (const auto& l : pins[p]) {
+      ringAt(l).invariantOffsets[l.second] = at[p];
+      ringAt(l).invariantWrites[l.second] = &l == &pins[p].front();
+    }
 }
 
 void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage,
@@ -412,17 +502,18 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   auto barrierOf = [&](llvm::Value* s) { return barriers ? b_.CreateAdd(barriers, b_.CreateMul(s, b_.getInt32(8))) : nullptr; };
   if (barriers) initBarriers(barriers, ring.stages);
   // Operands defined before the loop, written once (the loop's first barrier, after its first
-  // wait, orders these stores before any wgmma reads them).
-  if (!ring.invariants.empty()) {
-    barrier();
-    for (size_t j = 0; j < ring.invariants.size(); ++j) {
-      const SharedLayout& s = ring.invariantLayouts[j];
-      llvm::Value* addr = sharedAddress(op, ring.invariantOffsets[j], s.bytes());
-      writeSwizzled(ring.invariants[j], addr, s, ring.invariantKMajor[j]);
-      sharedTiles_[ring.invariants[j]] = {addr, s, ring.invariantKMajor[j]};
-    }
-    fenceProxyAsync();
+  // wait, orders these stores before any wgmma reads them); a pinned one only by the first loop
+  // that reads it.
+  bool writes = false;
+  for (bool w : ring.invariantWrites) writes = writes || w;
+  if (!ring.invariants.empty()) barrier();
+  for (size_t j = 0; j < ring.invariants.size(); ++j) {
+    const SharedLayout& s = ring.invariantLayouts[j];
+    llvm::Value* addr = sharedAddress(op, ring.invariantOffsets[j], s.bytes());
+    if (ring.invariantWrites[j]) writeSwizzled(ring.invariants[j], addr, s, ring.invariantKMajor[j]);
+    sharedTiles_[ring.invariants[j]] = {addr, s, ring.invariantKMajor[j]};
   }
+  if (writes) fenceProxyAsync();
   // The prologue: iterations 0 .. ahead - 1 into stages 0 .. ahead - 1.
   std::map<const ir::Value*, Values> at;
   for (const ir::Value* a : ring.pipe.carried) at[a] = init[a->index - 1];

@@ -359,19 +359,25 @@ class Lowerer {
     }
     uint64_t stageBytes = 0;
     /// Dot operands defined before the loop (attention's q): written to shared memory once,
-    /// before it, past the ring, at these offsets of the scratch array.
+    /// before it, past the ring, at these offsets of the scratch array; or pinned (pinInvariants):
+    /// at the pin's offset, written by the first loop that reads it.
     std::vector<const ir::Value*> invariants;
     std::vector<SharedLayout> invariantLayouts;
     std::vector<bool> invariantKMajor;  ///< a tf32 B, stored as its transpose
     std::vector<uint64_t> invariantOffsets;
-    uint64_t invariantBytes = 0;
+    std::vector<bool> invariantPinned;  ///< at a pin's offset, outside the loop's own bytes
+    std::vector<bool> invariantWrites;  ///< false where an earlier loop wrote the pinned tile
+    uint64_t invariantBytes = 0;        ///< of the invariants that are not pinned
+    uint64_t pinnedEnd = 0;             ///< the end of the pins the loop reads (with the alignment's 1024)
     unsigned stages = 0;  ///< buffers
     unsigned ahead = 0;   ///< iterations loaded ahead of the one computing
     uint64_t offset = 0;  ///< the ring's offset in the scratch array (past the body's other uses)
     uint64_t bytes() const { return stageBytes * stages; }
+    /// Places what lies past the ring: the invariants that are not pinned, then the mbarriers.
+    void placeTail();
     /// The scratch array the loop needs: below the ring, the ring, the invariants, the mbarriers
-    /// (a 1024-byte block of their own), and 1024 bytes to align the ring's base.
-    uint64_t footprint() const { return offset + bytes() + invariantBytes + (tmaBytes ? 1024 : 0) + 1024; }
+    /// (a 1024-byte block of their own), and 1024 bytes to align the ring's base; the pins it reads.
+    uint64_t footprint() const { return std::max(offset + bytes() + invariantBytes + (tmaBytes ? 1024 : 0) + 1024, pinnedEnd); }
   };
   /// What a ring load's mask is over each 16-byte copy (`chunk` elements along the copy's dim;
   /// the reversed-order analysis when `reversed`): one value (the copy reads all or nothing), true
@@ -397,6 +403,11 @@ class Lowerer {
   bool ringLoadScattered(const ir::Op& load) const;
   /// Plans every eligible loop's ring (sm_90a, num_stages >= 2) before lowering.
   void planRings();
+  /// A dot operand defined at the kernel's top level and read by two or more of its ring loops
+  /// (the causal forward's q; the backward's k and v) is pinned: written to shared memory once,
+  /// by the first loop, above every other use of the scratch array from there to the last, and
+  /// read in place by the others, so its registers die at the first loop.
+  void pinInvariants();
   /// The ring's copies for the iteration of `bindings` into the stage at `stage` (where `live`;
   /// TMA copies complete on the stage's mbarrier at `barrier`).
   void issueRing(const RingPlan& ring, const std::map<const ir::Value*, Values>& bindings, llvm::Value* stage, llvm::Value* live,
