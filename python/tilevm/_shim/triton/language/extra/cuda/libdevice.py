@@ -1,2 +1,6 @@
-"""triton.language.extra.cuda.libdevice for host imports: a kernel that uses `libdevice.NAME` gets
-the frontend's NAME (docs/language.md); nothing here runs on the host."""
+"""triton.language.extra.cuda.libdevice for host imports: the same stubs as
+triton.language.extra.libdevice (a kernel resolves either to the frontend's functions)."""
+from triton.language.extra.libdevice import *  # noqa: F401,F403
+from triton.language.extra.libdevice import NAMES
+
+__all__ = list(NAMES)
