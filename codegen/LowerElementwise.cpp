@@ -78,6 +78,9 @@ llvm::Value* Lowerer::elementOp(const ir::Op& op, std::span<llvm::Value* const> 
     }
     case Opcode::AbsI:  // wrapping: abs(INT_MIN) = INT_MIN
       return b_.CreateSelect(b_.CreateICmpSLT(a[0], llvm::Constant::getNullValue(ty)), b_.CreateNeg(a[0]), a[0]);
+    case Opcode::Clz: return b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, a[0], b_.getFalse());  // the width for 0
+    case Opcode::Popc: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, a[0]);
+    case Opcode::Brev: return b_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, a[0]);
     case Opcode::CmpI: {
       static const std::map<std::string, llvm::CmpInst::Predicate> preds = {
           {"eq", llvm::CmpInst::ICMP_EQ},   {"ne", llvm::CmpInst::ICMP_NE},   {"slt", llvm::CmpInst::ICMP_SLT},
@@ -192,8 +195,9 @@ llvm::Value* Lowerer::floatToInt(const ir::Op& op, llvm::Value* x) {
 }
 
 // Math: sqrt correctly rounded (sqrt.rn, as the interpreter); rsqrt as 1/sqrt, both correctly
-// rounded; exp and exp2 inline (ex2.approx, exp2's flushing subnormals); log, log2, sin, cos, erf, tanh, pow and fmod from
-// libdevice (within 2 ulp of the correctly rounded result; docs/codegen.md). f16/bf16 inputs are
+// rounded; exp and exp2 inline (ex2.approx, exp2's flushing subnormals); trunc, round, rint and
+// copysign exact; log, log2, sin, cos, erf, tanh, pow, fmod and the other transcendentals from
+// libdevice (within 4 ulp of the correctly rounded result; docs/codegen.md). f16/bf16 inputs are
 // computed in f32 and rounded once, as the interpreter does.
 llvm::Value* Lowerer::mathOp(const ir::Op& op, std::span<llvm::Value* const> args) {
   llvm::Type* ty = scalarType(op.result()->type.elem());
@@ -226,6 +230,27 @@ llvm::Value* Lowerer::mathOp(const ir::Op& op, std::span<llvm::Value* const> arg
     case Opcode::Erf: r = lib("__nv_erff", "__nv_erf"); break;
     case Opcode::Tanh: r = lib("__nv_tanhf", "__nv_tanh"); break;
     case Opcode::Pow: r = lib("__nv_powf", "__nv_pow"); break;
+    case Opcode::Trunc: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::trunc, a[0]); break;
+    case Opcode::Round: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::round, a[0]); break;
+    case Opcode::Rint: r = b_.CreateUnaryIntrinsic(llvm::Intrinsic::nearbyint, a[0]); break;
+    case Opcode::CopySign: r = b_.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, a[0], a[1]); break;
+    case Opcode::Log10: r = lib("__nv_log10f", "__nv_log10"); break;
+    case Opcode::Log1p: r = lib("__nv_log1pf", "__nv_log1p"); break;
+    case Opcode::Expm1: r = lib("__nv_expm1f", "__nv_expm1"); break;
+    case Opcode::Sinh: r = lib("__nv_sinhf", "__nv_sinh"); break;
+    case Opcode::Cosh: r = lib("__nv_coshf", "__nv_cosh"); break;
+    case Opcode::Tan: r = lib("__nv_tanf", "__nv_tan"); break;
+    case Opcode::Asin: r = lib("__nv_asinf", "__nv_asin"); break;
+    case Opcode::Acos: r = lib("__nv_acosf", "__nv_acos"); break;
+    case Opcode::Atan: r = lib("__nv_atanf", "__nv_atan"); break;
+    case Opcode::Asinh: r = lib("__nv_asinhf", "__nv_asinh"); break;
+    case Opcode::Acosh: r = lib("__nv_acoshf", "__nv_acosh"); break;
+    case Opcode::Atanh: r = lib("__nv_atanhf", "__nv_atanh"); break;
+    case Opcode::Erfc: r = lib("__nv_erfcf", "__nv_erfc"); break;
+    case Opcode::Cbrt: r = lib("__nv_cbrtf", "__nv_cbrt"); break;
+    case Opcode::Exp10: r = lib("__nv_exp10f", "__nv_exp10"); break;
+    case Opcode::Atan2: r = lib("__nv_atan2f", "__nv_atan2"); break;
+    case Opcode::Hypot: r = lib("__nv_hypotf", "__nv_hypot"); break;
     case Opcode::RemF: r = lib("__nv_fmodf", "__nv_fmod"); break;
     default: fail(op, "codegen: '" + std::string(op.mnemonic()) + "' is not lowered to the GPU yet (docs/codegen.md lists what is)");
   }

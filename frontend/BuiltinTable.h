@@ -1,7 +1,7 @@
 // BuiltinTable.h - the registry of builtin functions, filled by Builtins.cpp (creation, casts,
 // memory, atomics, Python builtins), BuiltinsDebug.cpp (checks and prints), BuiltinsShape.cpp
-// (shapes), BuiltinsMath.cpp (math, reductions, scans, dot) and BuiltinsMap.cpp
-// (map_elementwise, inline_asm_elementwise).
+// (shapes), BuiltinsMath.cpp (math, reductions, scans, dot), BuiltinsLibdevice.cpp (libdevice)
+// and BuiltinsMap.cpp (map_elementwise, inline_asm_elementwise).
 #pragma once
 
 #include <functional>
@@ -20,6 +20,8 @@ void registerCoreBuiltins(BuiltinTable& t);
 /// broadcast, expand_dims, reshape, permute, trans, flip, join, split, cat (BuiltinsShape.cpp).
 void registerShapeBuiltins(BuiltinTable& t);
 void registerMathBuiltins(BuiltinTable& t);
+/// libdevice's functions beyond tl.math's (BuiltinsLibdevice.cpp).
+void registerLibdeviceBuiltins(BuiltinTable& t);
 /// static_assert, static_print, device_print, device_assert, assume, debug_barrier (BuiltinsDebug.cpp).
 void registerDebugBuiltins(BuiltinTable& t);
 /// map_elementwise, inline_asm_elementwise (BuiltinsMap.cpp).

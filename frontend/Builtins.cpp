@@ -604,6 +604,7 @@ const BuiltinTable& builtins() {
     BuiltinTable t;
     registerCoreBuiltins(t);
     registerMathBuiltins(t);
+    registerLibdeviceBuiltins(t);
     registerMapBuiltins(t);
     registerPythonMath(t);
     return t;

@@ -1,6 +1,7 @@
 // OpsArith.cpp - elementwise arithmetic, comparisons and math: one typed loop per op over the
 // whole tile. Integers wrap; division by zero gives all ones (quotient) or the dividend
 // (remainder), as PTX does; f16/bf16 are computed in f32 and rounded once.
+#include <bit>
 #include <cmath>
 
 #include "interpreter/Exec.h"
@@ -234,6 +235,14 @@ void binaryOverViews(const Tile& a, const Tile& b, Tile& out, F f) {
   }
 }
 
+// u's bits in reverse order.
+template <typename U>
+U reverseBits(U u) {
+  U r = 0;
+  for (unsigned b = 0; b < sizeof(U) * 8; ++b, u >>= 1) r = U(r << 1) | U(u & 1);
+  return r;
+}
+
 template <typename FT>
 void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
   using S = typename FT::S;
@@ -291,6 +300,30 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
     case Opcode::Ceil: un([](C v) { return std::ceil(v); }); break;
     case Opcode::Erf: un([](C v) { return std::erf(v); }); break;
     case Opcode::Tanh: un([](C v) { return std::tanh(v); }); break;
+    case Opcode::Trunc: un([](C v) { return std::trunc(v); }); break;
+    case Opcode::Round: un([](C v) { return std::round(v); }); break;
+    case Opcode::Rint: un([](C v) { return std::nearbyint(v); }); break;
+    case Opcode::Log10: un([](C v) { return std::log10(v); }); break;
+    case Opcode::Log1p: un([](C v) { return std::log1p(v); }); break;
+    case Opcode::Expm1: un([](C v) { return std::expm1(v); }); break;
+    case Opcode::Sinh: un([](C v) { return std::sinh(v); }); break;
+    case Opcode::Cosh: un([](C v) { return std::cosh(v); }); break;
+    case Opcode::Tan: un([](C v) { return std::tan(v); }); break;
+    case Opcode::Asin: un([](C v) { return std::asin(v); }); break;
+    case Opcode::Acos: un([](C v) { return std::acos(v); }); break;
+    case Opcode::Atan: un([](C v) { return std::atan(v); }); break;
+    case Opcode::Asinh: un([](C v) { return std::asinh(v); }); break;
+    case Opcode::Acosh: un([](C v) { return std::acosh(v); }); break;
+    case Opcode::Atanh: un([](C v) { return std::atanh(v); }); break;
+    case Opcode::Erfc: un([](C v) { return std::erfc(v); }); break;
+    case Opcode::Cbrt: un([](C v) { return std::cbrt(v); }); break;
+    case Opcode::Exp10:  // glibc's exp10f / exp10 (C++ has no std::exp10)
+      if constexpr (std::is_same_v<C, float>) un([](C v) { return ::exp10f(v); });
+      else un([](C v) { return ::exp10(v); });
+      break;
+    case Opcode::Atan2: bin([](C l, C r) { return std::atan2(l, r); }); break;
+    case Opcode::Hypot: bin([](C l, C r) { return std::hypot(l, r); }); break;
+    case Opcode::CopySign: bin([](C l, C r) { return std::copysign(l, r); }); break;
     case Opcode::Fma: {
       const S* y = in[1]->as<S>();
       const S* z = in[2]->as<S>();
@@ -356,6 +389,20 @@ void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
         const T* x = in[0]->as<T>();
         T* o = out.as<T>();
         for (int64_t i = 0, n = out.size(); i < n; ++i) o[i] = S(x[i]) < 0 ? T(std::make_unsigned_t<S>(0) - std::make_unsigned_t<S>(x[i])) : x[i];
+      });
+      break;
+    case Opcode::Clz:
+    case Opcode::Popc:
+    case Opcode::Brev:
+      withInt(k, [&](auto t) {
+        using T = decltype(t);
+        using U = std::make_unsigned_t<T>;
+        const T* x = in[0]->as<T>();
+        T* o = out.as<T>();
+        for (int64_t i = 0, n = out.size(); i < n; ++i) {
+          const U u = U(x[i]);
+          o[i] = op.code == Opcode::Clz ? T(std::countl_zero(u)) : op.code == Opcode::Popc ? T(std::popcount(u)) : T(reverseBits(u));
+        }
       });
       break;
     case Opcode::CmpI:

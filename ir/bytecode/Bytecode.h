@@ -19,7 +19,8 @@ inline constexpr uint8_t kBytecodeMagic[8] = {0x89, 'T', 'I', 'L', 'E', '\r', '\
 /// stamps the lowest minor that has every op (the `since` column of ops.def) and element kind
 /// (bc::kindSince) of the module.
 inline constexpr uint8_t kBytecodeMajor = 1;
-inline constexpr uint8_t kBytecodeMinor = 4;  // 1.1: flip; 1.2: the fp8 element kinds; 1.3: map_elementwise; 1.4: histogram
+inline constexpr uint8_t kBytecodeMinor = 5;  // 1.1: flip; 1.2: the fp8 element kinds; 1.3: map_elementwise; 1.4: histogram;
+                                               // 1.5: libdevice math (trunc .. copysign) and clz, popc, brev
 static_assert(kNewestOpSince <= kBytecodeMinor, "ops.def has an op newer than kBytecodeMinor");
 
 /// Section ids, in the order they must appear.

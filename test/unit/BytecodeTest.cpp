@@ -74,7 +74,7 @@ TEST_CASE("the header is checked", "[bytecode]") {
   bad = bytes;
   bad[8] = 2;
   CHECK(read(bad, "f").error().message ==
-        "offset 8: unsupported bytecode version 2.0 (this reader supports 1.0 to 1.4)");
+        "offset 8: unsupported bytecode version 2.0 (this reader supports 1.0 to 1.5)");
   bad.assign(bytes.begin(), bytes.begin() + 9);
   CHECK(read(bad, "f").error().message == "offset 9: unexpected end of data reading minor version");
 }

@@ -84,7 +84,11 @@ TEST_CASE("diff's ulps: the ops the GPU approximates, nothing else", "[optable]"
   // div.full.f32 (2 ulp); the transcendentals through ex2.approx or libdevice.
   const std::map<Opcode, uint32_t> approximate = {{Opcode::Exp, 65}, {Opcode::Exp2, 16}, {Opcode::Log, 16}, {Opcode::Log2, 16},
                                                   {Opcode::Sin, 16}, {Opcode::Cos, 16},  {Opcode::Tanh, 16}, {Opcode::Erf, 16},
-                                                  {Opcode::Pow, 16}, {Opcode::DivF, 2}};
+                                                  {Opcode::Pow, 16}, {Opcode::DivF, 2}, {Opcode::Log10, 16}, {Opcode::Log1p, 16},
+                                                  {Opcode::Expm1, 16}, {Opcode::Sinh, 16}, {Opcode::Cosh, 16}, {Opcode::Tan, 16},
+                                                  {Opcode::Asin, 16}, {Opcode::Acos, 16}, {Opcode::Atan, 16}, {Opcode::Asinh, 16},
+                                                  {Opcode::Acosh, 16}, {Opcode::Atanh, 16}, {Opcode::Erfc, 16}, {Opcode::Cbrt, 16},
+                                                  {Opcode::Exp10, 16}, {Opcode::Atan2, 16}, {Opcode::Hypot, 16}};
   for (unsigned i = 0; i < kNumOpcodes; ++i) {
     Opcode c = Opcode(i);
     INFO(opInfo(c).mnemonic);
