@@ -364,11 +364,29 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
       bool inBoth = branchEnv[1 - i].count(name) > 0;
       if ((before && !sameConstant(v, env.at(name))) || (!before && inBoth)) names.insert(name);
     }
-  std::vector<std::string> merged;
+  // Each result: the name it binds, and the part of a tensor descriptor it is (-1: the value).
+  std::vector<std::pair<std::string, int>> merged;
   std::vector<DType> dtypes;
   std::vector<ir::Value*> yields[2];
   for (const std::string& name : names) {
     const CV pair[2] = {branchEnv[0].at(name), branchEnv[1].at(name)};
+    // Two descriptors of one kind, block shape and padding: part by part (a new one made in a
+    // branch, as Triton allows).
+    if (pair[0].kind == CV::K::BlockPtr && pair[1].kind == CV::K::BlockPtr && pair[0].s == "tensor_descriptor" &&
+        pair[1].s == pair[0].s && pair[0].ints == pair[1].ints && pair[0].f == pair[1].f && pair[0].elts.size() == pair[1].elts.size()) {
+      env[name] = pair[0];
+      for (size_t k = 0; k < pair[0].elts.size(); ++k) {
+        const CV part[2] = {pair[0].elts[k], pair[1].elts[k]};
+        auto dt = yieldBranchValues(s, op, part, yields,
+                                    "Mismatched type for " + name + ": " + pair[0].describe() + " in one branch of the if and " +
+                                        pair[1].describe() + " in the other");
+        if (dt) {
+          merged.push_back({name, int(k)});
+          dtypes.push_back(*dt);
+        }
+      }
+      continue;
+    }
     auto dt = yieldBranchValues(s, op, pair, yields,
                                 "Mismatched type for " + name + ": " + pair[0].describe() + " in one branch of the if and " +
                                     pair[1].describe() + " in the other",
@@ -377,11 +395,16 @@ Lowerer::Flow Lowerer::lowerIf(const Stmt& s, Env& env) {
       env[name] = pair[0];
       continue;
     }
-    merged.push_back(name);
+    merged.push_back({name, -1});
     dtypes.push_back(*dt);
   }
   std::vector<ir::Value*> results = closeIf(s, op, parent, yields);
-  for (size_t k = 0; k < merged.size(); ++k) env[merged[k]] = CV::tensor(results[k], dtypes[k]);
+  for (size_t k = 0; k < merged.size(); ++k) {
+    const auto& [name, part] = merged[k];
+    CV r = CV::tensor(results[k], dtypes[k]);
+    if (part < 0) env[name] = r;
+    else env[name].elts[size_t(part)] = r;
+  }
   return {};
 }
 
@@ -546,8 +569,13 @@ void Lowerer::lowerWhile(const Stmt& s, Env& env) {
 }
 
 // A block pointer carried by a loop travels as its offsets (names `p#0`, `p#1`, ...); its base,
-// shape and strides must be the same values on every iteration.
+// shape and strides must be the same values on every iteration. A tensor descriptor travels
+// whole: its base, shapes and strides (a loop may make a new one, as Triton allows).
 static std::string offsetSlot(const std::string& name, size_t d) { return name + "#" + std::to_string(d); }
+
+// The first of an aggregate's parts a loop carries: a block pointer's offsets, all of a
+// descriptor.
+static size_t firstCarried(const CV& v) { return v.s == "block_ptr" ? 1 + 2 * v.ints.size() : 0; }
 
 Lowerer::Carried Lowerer::loopCarried(const Stmt& s, const Env& env, const std::string& exclude, const Expr& at) {
   std::vector<std::string> assigned;
@@ -558,18 +586,17 @@ Lowerer::Carried Lowerer::loopCarried(const Stmt& s, const Env& env, const std::
         c.blockPtrs.count(n))
       continue;
     const CV& v = env.at(n);
-    if (v.kind == CV::K::BlockPtr && v.s == "block_ptr") {
+    if (v.kind == CV::K::BlockPtr) {
       c.blockPtrs[n] = v;
-      size_t r = v.ints.size();
-      for (size_t d = 0; d < r; ++d) {
+      for (size_t d = firstCarried(v); d < v.elts.size(); ++d) {
         c.names.push_back(offsetSlot(n, d));
-        c.inits.push_back(v.elts[1 + 2 * r + d]);
+        c.inits.push_back(v.elts[d]);
         c.types.push_back(c.inits.back().type());
       }
       continue;
     }
     if (!v.isTensor() && !v.isNumber())
-      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors, numbers and block pointers can be");
+      fail(s.line, s.col, "'" + n + "' (" + v.describe() + ") is reassigned inside a loop; only tensors, numbers, block pointers and tensor descriptors can be");
     c.names.push_back(n);
     c.inits.push_back(toTensor(v, at));
     c.types.push_back(c.inits.back().type());
@@ -580,9 +607,8 @@ Lowerer::Carried Lowerer::loopCarried(const Stmt& s, const Env& env, const std::
 void Lowerer::regroupCarried(const Carried& c, Env& env) {
   for (const auto& [name, proto] : c.blockPtrs) {
     CV bp = proto;
-    size_t r = bp.ints.size();
-    for (size_t d = 0; d < r; ++d) {
-      bp.elts[1 + 2 * r + d] = env.at(offsetSlot(name, d));
+    for (size_t d = firstCarried(bp); d < bp.elts.size(); ++d) {
+      bp.elts[d] = env.at(offsetSlot(name, d));
       env.erase(offsetSlot(name, d));
     }
     env[name] = bp;
@@ -602,12 +628,15 @@ void Lowerer::bindResults(const Carried& c, ir::Op* loop, Env& env) {
 void Lowerer::yieldCarried(const Stmt& s, const Carried& c, Env& bodyEnv, const Expr& at) {
   for (const auto& [name, proto] : c.blockPtrs) {
     const CV& v = bodyEnv.at(name);
-    size_t r = proto.ints.size();
-    bool same = v.kind == CV::K::BlockPtr && v.ints == proto.ints;
-    for (size_t k = 0; same && k < 1 + 2 * r; ++k) same = v.elts[k].value == proto.elts[k].value;
+    bool same = v.kind == CV::K::BlockPtr && v.s == proto.s && v.ints == proto.ints && v.f == proto.f &&
+                v.elts.size() == proto.elts.size();
+    if (!same && proto.s != "block_ptr")
+      fail(s.line, s.col, "tensor descriptor '" + name + "' is " + (v.kind == CV::K::BlockPtr ? "made with another block shape, padding or kind" : "reassigned to " + v.describe()) +
+                              " in the loop; its type must stay the same");
+    for (size_t k = 0; same && k < firstCarried(proto); ++k) same = v.elts[k].value == proto.elts[k].value;
     if (!same)
       fail(s.line, s.col, "block pointer '" + name + "' is rebuilt in the loop; only tl.advance may change it there");
-    for (size_t d = 0; d < r; ++d) bodyEnv[offsetSlot(name, d)] = v.elts[1 + 2 * r + d];
+    for (size_t d = firstCarried(proto); d < v.elts.size(); ++d) bodyEnv[offsetSlot(name, d)] = v.elts[d];
   }
   std::vector<ir::Value*> next;
   for (size_t k = 0; k < c.names.size(); ++k) {

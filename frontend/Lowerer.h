@@ -203,7 +203,7 @@ class Lowerer {
     std::vector<std::string> names;
     std::vector<CV> inits;
     std::vector<ir::Type> types;
-    std::map<std::string, CV> blockPtrs;  ///< carried block pointers as they entered the loop
+    std::map<std::string, CV> blockPtrs;  ///< carried block pointers and tensor descriptors as they entered the loop
   };
   Carried loopCarried(const Stmt& s, const Env& env, const std::string& exclude, const Expr& at);
   void bindCarried(const Carried& c, ir::Block& block, Env& env);
