@@ -1,6 +1,7 @@
 """triton.language.extra.libdevice for host imports: Triton 3.6's names, each a stub whose name a
 kernel resolves to the frontend's function of that name (docs/language.md lists the ones it has;
 the others are a located error where a kernel calls them). Nothing here runs on the host."""
+from ._kernel_only import kernel_only
 
 # Triton 3.6's libdevice functions (python/triton/language/extra/libdevice.py).
 NAMES = (
@@ -33,13 +34,4 @@ NAMES = (
     "remainder", "fma", "pow", "tgamma", "round", "llround", "fdim", "ilogb", "logb", "isfinited",
 )
 
-
-def _stub(name):
-    def stub(*args, **kwargs):
-        raise RuntimeError(f"libdevice.{name} runs inside a @triton.jit kernel, not on the host")
-    stub.__name__ = stub.__qualname__ = name
-    stub.__module__ = __name__
-    return stub
-
-
-globals().update({name: _stub(name) for name in NAMES})
+globals().update({name: kernel_only(__name__, name) for name in NAMES})
