@@ -249,6 +249,10 @@ llvm::Value* Lowerer::mathOp(const ir::Op& op, std::span<llvm::Value* const> arg
     case Opcode::Erfc: r = lib("__nv_erfcf", "__nv_erfc"); break;
     case Opcode::Cbrt: r = lib("__nv_cbrtf", "__nv_cbrt"); break;
     case Opcode::Exp10: r = lib("__nv_exp10f", "__nv_exp10"); break;
+    case Opcode::Erfinv: r = lib("__nv_erfinvf", "__nv_erfinv"); break;
+    case Opcode::Erfcinv: r = lib("__nv_erfcinvf", "__nv_erfcinv"); break;
+    case Opcode::Normcdf: r = lib("__nv_normcdff", "__nv_normcdf"); break;
+    case Opcode::Normcdfinv: r = lib("__nv_normcdfinvf", "__nv_normcdfinv"); break;
     case Opcode::Atan2: r = lib("__nv_atan2f", "__nv_atan2"); break;
     case Opcode::Hypot: r = lib("__nv_hypotf", "__nv_hypot"); break;
     case Opcode::RemF: r = lib("__nv_fmodf", "__nv_fmod"); break;

@@ -1,8 +1,9 @@
 // BuiltinsLibdevice.cpp - libdevice's functions beyond tl.math's (Triton's
 // triton.language.extra.libdevice, reached by the canonical "tl.NAME"): each an op of its own
-// where the engines compute it (ops.def: trunc .. copysign, clz, popc, brev), the rest written with
-// existing ops (predicates as int32 compares, llrint and llround as rounding then a cast,
-// saturatef as a clamp, the fast_* and *_rn forms as the ops they approximate or are). Dtypes as
+// where the engines compute it (ops.def: trunc .. normcdfinv, clz, popc, brev), the rest written
+// with existing ops (predicates as int32 compares, llrint and llround as rounding then a cast,
+// saturatef as a clamp, the fast_* and *_rn forms as the ops they approximate or are, the
+// reciprocals, fdim, mulhi, mul24, hadd, rhadd and ffs from their definitions). Dtypes as
 // Triton's dispatch tables: fp32 and fp64 for the float functions, int32 and int64 for the bit
 // functions.
 #include <limits>
@@ -82,7 +83,8 @@ void registerLibdeviceBuiltins(BuiltinTable& t) {
               U{"cosh", Opcode::Cosh, false}, U{"tan", Opcode::Tan, false}, U{"asin", Opcode::Asin, false},
               U{"acos", Opcode::Acos, false}, U{"atan", Opcode::Atan, false}, U{"asinh", Opcode::Asinh, false},
               U{"acosh", Opcode::Acosh, false}, U{"atanh", Opcode::Atanh, false}, U{"erfc", Opcode::Erfc, false},
-              U{"cbrt", Opcode::Cbrt, false},
+              U{"cbrt", Opcode::Cbrt, false}, U{"erfinv", Opcode::Erfinv, false}, U{"erfcinv", Opcode::Erfcinv, false},
+              U{"normcdf", Opcode::Normcdf, false}, U{"normcdfinv", Opcode::Normcdfinv, false},
               // libdevice's fast forms compute what these ops compute, within their tolerances
               U{"fast_expf", Opcode::Exp, true}, U{"fast_exp10f", Opcode::Exp10, true}, U{"fast_logf", Opcode::Log, true},
               U{"fast_log2f", Opcode::Log2, true}, U{"fast_log10f", Opcode::Log10, true}, U{"fast_sinf", Opcode::Sin, true},
@@ -94,6 +96,33 @@ void registerLibdeviceBuiltins(BuiltinTable& t) {
               B{"add_rn", Opcode::AddF, false}, B{"mul_rn", Opcode::MulF, false}, B{"fast_dividef", Opcode::DivF, true},
               B{"fast_powf", Opcode::Pow, true}})
     t[std::string("tl.") + b.name] = binary(b.name, b.code, b.f32Only);
+  // rcbrt, rhypot: 1 / cbrt, 1 / hypot, the division correctly rounded.
+  t["tl.rcbrt"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "rcbrt", {"arg0"});
+    CV x = floatArg(L, a, 0);
+    L.setLoc(a.site());
+    return CV::tensor(L.b.binary(Opcode::PreciseDiv, L.b.constant(x.type(), 1.0), L.b.unary(Opcode::Cbrt, x.value)), x.dtype);
+  };
+  t["tl.rhypot"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "rhypot", {"arg0", "arg1"});
+    CV x = floatArg(L, a, 0), y = floatArg(L, a, 1);
+    L.unify(x, y, a.site(), true);
+    L.setLoc(a.site());
+    ir::Value* h = L.b.binary(Opcode::Hypot, x.value, y.value);
+    return CV::tensor(L.b.binary(Opcode::PreciseDiv, L.b.constant(x.type(), 1.0), h), x.dtype);
+  };
+  // fdim: x - y where x > y, else +0; NaN where either is (x + y carries it).
+  t["tl.fdim"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "fdim", {"arg0", "arg1"});
+    CV x = floatArg(L, a, 0), y = floatArg(L, a, 1);
+    L.unify(x, y, a.site(), true);
+    L.setLoc(a.site());
+    ir::Value* nan = L.b.compare(Opcode::CmpF, "uno", x.value, y.value);
+    auto select = [&](ir::Value* c, ir::Value* p, ir::Value* q) { return L.b.create(Opcode::Select, {c, p, q}, {p->type})->result(); };
+    ir::Value* rest = select(nan, L.b.binary(Opcode::AddF, x.value, y.value), L.b.constant(x.type(), 0.0));
+    ir::Value* above = L.b.compare(Opcode::CmpF, "ogt", x.value, y.value);
+    return CV::tensor(select(above, L.b.binary(Opcode::SubF, x.value, y.value), rest), x.dtype);
+  };
   t["tl.rcp_rn"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "rcp_rn", {"arg0"});
     CV x = floatArg(L, a, 0);
@@ -141,6 +170,51 @@ void registerLibdeviceBuiltins(BuiltinTable& t) {
     ir::Value* one = L.b.binary(Opcode::CopySign, L.b.constant(x.type(), 1.0), x.value);
     return boolean(L.b.compare(Opcode::CmpF, "olt", one, L.b.constant(x.type(), 0.0)));
   });
+  // mulhi: the high half of the product, signed or not as the operands are.
+  t["tl.mulhi"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "mulhi", {"arg0", "arg1"});
+    CV x = intArg(L, a, 0), y = intArg(L, a, 1);
+    L.unify(x, y, a.site());
+    L.setLoc(a.site());
+    return CV::tensor(L.b.binary(x.dtype.isUnsigned ? Opcode::MulHiUI : Opcode::MulHiSI, x.value, y.value), x.dtype);
+  };
+  // mul24 (int32, uint32): the low 32 bits of the product of the operands' low 24 bits (signed
+  // or not), hadd and rhadd: (x + y) / 2 rounded down or up, without the sum's overflow.
+  t["tl.mul24"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "mul24", {"arg0", "arg1"});
+    CV x = intArg(L, a, 0), y = intArg(L, a, 1);
+    L.unify(x, y, a.site());
+    if (x.dtype.bits() != 32) L.fail(a.site(), "Expected dtype ['int32', 'uint32'] but got " + x.dtype.name());
+    L.setLoc(a.site());
+    auto low24 = [&](ir::Value* v) {
+      ir::Value* eight = L.b.constant(v->type, int64_t(8));
+      return L.b.binary(x.dtype.isUnsigned ? Opcode::ShrUI : Opcode::ShrSI, L.b.binary(Opcode::ShlI, v, eight), eight);
+    };
+    return CV::tensor(L.b.binary(Opcode::MulI, low24(x.value), low24(y.value)), x.dtype);
+  };
+  for (auto [name, up] : {std::pair{"hadd", false}, std::pair{"rhadd", true}})
+    t[std::string("tl.") + name] = [name, up](Lowerer& L, CallArgs& c) {
+      Args a(L, c, name, {"arg0", "arg1"});
+      CV x = intArg(L, a, 0), y = intArg(L, a, 1);
+      L.unify(x, y, a.site());
+      if (x.dtype.bits() != 32) L.fail(a.site(), "Expected dtype ['int32', 'uint32'] but got " + x.dtype.name());
+      L.setLoc(a.site());
+      const DType wide = DType::of(ScalarKind::I64, x.dtype.isUnsigned);
+      CV sum = L.binary("+", L.cast(x, wide, a.site()), L.cast(y, wide, a.site()), a.site());
+      if (up) sum = L.binary("+", sum, CV::integer(1), a.site());
+      return L.cast(L.binary(">>", sum, CV::integer(1), a.site()), x.dtype, a.site());
+    };
+  // ffs: the 1-based position of the lowest set bit, 0 for 0 (int32 of int32 and int64).
+  t["tl.ffs"] = [](Lowerer& L, CallArgs& c) {
+    Args a(L, c, "ffs", {"arg0"});
+    CV x = intArg(L, a, 0);
+    L.setLoc(a.site());
+    ir::Value* zero = L.b.constant(x.type(), int64_t(0));
+    ir::Value* lowest = L.b.binary(Opcode::AndI, x.value, L.b.binary(Opcode::SubI, zero, x.value));
+    ir::Value* width = L.b.constant(x.type(), int64_t(x.dtype.bits()));
+    ir::Value* pos = L.b.binary(Opcode::SubI, width, L.b.unary(Opcode::Clz, lowest));  // width - clz: 0 for 0
+    return L.cast(CV::tensor(pos, x.dtype), DType::of(ScalarKind::I32), a.site());
+  };
   // clz and popc give int32 for both widths; brev keeps the input's dtype.
   for (auto [name, code] : {std::pair{"clz", Opcode::Clz}, std::pair{"popc", Opcode::Popc}, std::pair{"brev", Opcode::Brev}})
     t[std::string("tl.") + name] = [name, code](Lowerer& L, CallArgs& c) {

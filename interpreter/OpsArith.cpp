@@ -7,6 +7,7 @@
 #include "interpreter/Exec.h"
 #include "interpreter/Views.h"
 #include "interpreter/FastMath.h"
+#include "interpreter/SpecialMath.h"
 
 namespace tilevm::interp {
 
@@ -321,6 +322,10 @@ void floatOp(Opcode code, const std::vector<const Tile*>& in, Tile& out) {
       if constexpr (std::is_same_v<C, float>) un([](C v) { return ::exp10f(v); });
       else un([](C v) { return ::exp10(v); });
       break;
+    case Opcode::Erfinv: un([](C v) { return C(erfinv(v)); }); break;
+    case Opcode::Erfcinv: un([](C v) { return C(erfcinv(v)); }); break;
+    case Opcode::Normcdf: un([](C v) { return C(normcdf(v)); }); break;
+    case Opcode::Normcdfinv: un([](C v) { return C(normcdfinv(v)); }); break;
     case Opcode::Atan2: bin([](C l, C r) { return std::atan2(l, r); }); break;
     case Opcode::Hypot: bin([](C l, C r) { return std::hypot(l, r); }); break;
     case Opcode::CopySign: bin([](C l, C r) { return std::copysign(l, r); }); break;

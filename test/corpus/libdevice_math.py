@@ -41,6 +41,13 @@ def libdevice_float_kernel(x, y, out, N: tl.constexpr):
     tl.store(row + 24 * N, libdevice.llrint(v * 4).to(x.dtype.element_ty))
     tl.store(row + 25 * N, libdevice.fmod(v * 4, u + 0.5))
     tl.store(row + 26 * N, libdevice.rcp_rn(u + 0.5))
+    tl.store(row + 27 * N, libdevice.erfinv(u * 2 - 1))
+    tl.store(row + 28 * N, libdevice.erfcinv(u * 2))
+    tl.store(row + 29 * N, libdevice.normcdf(v * 3))
+    tl.store(row + 30 * N, libdevice.normcdfinv(u))
+    tl.store(row + 31 * N, libdevice.rcbrt(v))
+    tl.store(row + 32 * N, libdevice.rhypot(v, u))
+    tl.store(row + 33 * N, libdevice.fdim(v * 4, u))
 
 
 @triton.jit
@@ -53,24 +60,46 @@ def libdevice_bits_kernel(x, out, N: tl.constexpr, HALF: tl.constexpr):
     tl.store(out + 2 * N + i, (r >> HALF) & ((1 << HALF) - 1))  # the halves: exact in float64
     tl.store(out + 3 * N + i, r & ((1 << HALF) - 1))
 
+@triton.jit
+def libdevice_int_kernel(x, y, out, N: tl.constexpr):
+    i = tl.arange(0, N)
+    a = tl.load(x + i) * 21474836  # spread over all 32 bits
+    b = tl.load(y + i) * 21474831 + 7
+    tl.store(out + i, libdevice.mulhi(a, b))
+    tl.store(out + N + i, libdevice.mul24(a, b))
+    tl.store(out + 2 * N + i, libdevice.hadd(a, b))
+    tl.store(out + 3 * N + i, libdevice.rhadd(a, b))
+    tl.store(out + 4 * N + i, libdevice.ffs(a))
+    tl.store(out + 5 * N + i, libdevice.ffs(a.to(tl.int64) << 20))
+
 # RUN: -k libdevice_float_kernel -D N=128
-# ARGS: x=rand:f32:128 y=randn:f32:128 out=empty:f32:27x128
+# ARGS: x=rand:f32:128 y=randn:f32:128 out=empty:f32:34x128
 # REF: u, v = x, y
 # REF: out = np.stack([np.trunc(v * 4), np.where(np.abs(v * 4 - np.trunc(v * 4)) == 0.5, np.trunc(v * 4) + np.sign(v), np.round(v * 4)),
 # REF:     np.rint(v * 4), np.log10(u + 0.5), np.log1p(u), np.expm1(v), np.sinh(v), np.cosh(v), np.tan(v), np.arcsin(u), np.arccos(u),
 # REF:     np.arctan(v), np.arcsinh(v), np.arccosh(u + 1), np.arctanh(u * 0.9), np.array([__import__("math").erfc(t) for t in v]),
 # REF:     np.cbrt(v), 10.0 ** v, np.arctan2(v, u - 0.5), np.hypot(v, u), np.copysign(u, v), (v <= 0) * 1.0, (v > 1) * 1.0,
-# REF:     np.signbit(v) * 1.0, np.rint(v * 4), np.fmod(v * 4, u + 0.5), 1 / (u + 0.5)])
+# REF:     np.signbit(v) * 1.0, np.rint(v * 4), np.fmod(v * 4, u + 0.5), 1 / (u + 0.5)]
+# REF:     + [[D.inv_cdf(t) / 2 ** 0.5 for t in u] for D in [__import__("statistics").NormalDist()]]
+# REF:     + [[-D.inv_cdf(t) / 2 ** 0.5 for t in u] for D in [__import__("statistics").NormalDist()]]
+# REF:     + [[0.5 * __import__("math").erfc(-t * 3 / 2 ** 0.5) for t in v]]
+# REF:     + [[D.inv_cdf(t) for t in u] for D in [__import__("statistics").NormalDist()]]
+# REF:     + [1 / np.cbrt(v), 1 / np.hypot(v, u), np.where(v * 4 > u, v * 4 - u, 0.0)])
 # EXPECT: out
 # TOL: 1e-5 1e-6
 # RUN: -k libdevice_float_kernel -D N=64
-# ARGS: x=rand:f64:64 y=randn:f64:64 out=empty:f64:27x64
+# ARGS: x=rand:f64:64 y=randn:f64:64 out=empty:f64:34x64
 # REF: u, v = x, y
 # REF: out = np.stack([np.trunc(v * 4), np.where(np.abs(v * 4 - np.trunc(v * 4)) == 0.5, np.trunc(v * 4) + np.sign(v), np.round(v * 4)),
 # REF:     np.rint(v * 4), np.log10(u + 0.5), np.log1p(u), np.expm1(v), np.sinh(v), np.cosh(v), np.tan(v), np.arcsin(u), np.arccos(u),
 # REF:     np.arctan(v), np.arcsinh(v), np.arccosh(u + 1), np.arctanh(u * 0.9), np.array([__import__("math").erfc(t) for t in v]),
 # REF:     np.cbrt(v), 10.0 ** v, np.arctan2(v, u - 0.5), np.hypot(v, u), np.copysign(u, v), (v <= 0) * 1.0, (v > 1) * 1.0,
-# REF:     np.signbit(v) * 1.0, np.rint(v * 4), np.fmod(v * 4, u + 0.5), 1 / (u + 0.5)])
+# REF:     np.signbit(v) * 1.0, np.rint(v * 4), np.fmod(v * 4, u + 0.5), 1 / (u + 0.5)]
+# REF:     + [[D.inv_cdf(t) / 2 ** 0.5 for t in u] for D in [__import__("statistics").NormalDist()]]
+# REF:     + [[-D.inv_cdf(t) / 2 ** 0.5 for t in u] for D in [__import__("statistics").NormalDist()]]
+# REF:     + [[0.5 * __import__("math").erfc(-t * 3 / 2 ** 0.5) for t in v]]
+# REF:     + [[D.inv_cdf(t) for t in u] for D in [__import__("statistics").NormalDist()]]
+# REF:     + [1 / np.cbrt(v), 1 / np.hypot(v, u), np.where(v * 4 > u, v * 4 - u, 0.0)])
 # EXPECT: out
 # TOL: 1e-12 1e-13
 # RUN: -k libdevice_bits_kernel -D N=64 -D HALF=16
@@ -87,5 +116,16 @@ def libdevice_bits_kernel(x, out, N: tl.constexpr, HALF: tl.constexpr):
 # REF: brev = [int(format(t, "064b")[::-1], 2) for t in b]
 # REF: out = np.array([[64 - t.bit_length() for t in b], [bin(t).count("1") for t in b], [t >> 32 for t in brev],
 # REF:                 [t & 0xFFFFFFFF for t in brev]], dtype=np.float64)
+# EXPECT: out
+# TOL: 0 0
+# RUN: -k libdevice_int_kernel -D N=64
+# ARGS: x=randint:i32:64 y=randint:i32:64 out=empty:i32:6x64
+# REF: w = lambda t: (int(t) + (1 << 31)) % (1 << 32) - (1 << 31)  # int32 wrap
+# REF: a = [w(int(t) * 21474836) for t in x]; b = [w(int(t) * 21474831 + 7) for t in y]
+# REF: s24 = lambda t: ((t & 0xFFFFFF) ^ 0x800000) - 0x800000
+# REF: ffs = lambda t: (t & -t).bit_length()
+# REF: out = np.array([[(p * q) >> 32 for p, q in zip(a, b)], [w(s24(p) * s24(q)) for p, q in zip(a, b)],
+# REF:                 [(p + q) >> 1 for p, q in zip(a, b)], [(p + q + 1) >> 1 for p, q in zip(a, b)],
+# REF:                 [ffs(p) for p in a], [ffs(p << 20) for p in a]], dtype=np.float64)
 # EXPECT: out
 # TOL: 0 0

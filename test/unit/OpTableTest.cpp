@@ -88,7 +88,8 @@ TEST_CASE("diff's ulps: the ops the GPU approximates, nothing else", "[optable]"
                                                   {Opcode::Expm1, 16}, {Opcode::Sinh, 16}, {Opcode::Cosh, 16}, {Opcode::Tan, 16},
                                                   {Opcode::Asin, 16}, {Opcode::Acos, 16}, {Opcode::Atan, 16}, {Opcode::Asinh, 16},
                                                   {Opcode::Acosh, 16}, {Opcode::Atanh, 16}, {Opcode::Erfc, 16}, {Opcode::Cbrt, 16},
-                                                  {Opcode::Exp10, 16}, {Opcode::Atan2, 16}, {Opcode::Hypot, 16}};
+                                                  {Opcode::Exp10, 16}, {Opcode::Atan2, 16}, {Opcode::Hypot, 16}, {Opcode::Erfinv, 16},
+                                                  {Opcode::Erfcinv, 16}, {Opcode::Normcdf, 16}, {Opcode::Normcdfinv, 16}};
   for (unsigned i = 0; i < kNumOpcodes; ++i) {
     Opcode c = Opcode(i);
     INFO(opInfo(c).mnemonic);
