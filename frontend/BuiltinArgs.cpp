@@ -88,4 +88,9 @@ DType Args::dtypeArg(size_t i) const {
   return v.dtype;
 }
 
+void requireF32OrF64(Lowerer& L, const CV& x, const Expr& at, bool f32Only) {
+  if (x.isTensor() && x.dtype.kind != ir::ScalarKind::F32 && (f32Only || x.dtype.kind != ir::ScalarKind::F64))
+    L.fail(at, std::string("Expected dtype ") + (f32Only ? "['fp32']" : "['fp32', 'fp64']") + " but got " + x.dtype.name());
+}
+
 }  // namespace tilevm::frontend

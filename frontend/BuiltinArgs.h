@@ -49,4 +49,8 @@ class Args {
   std::vector<CV> rest_;
 };
 
+/// Triton's math functions accept only fp32 and fp64 tensors (its _check_dtype; with `f32Only`,
+/// fp32 alone, as libdevice's fast_* forms): a located error in its words otherwise.
+void requireF32OrF64(Lowerer& L, const CV& x, const Expr& at, bool f32Only = false);
+
 }  // namespace tilevm::frontend

@@ -20,9 +20,7 @@ namespace {
 
 // x as an fp32 or fp64 tensor (Triton's words for any other dtype).
 CV floatArg(Lowerer& L, const Args& a, size_t i, bool f32Only = false) {
-  const CV& v = a.get(i);
-  const bool ok = !v.isTensor() || v.dtype.kind == ScalarKind::F32 || (!f32Only && v.dtype.kind == ScalarKind::F64);
-  if (!ok) L.fail(a.at(i), std::string("Expected dtype ") + (f32Only ? "['fp32']" : "['fp32', 'fp64']") + " but got " + v.dtype.name());
+  requireF32OrF64(L, a.get(i), a.at(i), f32Only);
   CV x = a.tensor(i);
   if (!x.dtype.isFloat()) L.fail(a.at(i), "expected a floating-point tensor, got " + x.describe());
   return x;

@@ -16,12 +16,6 @@ namespace {
 
 std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.type().shape().end()}; }
 
-// Triton's math functions accept only fp32 and fp64 tensors (its _check_dtype).
-void requireF32OrF64(Lowerer& L, const CV& x, const Expr& at) {
-  if (x.isTensor() && x.dtype.kind != ScalarKind::F32 && x.dtype.kind != ScalarKind::F64)
-    L.fail(at, "Expected dtype ['fp32', 'fp64'] but got " + x.dtype.name());
-}
-
 CV unaryMath(Lowerer& L, CallArgs& c, const char* fn, Opcode code, bool checked) {
   Args a(L, c, fn, {"x"});
   if (checked) requireF32OrF64(L, a.get(0), a.at(0));

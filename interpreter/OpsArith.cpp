@@ -404,10 +404,13 @@ void execArith(Program& p, const Instr& ins, const std::vector<const Tile*>& in,
         using U = std::make_unsigned_t<T>;
         const T* x = in[0]->as<T>();
         T* o = out.as<T>();
-        for (int64_t i = 0, n = out.size(); i < n; ++i) {
-          const U u = U(x[i]);
-          o[i] = op.code == Opcode::Clz ? T(std::countl_zero(u)) : op.code == Opcode::Popc ? T(std::popcount(u)) : T(reverseBits(u));
-        }
+        const int64_t n = out.size();
+        auto each = [&](auto f) {
+          for (int64_t i = 0; i < n; ++i) o[i] = T(f(U(x[i])));
+        };
+        if (op.code == Opcode::Clz) each([](U u) { return std::countl_zero(u); });
+        else if (op.code == Opcode::Popc) each([](U u) { return std::popcount(u); });
+        else each([](U u) { return reverseBits(u); });
       });
       break;
     case Opcode::CmpI:
