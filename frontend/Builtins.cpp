@@ -251,7 +251,14 @@ void registerPython(BuiltinTable& t) {
   t["int"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "int", {"x"});
     const CV& v = a.get(0);
-    if (v.isNumber()) return CV::integer(v.kind == CV::K::Float ? int64_t(v.f) : v.i);
+    if (v.kind == CV::K::Int) return v;
+    if (v.kind == CV::K::Bool) return CV::integer(v.i);
+    if (v.kind == CV::K::Float) {
+      double t = std::trunc(v.f);
+      std::optional<CV> r = std::isfinite(t) && t >= -0x1p63 && t < 0x1p64 ? CV::pythonInt(__int128(t)) : std::nullopt;
+      if (!r) L.fail(a.at(0), "int(" + v.describe() + "): does not fit in 64 bits (Triton's constexpr integers: -2^63 to 2^64 - 1)");
+      return *r;
+    }
     L.fail(a.at(0), "int() needs a constant number (use x.to(tl.int32) for tensors), got " + v.describe());
   };
   t["bool"] = [](Lowerer& L, CallArgs& c) {

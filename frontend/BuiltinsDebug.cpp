@@ -31,7 +31,7 @@ std::string pythonFloat(double x) {
 std::string staticPrintText(const CV& v) {
   switch (v.kind) {
     case CV::K::Str: return v.s;
-    case CV::K::Int: return std::to_string(v.i);
+    case CV::K::Int: return v.intText();
     case CV::K::Bool: return v.i ? "True" : "False";
     case CV::K::Float: return pythonFloat(v.f);
     case CV::K::DType: return v.dtype.name();

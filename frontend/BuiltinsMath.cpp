@@ -422,8 +422,8 @@ void registerMathBuiltins(BuiltinTable& t) {
     Args a(L, c, "abs", {"x"});
     const CV& n = a.get(0);
     if (n.isNumber()) {
-      if (n.kind != CV::K::Float && n.i == INT64_MIN) L.fail(a.at(0), "constexpr integer overflow: abs(" + std::to_string(n.i) + ") does not fit in 64 bits");
-      return n.kind == CV::K::Float ? CV::real(std::fabs(n.f)) : CV::integer(std::llabs(n.i));
+      if (n.kind == CV::K::Float) return CV::real(std::fabs(n.f));
+      return *CV::pythonInt(n.wide() < 0 ? -n.wide() : n.wide());  // |x| <= 2^63
     }
     CV x = a.tensor(0);
     if (x.dtype.isPtr()) L.fail(a.at(0), "abs() needs numbers, got " + x.describe());

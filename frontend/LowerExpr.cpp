@@ -351,7 +351,7 @@ CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& a
   if (base.kind == CV::K::Tuple) {
     if (items.size() != 1) fail(at, "tuples take one index");
     CV i = eval(*items[0], env);
-    if (i.kind != CV::K::Int) fail(*items[0], "tuple indices must be constexpr integers, got " + i.describe());
+    if (i.kind != CV::K::Int || i.u64) fail(*items[0], "tuple indices must be constexpr integers, got " + i.describe());
     int64_t k = i.i < 0 ? i.i + int64_t(base.elts.size()) : i.i;
     if (k < 0 || k >= int64_t(base.elts.size())) fail(*items[0], "tuple index out of range");
     return base.elts[size_t(k)];
@@ -518,8 +518,7 @@ CV Lowerer::eval(const Expr& e, Env& env) {
   switch (e.kind) {
     case Expr::K::Name: return lookup(e.str, e, env);
     case Expr::K::Int:
-      if (!e.str.empty()) fail(e, "integer literal " + e.str + " does not fit in int64");
-      return CV::integer(e.ival);
+      return *CV::pythonInt(e.str.empty() ? __int128(e.ival) : __int128(uint64_t(e.ival)));  // the parser kept u64 ones as text
     case Expr::K::Float: return CV::real(e.fval);
     case Expr::K::Str: return CV::str(e.str);
     case Expr::K::Bool: return CV::boolean(e.ival != 0);
@@ -568,7 +567,7 @@ CV Lowerer::eval(const Expr& e, Env& env) {
         CV r;
         if (op == "is" || op == "is not") {
           bool same = left.kind == right.kind &&
-                      (left.kind == CV::K::None || (left.isNumber() && left.i == right.i && left.f == right.f) ||
+                      (left.kind == CV::K::None || (left.isNumber() && left.i == right.i && left.u64 == right.u64 && left.f == right.f) ||
                        (left.kind == CV::K::DType && left.dtype == right.dtype));
           if (left.isTensor() || right.isTensor()) same = left.isTensor() && right.isTensor() && left.value == right.value;
           r = CV::boolean(op == "is" ? same : !same);

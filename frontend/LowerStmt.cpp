@@ -31,7 +31,7 @@ bool sameConstant(const CV& a, const CV& b) {
   switch (a.kind) {
     case CV::K::None: return true;
     case CV::K::Bool:
-    case CV::K::Int: return a.i == b.i;
+    case CV::K::Int: return a.i == b.i && a.u64 == b.u64;
     case CV::K::Float: return a.f == b.f || (a.f != a.f && b.f != b.f);
     case CV::K::Str:
     case CV::K::Module:
@@ -459,8 +459,8 @@ void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
   const std::array<CV, 3> bounds = rangeBounds("tl.static_range", a, *s.value);
   int64_t v[3];
   for (int i = 0; i < 3; ++i) {
-    if (bounds[i].kind != CV::K::Int && bounds[i].kind != CV::K::Bool)
-      fail(*s.value, "static_range bounds must be constexpr integers, got " + bounds[i].describe());
+    if ((bounds[i].kind != CV::K::Int && bounds[i].kind != CV::K::Bool) || bounds[i].u64)
+      fail(*s.value, "static_range bounds must be constexpr integers from -2^63 to 2^63 - 1, got " + bounds[i].describe());
     v[i] = bounds[i].i;
   }
   if (v[2] == 0) fail(*s.value, "static_range step must not be zero");
