@@ -87,10 +87,9 @@ void registerDebugBuiltins(BuiltinTable& t) {
   t["tl.device_assert"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "device_assert", {"cond", "msg", "mask"});
     CV cond = a.get(0);
-    if (!cond.isTensor()) {
-      if (!L.constexprTruth(cond, a.at(0), "condition")) L.fail(a.site(), "device_assert fails at compile time: " + a.strOr(1, ""));
-      return CV::none();
-    }
+    // A condition known true asserts nothing; one known false fails where the program runs its
+    // unmasked lanes, as Triton's (a scalar assert of a constant), not at compile time.
+    if (!cond.isTensor() && L.constexprTruth(cond, a.at(0), "condition")) return CV::none();
     CV cb = L.cast(cond, DType::of(ScalarKind::I1), a.at(0));
     if (a.has(2)) {  // masked-off lanes pass
       CV m = L.cast(a.get(2), DType::of(ScalarKind::I1), a.at(2));

@@ -461,6 +461,13 @@ void registerMathBuiltins(BuiltinTable& t) {
     L.setLoc(a.site());
     return CV::tensor(L.b.binary(a.boolOr(2, false) ? Opcode::PreciseDiv : Opcode::DivF, x.value, y.value), x.dtype);
   };
+  // tl.add / tl.sub / tl.mul: the operators as functions, with Triton's sanitize_overflow switch.
+  for (const auto& [name, op] : {std::pair{"add", "+"}, std::pair{"sub", "-"}, std::pair{"mul", "*"}}) {
+    t[std::string("tl.") + name] = [name, op](Lowerer& L, CallArgs& c) {
+      Args a(L, c, name, {"x", "y", "sanitize_overflow"});
+      return L.binary(op, a.get(0), a.get(1), a.site(), a.boolOr(2, true));
+    };
+  }
   t["tl.umulhi"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "umulhi", {"x", "y"});
     CV x = a.get(0), y = a.get(1);

@@ -537,9 +537,9 @@ CV Lowerer::eval(const Expr& e, Env& env) {
     case Expr::K::Binary: {
       CV l = eval(*e.a, env);
       CV r = eval(*e.b, env);
-      return binary(e.str, l, r, e);
+      return binary(e.str, l, r, e, true);
     }
-    case Expr::K::Unary: return unary(e.str, eval(*e.a, env), e);
+    case Expr::K::Unary: return unary(e.str, eval(*e.a, env), e, true);
     case Expr::K::BoolOp: {
       bool isAnd = e.str == "and";
       CV acc = eval(*e.elts[0], env);

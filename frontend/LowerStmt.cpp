@@ -288,7 +288,7 @@ Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
       if (t.kind != Expr::K::Name) fail(t, "augmented assignment needs a name on the left");
       CV cur = lookup(t.str, t, env);
       CV rhs = eval(*s.value, env);
-      env[t.str] = lifted(binary(s.op, cur, rhs, *s.value), *s.value);
+      env[t.str] = lifted(binary(s.op, cur, rhs, *s.value, true), *s.value);
       return {};
     }
     case Stmt::K::AnnAssign:

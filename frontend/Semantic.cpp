@@ -372,7 +372,23 @@ CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& 
 }
 }  // namespace
 
-CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr& at) {
+void Lowerer::sanitizeOverflow(const std::string& op, const CV& x, const CV& y, const DType& ct, const Expr& at) {
+  const DType wide = DType::of(ScalarKind::I64);
+  CV xw = cast(x, wide, at);  // in order: the IR is the same from every compiler
+  CV yw = cast(y, wide, at);
+  CV exact = binary(op, xw, yw, at);
+  __int128 lo, hi;
+  intRange(ct, false, lo, hi);
+  CV below = compare("<=", exact, CV::integer(int64_t(hi)), at);
+  CV above = compare(">=", exact, CV::integer(int64_t(lo)), at);
+  CV fits = binary("&", below, above, at);
+  const char* name = op == "+" ? "add" : op == "-" ? "sub" : "mul";
+  setLoc(at);
+  b.create(Opcode::Assert, {fits.value}, {},
+           {{"message", "int" + std::to_string(ct.bits()) + " overflow detected for operation " + name}});
+}
+
+CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr& at, bool sanitize) {
   if (a.isNumber() && b_.isNumber()) return pythonBinary(*this, op, a, b_, at);
   if (op == "+" && a.kind == CV::K::Tuple && b_.kind == CV::K::Tuple) {  // Python's (and tl.tuple's) concatenation
     std::vector<CV> elts = a.elts;
@@ -440,6 +456,8 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
     if (f) fail(at, "invalid operands of type " + a.dtype.name() + " and " + b_.dtype.name() + ": operator '" + op +
                         "' needs integers");
   };
+  if (sanitize && flags.debug && ct.isInt() && !ct.isBool() && ct.bits() < 64 && (op == "+" || op == "-" || op == "*"))
+    sanitizeOverflow(op, x, y, ct, at);
   if (op == "+") return make(f ? Opcode::AddF : Opcode::AddI);
   if (op == "-") return make(f ? Opcode::SubF : Opcode::SubI);
   if (op == "*") return make(f ? Opcode::MulF : Opcode::MulI);
@@ -463,7 +481,7 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
   fail(at, "operator '" + op + "' is not supported on tensors" + (op == "**" ? std::string(" (use tl.math.pow)") : ""));
 }
 
-CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at) {
+CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at, bool sanitize) {
   if (a.isNumber()) {
     auto result = [&](__int128 r) {
       std::optional<CV> v = CV::pythonInt(r);
@@ -488,7 +506,7 @@ CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at) {
     if (a.dtype.isFloat()) return CV::tensor(b.unary(Opcode::NegF, a.value), a.dtype);
     if (a.dtype.isFp8()) return cast(unary("-", cast(a, DType::of(ScalarKind::F32), at), at), a.dtype, at);  // exact
     if (a.dtype.isPtr()) fail(at, "cannot negate a pointer");
-    return binary("-", constant(CV::integer(0), a.dtype, shapeOf(a)), a, at);
+    return binary("-", constant(CV::integer(0), a.dtype, shapeOf(a)), a, at, sanitize);  // Triton's minus: 0 - x
   }
   if (op == "~" || op == "not") {
     if (!a.dtype.isInt()) fail(at, "'" + op + "' needs an integer or boolean tensor, got " + a.dtype.name());

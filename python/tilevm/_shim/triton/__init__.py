@@ -129,7 +129,7 @@ def _same_code(a, b):
     return True
 
 
-_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "grid", "warmup")
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug", "grid", "warmup")
 
 
 class _SourcePosition:
@@ -154,6 +154,7 @@ class JITFunction:
         self.__qualname__ = fn.__qualname__
         self.arg_names = list(inspect.signature(fn).parameters)
         self.do_not_specialize = do_not_specialize or []
+        self.debug = debug  # Triton's: integer overflow checks (launcher.debug_mode)
         self._repr = options.get("repr")  # Triton's: names a compiled kernel from its specialization
         raw, self.starting_line_number = _source_lines(fn)
         text = textwrap.dedent("".join(raw))
@@ -226,7 +227,8 @@ class JITFunction:
             return (kwargs.get(name) if name not in self.arg_names else None) or default
         return _launcher.launch(self, grid, args, meta, num_warps=option("num_warps", 4), num_stages=option("num_stages", 1),
                                 repeat=_repeat, maxnreg=option("maxnreg", None),
-                                fp_fusion=kwargs.get("enable_fp_fusion") if "enable_fp_fusion" not in self.arg_names else None)
+                                fp_fusion=kwargs.get("enable_fp_fusion") if "enable_fp_fusion" not in self.arg_names else None,
+                                debug=kwargs.get("debug") if "debug" not in self.arg_names else None)
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles for these arguments without running, as Triton's warmup: a CompiledKernel
