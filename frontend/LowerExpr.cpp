@@ -41,6 +41,24 @@ bool holdsTensor(const CV& v) {
 
 bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
 
+std::optional<DType> annotatedDType(const Param& p) {
+  const Expr* a = p.annotation.get();
+  std::string name;
+  if (a && a->kind == Expr::K::Attr && a->a) {
+    const Expr* base = a->a.get();
+    const bool language = (base->kind == Expr::K::Name && base->str == "tl") ||
+                          (base->kind == Expr::K::Attr && base->str == "language" && base->a && base->a->kind == Expr::K::Name &&
+                           base->a->str == "triton");
+    if (language) name = a->str;
+  } else if (a && a->kind == Expr::K::Str) {
+    name = a->str.substr(a->str.find_first_not_of(" "));
+    if (name.rfind("tl.", 0) == 0) name = name.substr(3);
+  }
+  DType dt;
+  if (name.empty() || name[0] == '*' || !parseDTypeName(name, dt)) return std::nullopt;
+  return dt;
+}
+
 bool isConstParam(const Param& p) {
   const Expr* a = p.annotation.get();
   return a && (a->kind == Expr::K::Attr || a->kind == Expr::K::Name) && a->str == "const";

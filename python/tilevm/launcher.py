@@ -137,6 +137,7 @@ class _Binder:
         self.names = list(sig.parameters)
         self.name_set = frozenset(self.names)
         self.constexpr = [jit_fn.is_constexpr(p) for p in sig.parameters.values()]
+        self.annotated = {n: _annotated_type(p.annotation) for n, p in sig.parameters.items()}
         bare = sig.replace(parameters=[p.replace(annotation=inspect.Parameter.empty, default=inspect.Parameter.empty)
                                        for p in sig.parameters.values()], return_annotation=inspect.Signature.empty)
         namespace = {}
@@ -165,6 +166,39 @@ def default_fp_fusion():
     no enable_fp_fusion."""
     knobs = sys.modules.get("triton.knobs")
     return True if knobs is None else bool(knobs.language.default_fp_fusion)
+
+
+# Triton's type_canonicalisation_dict for scalars, in tilevm's spellings: what a parameter
+# annotation may name.
+_ANNOTATION_TYPES = {**_TRITON_DTYPES, **{v: v for v in _TRITON_DTYPES.values()}, "bool": "i1", "float16": "fp16",
+                     "bfloat16": "bf16", "float32": "fp32", "float64": "fp64"}
+
+
+def _annotated_type(a):
+    """The scalar type a parameter's annotation names, as Triton's _normalize_ty reads it (a tl
+    dtype, or its name as a string, `tl.` optional): Triton makes it the argument's type. None for
+    any other annotation (torch.Tensor, int, a pointer type), which Triton ignores as a type."""
+    if type(a).__name__ == "dtype" and isinstance(getattr(a, "name", None), str):
+        return _ANNOTATION_TYPES.get(a.name)
+    if isinstance(a, str):
+        name = a.strip()
+        return _ANNOTATION_TYPES.get(name[3:] if name.startswith("tl.") else name)
+    return None
+
+
+def _annotated_value(name, v, t):
+    """Argument `name`'s Python number as type `t` (its annotation's), or Triton's error classes."""
+    if t.startswith(("fp", "bf")):
+        if not isinstance(v, (int, float)):
+            raise TypeError(f"argument '{name}': {v!r} is not a number, but the parameter is annotated {t}")
+        return float(v)
+    if not isinstance(v, int):
+        raise TypeError(f"argument '{name}': {v!r} is not an integer, but the parameter is annotated {t}")
+    bits = int(t[1:])
+    lo, hi = (0, 2**bits - 1) if t[0] == "u" or t == "i1" else (-2**(bits - 1), 2**(bits - 1) - 1)
+    if not lo <= v <= hi:
+        raise OverflowError(f"argument '{name}': {v} does not fit the parameter's annotated type {t} [{lo}, {hi}]")
+    return int(v)
 
 
 def _binder(jit_fn):
@@ -272,6 +306,8 @@ def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, fp_fusion, de
     holds what compiled code depends on (types, constexprs, Triton's specialization of pointers and
     integers by 16 and integers by 1, a descriptor's block and padding, the options). None for any
     other launch."""
+    if any(b.annotated.values()):  # annotated parameters convert their values: the full path does that
+        return None
     key, runtime = [serial, num_warps, num_stages, maxnreg, fp_fusion, debug, tuple(o.values())], []
     for v, constexpr in zip(values, b.constexpr):
         t = type(v)
@@ -406,9 +442,13 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))
             return
-        t = _scalar_type(v)
-        entries.append(f"{name}: {t}")
         value = v.item() if _numpy_scalar(v) else v
+        t = b.annotated.get(name)  # Triton types an annotated parameter by its annotation
+        if t is not None:
+            value = _annotated_value(name, value, t)
+        else:
+            t = _scalar_type(v)
+        entries.append(f"{name}: {t}")
         launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", name, value, t))
 
     for name, v, constexpr in zip(b.names, values, b.constexpr):
