@@ -320,6 +320,8 @@ Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
     case Stmt::K::Continue:
       fail(s.line, s.col, std::string("'") + (s.kind == Stmt::K::Break ? "break" : "continue") +
                               "' is not supported in a @triton.jit function (Triton has no early loop exit)");
+    case Stmt::K::Unsupported:
+      fail(s.line, s.col, "'" + s.op + "' is not supported in a @triton.jit function");
     case Stmt::K::Assert: {
       CV c = eval(*s.test, env);
       std::string msg;

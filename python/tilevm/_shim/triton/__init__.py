@@ -269,6 +269,9 @@ class _Wrapper:
     def __init__(self, inner):
         self.inner = inner
         self.fn = inner  # as Triton's: the kernel (or decorator layer) this one wraps
+        self.base_fn = inner  # as Triton's Autotuner: the Python function under every layer
+        while not inspect.isfunction(self.base_fn):
+            self.base_fn = self.base_fn.fn
         self.__name__ = inner.__name__
         self.arg_names = inner.arg_names
 
