@@ -421,8 +421,8 @@ CV castWithRounding(Lowerer& L, const Args& a) {
   if (!floating(from) || !floating(to) || to.bits() >= from.bits())
     L.fail(a.at(2), "fp_downcast_rounding should be set only for truncating fp conversions. Source scalar type is " +
                         from.name() + " and destination type is " + to.name());
-  if (r == "rtz" && to.isFp8())
-    L.fail(a.at(2), "fp_downcast_rounding 'rtz' into " + to.name() + " is not supported (only rtne)");
+  if (r == "rtz" && to.isFp8() && to.kind != ir::ScalarKind::F8E5)
+    L.fail(a.at(2), "fp_downcast_rounding 'rtz' into " + to.name() + " is not supported (rtz into fp8: float8e5 only)");
   CV out = L.cast(L.toTensor(x, a.at(0)), to, a.site(), a.boolOr(3, false));
   if (r == "rtz") {
     ir::Op* trunc = out.value->def;
