@@ -40,6 +40,12 @@ int runCodegen(const CodegenCli& o) {
   SourceManager sources;
   auto args = rt::parseArgs(o.args, 0);
   if (!args) return std::cerr << render(args.error()), kExitBadInput;
+  // The PTX depends on the arguments' types and specialization (alignment, numbers divisible by
+  // 16 or equal to 1), never on array contents: generated arrays are allocated, not filled.
+  for (rt::ArgValue& a : *args)
+    if (a.isBuffer && (a.generate == "randn" || a.generate == "rand" || a.generate == "randint" || a.generate == "arange" ||
+                       a.generate == "ones" || a.generate == "full"))
+      a.generate = "zeros";
   auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, *numWarps, o.debug}}, *args, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
