@@ -189,6 +189,8 @@ llvm::Value* Lowerer::shift(Opcode code, llvm::Value* x, llvm::Value* y) {
 // interpreter's rule (and PTX cvt.rzi's). To i1: whether the value is nonzero.
 llvm::Value* Lowerer::truncTowardZero(const ir::Op& op, llvm::Value* x, llvm::Type* to) {
   llvm::Type* from = x->getType();
+  // f64 to bf16 has no cvt: through f32, toward zero twice, which is toward zero once.
+  if (from->isDoubleTy() && to->isBFloatTy()) return truncTowardZero(op, truncTowardZero(op, x, b_.getFloatTy()), to);
   auto name = [](llvm::Type* t) { return t->isDoubleTy() ? "f64" : t->isFloatTy() ? "f32" : t->isHalfTy() ? "f16" : "bf16"; };
   const bool supported = (from->isFloatTy() && (to->isHalfTy() || to->isBFloatTy())) ||
                          (from->isDoubleTy() && (to->isFloatTy() || to->isHalfTy()));
