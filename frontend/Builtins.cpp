@@ -256,7 +256,7 @@ void registerPython(BuiltinTable& t) {
     if (v.kind == CV::K::Float) {
       double t = std::trunc(v.f);
       std::optional<CV> r = std::isfinite(t) && t >= -0x1p63 && t < 0x1p64 ? CV::pythonInt(__int128(t)) : std::nullopt;
-      if (!r) L.fail(a.at(0), "int(" + v.describe() + "): does not fit in 64 bits (Triton's constexpr integers: -2^63 to 2^64 - 1)");
+      if (!r) L.fail(a.at(0), "int(" + v.describe() + "): does not fit in 64 bits (" + CV::kIntRange + ")");
       return *r;
     }
     L.fail(a.at(0), "int() needs a constant number (use x.to(tl.int32) for tensors), got " + v.describe());

@@ -202,7 +202,7 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
     }
     CV v;
     if (!parseDefine(text, v) && isIntegerText(text))
-      return optionError("-D " + name + "=" + text + ": does not fit in 64 bits (Triton's constexpr integers: -2^63 to 2^64 - 1)");
+      return optionError("-D " + name + "=" + text + ": does not fit in 64 bits (" + CV::kIntRange + ")");
     if (!parseDefine(text, v))
       return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16, a string or a tuple of them");
     constexprs[name] = v;

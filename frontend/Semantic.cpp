@@ -301,6 +301,13 @@ void Lowerer::unify(CV& x, CV& y, const Expr& at, bool divOrMod) {
 }
 
 namespace {
+// A constexpr integer Python computed (`what` says how), or the located error past CV::kIntRange.
+CV constexprInt(const Lowerer& L, __int128 r, const std::string& what, const Expr& at) {
+  std::optional<CV> v = CV::pythonInt(r);
+  if (!v) L.fail(at, "constexpr integer overflow: " + what + " does not fit in 64 bits (" + CV::kIntRange + ")");
+  return *v;
+}
+
 // Python semantics for two compile-time numbers.
 CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& b, const Expr& at) {
   bool ints = a.kind != CV::K::Float && b.kind != CV::K::Float;
@@ -309,13 +316,7 @@ CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& 
     // INT64_MAX, a uint64): a result beyond them is an error. Computed in 128 bits, where no
     // operation on two such values overflows (`**` and `<<` check their steps).
     __int128 x = a.wide(), y = b.wide();
-    auto result = [&](__int128 r) {
-      std::optional<CV> v = CV::pythonInt(r);
-      if (!v)
-        L.fail(at, "constexpr integer overflow: " + a.intText() + " " + op + " " + b.intText() +
-                       " does not fit in 64 bits (Triton's constexpr integers: -2^63 to 2^64 - 1)");
-      return *v;
-    };
+    auto result = [&](__int128 r) { return constexprInt(L, r, a.intText() + " " + op + " " + b.intText(), at); };
     auto overflow = [&]() { return result(__int128(UINT64_MAX) + 1); };
     bool bools = a.kind == CV::K::Bool && b.kind == CV::K::Bool;
     if (op == "+") return result(x + y);
@@ -483,11 +484,7 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
 
 CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at, bool sanitize) {
   if (a.isNumber()) {
-    auto result = [&](__int128 r) {
-      std::optional<CV> v = CV::pythonInt(r);
-      if (!v) fail(at, "constexpr integer overflow: " + op + "(" + a.intText() + ") does not fit in 64 bits (Triton's constexpr integers: -2^63 to 2^64 - 1)");
-      return *v;
-    };
+    auto result = [&](__int128 r) { return constexprInt(*this, r, op + "(" + a.intText() + ")", at); };
     if (op == "-") return a.kind == CV::K::Float ? CV::real(-a.f) : result(-a.wide());
     if (op == "+") return a.kind == CV::K::Bool ? CV::integer(a.i) : a;
     if (op == "~") {

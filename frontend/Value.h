@@ -101,6 +101,8 @@ struct CV {
   static CV none() { return CV{}; }
   static CV boolean(bool b) { CV v; v.kind = K::Bool; v.i = b; return v; }
   static CV integer(int64_t x) { CV v; v.kind = K::Int; v.i = x; return v; }
+  /// How errors name the range pythonInt() holds.
+  static constexpr const char* kIntRange = "Triton's constexpr integers: -2^63 to 2^64 - 1";
   /// A Python integer, if Triton can hold it: -2^63 to 2^64 - 1 (past INT64_MAX, a uint64).
   static std::optional<CV> pythonInt(__int128 x) {
     if (x < __int128(INT64_MIN) || x > __int128(UINT64_MAX)) return std::nullopt;

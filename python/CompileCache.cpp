@@ -124,7 +124,7 @@ std::variant<CV, std::string> fromPython(const py::handle& r) {
     if (i >= py::int_(0) && i <= py::int_(UINT64_MAX)) return *CV::pythonInt(__int128(i.cast<uint64_t>()));
     if (i < py::int_(0) && i >= py::int_(INT64_MIN)) return CV::integer(i.cast<int64_t>());
     return std::string("it returned the integer ") + std::string(py::str(r)) +
-           ", which does not fit 64 bits (Triton's constexpr integers: -2^63 to 2^64 - 1)";
+           ", which does not fit 64 bits (" + CV::kIntRange + ")";
   }
   if (py::isinstance<py::float_>(r)) return CV::real(r.cast<double>());
   if (py::isinstance<py::str>(r)) return CV::str(r.cast<std::string>());
