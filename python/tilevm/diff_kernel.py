@@ -30,7 +30,7 @@ def _define(text, tl):
     aliases = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "i1": "int1", "i8": "int8",
                "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64"}
     dtype = getattr(tl, aliases.get(name, name), None)
-    if dtype is not None:
+    if isinstance(dtype, tl.dtype):
         return dtype
     return text  # a bare string, as the CLI's -D reads one
 
