@@ -1,7 +1,7 @@
 // PyExprParser.h - the token cursor and Python's whole expression grammar (lambdas,
 // comprehensions, starred and keyword unpacking, walrus, await and yield included, so host code
 // and decorators parse as Python parses them; the lowering rejects what kernels cannot use).
-// PyParser.cpp builds the statement and module parser on top of it.
+// PyStmtParser.h builds the statements on top of it, PyParser.cpp the module reader.
 #pragma once
 
 #include <charconv>
