@@ -54,7 +54,7 @@ def with_allocator():  # as Triton's conftest has it
 
 
 def test_allocator_kept(with_allocator):
-    from triton.runtime._allocation import NullAllocator
-    assert triton._allocator(16, 16, None).numel() == 16
+    from triton.runtime._allocation import NullAllocator, _allocator
+    assert _allocator.get()(16, 16, None).numel() == 16
     with pytest.raises(RuntimeError, match="no allocator was set"):
         NullAllocator()(16, 16, None)

@@ -181,8 +181,8 @@ def warmup(jit_fn, args, grid, kwargs):
     these arguments (and, on the GPU engine, loaded), nothing run; cached per signature,
     constexprs, options and specialization as Triton's cache is."""
     from tilevm import launcher
-    from .. import _LAUNCH_OPTIONS
-    meta = {k: v for k, v in kwargs.items() if k not in _LAUNCH_OPTIONS or k in jit_fn.arg_names}
+    from ..runtime.jit import LAUNCH_OPTIONS
+    meta = {k: v for k, v in kwargs.items() if k not in LAUNCH_OPTIONS or k in jit_fn.arg_names}
 
     # As Triton's parse_options: a launch option is read from the keywords even where it also
     # binds a parameter of that name (tutorial 02's num_stages).

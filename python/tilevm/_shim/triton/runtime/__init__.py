@@ -1,4 +1,5 @@
-"""triton.runtime for tilevm: `driver.active`, the target and the device programs ask about.
+"""triton.runtime for tilevm: `driver.active`, the target and the device programs ask about;
+JITFunction, KernelInterface, Autotuner, Heuristics and Config as Triton exports them here.
 
 Under `--device cuda` the target is the GPU (backend "cuda", its compute capability) and the
 torch device `cuda`. On the interpreter the target's backend is "cpu" (programs that take their
@@ -124,4 +125,6 @@ driver = _Driver()
 
 
 from .errors import AutotunerError, InterpreterError, OutOfResources, PTXASError  # noqa: E402,F401
-from .jit import TensorWrapper, constexpr_function, reinterpret  # noqa: E402,F401
+from .jit import JITFunction, KernelInterface, TensorWrapper, constexpr_function, jit, reinterpret  # noqa: E402,F401
+from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: E402,F401
+from . import cache  # noqa: E402,F401
