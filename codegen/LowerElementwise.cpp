@@ -135,7 +135,7 @@ llvm::Value* Lowerer::elementOp(const ir::Op& op, std::span<llvm::Value* const> 
     case Opcode::TruncF: {
       if (op.result()->type.isFp8()) return fp8Trunc(op, a[0], op.result()->type.elem().kind);
       const std::string* r = op.strAttr("rounding");
-      if (r && *r == "rtz") fail(op, "codegen: truncf with rounding rtz is not lowered to the GPU yet");
+      if (r && *r == "rtz") return truncTowardZero(op, a[0], ty);
       return b_.CreateFPTrunc(a[0], ty);
     }
     case Opcode::ExtSI: return b_.CreateSExt(a[0], ty);
@@ -187,6 +187,23 @@ llvm::Value* Lowerer::shift(Opcode code, llvm::Value* x, llvm::Value* y) {
 
 // Toward zero, saturating at the type's range, NaN to 0: LLVM's fpto[su]i.sat is exactly the
 // interpreter's rule (and PTX cvt.rzi's). To i1: whether the value is nonzero.
+llvm::Value* Lowerer::truncTowardZero(const ir::Op& op, llvm::Value* x, llvm::Type* to) {
+  llvm::Type* from = x->getType();
+  // f64 to bf16 has no cvt: through f32, toward zero twice, which is toward zero once.
+  if (from->isDoubleTy() && to->isBFloatTy()) return truncTowardZero(op, truncTowardZero(op, x, b_.getFloatTy()), to);
+  auto name = [](llvm::Type* t) { return t->isDoubleTy() ? "f64" : t->isFloatTy() ? "f32" : t->isHalfTy() ? "f16" : "bf16"; };
+  const bool supported = (from->isFloatTy() && (to->isHalfTy() || to->isBFloatTy())) ||
+                         (from->isDoubleTy() && (to->isFloatTy() || to->isHalfTy()));
+  if (!supported)
+    fail(op, std::string("codegen: truncf ") + name(from) + " to " + name(to) + " with rounding rtz is not lowered to the GPU");
+  const bool half = to->isHalfTy() || to->isBFloatTy();  // 16-bit results live in .b16 registers
+  auto* fnTy = llvm::FunctionType::get(half ? b_.getInt16Ty() : to, {from}, false);
+  std::string text = std::string("cvt.rz.") + name(to) + "." + name(from) + " $0, $1;";
+  std::string constraints = std::string(half ? "=h," : "=f,") + (from->isDoubleTy() ? "d" : "f");
+  llvm::Value* r = b_.CreateCall(llvm::InlineAsm::get(fnTy, text, constraints, false), {x});
+  return half ? b_.CreateBitCast(r, to) : r;
+}
+
 llvm::Value* Lowerer::floatToInt(const ir::Op& op, llvm::Value* x) {
   llvm::Type* ty = scalarType(op.result()->type.elem());
   if (ty->isIntegerTy(1)) return b_.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0));

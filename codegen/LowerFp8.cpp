@@ -51,6 +51,12 @@ llvm::Value* Lowerer::fp8Trunc(const ir::Op& op, llvm::Value* x, ScalarKind to) 
   if (src->isDoubleTy())
     fail(op, "codegen: truncf from f64 to " + std::string(ir::scalarName(to)) +
                  " is not lowered to the GPU (no single-rounding cvt; convert to f32 first)");
+  if (const std::string* r = op.strAttr("rounding"); r && *r == "rtz") {  // e5m2 (the verifier's rule)
+    // The top byte of f16 rounded toward zero (cvt.rz; an f16 operand is that already).
+    if (src->isBFloatTy()) x = b_.CreateFPExt(x, b_.getFloatTy());  // exact
+    llvm::Value* half = src->isHalfTy() ? x : truncTowardZero(op, x, b_.getHalfTy());
+    return b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(half, b_.getInt16Ty()), 8), b_.getInt8Ty());
+  }
   llvm::Value* pair;
   if (src->isHalfTy()) {
     auto* fnTy = llvm::FunctionType::get(b_.getInt16Ty(), {b_.getInt32Ty()}, false);

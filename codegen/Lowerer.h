@@ -119,6 +119,9 @@ class Lowerer {
   llvm::Value* intDivRem(ir::Opcode code, llvm::Value* a, llvm::Value* b);
   llvm::Value* shift(ir::Opcode code, llvm::Value* a, llvm::Value* b);
   llvm::Value* floatToInt(const ir::Op& op, llvm::Value* x);
+  /// A float narrowed toward zero (truncf {rounding = rtz}, Triton's fp_downcast_rounding='rtz'):
+  /// one cvt.rz, for f32 to f16/bf16 and f64 to f32/f16; f64 to bf16 in two.
+  llvm::Value* truncTowardZero(const ir::Op& op, llvm::Value* x, llvm::Type* to);
 
   // ---- LowerFp8.cpp ----
   /// extf from an fp8 kind (an i8 in registers) and truncf into one: PTX cvt (sm_89+).

@@ -84,6 +84,7 @@ struct Stmt {
     Break,
     Continue,
     Assert,     ///< assert test[, value]
+    Unsupported,  ///< op: a simple statement kernels cannot have (raise, import, del, ...): an error where it is reached
   };
   K kind;
   uint32_t line = 0, col = 0;

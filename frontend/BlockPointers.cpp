@@ -195,7 +195,7 @@ void registerBlockPointerBuiltins(BuiltinTable& t) {
                           std::to_string(block.back()) + " * " + std::to_string(elemBytes) + " = " +
                           std::to_string(rowBytes) + " bytes");
     if (!strides.empty() && strides.back().kind == CV::K::Int && strides.back().i != 1)
-      L.fail(a.at(2), "Tensor descriptor last dim must be 1 but got " + std::to_string(strides.back().i));
+      L.fail(a.at(2), "Tensor descriptor last dim must be 1 but got " + strides.back().intText());
     std::string padding = a.strOr(4, "zero");
     if (padding != "zero" && padding != "nan") L.fail(a.at(4), "padding_option must be 'zero' or 'nan', got '" + padding + "'");
     CV d = blockValue(L, "tensor_descriptor", base, block, shape, strides, a.at(1), a.at(2));

@@ -50,6 +50,7 @@ int64_t Args::intArg(size_t i) const {
   const CV& v = get(i);
   if (v.kind != CV::K::Int && v.kind != CV::K::Bool)
     L_.fail(at(i), "argument '" + names_[i] + "' of " + fn_ + "() must be a constexpr integer, got " + v.describe());
+  if (v.u64) L_.fail(at(i), "argument '" + names_[i] + "' of " + fn_ + "() must fit int64, got " + v.describe());
   return v.i;
 }
 
@@ -72,7 +73,7 @@ std::vector<int64_t> Args::shapeArg(size_t i) const {
   std::vector<int64_t> shape;
   auto dim = [&](const CV& d) {
     if (d.kind != CV::K::Int) L_.fail(at(i), "shape dimensions of " + fn_ + "() must be constexpr integers, got " + d.describe());
-    if (d.i <= 0) L_.fail(at(i), "shape dimensions must be positive");
+    if (d.i <= 0 || d.u64) L_.fail(at(i), "shape dimensions must be positive and fit int64, got " + d.describe());
     shape.push_back(d.i);
   };
   if (v.kind == CV::K::Tuple) for (const CV& d : v.elts) dim(d);

@@ -251,7 +251,14 @@ void registerPython(BuiltinTable& t) {
   t["int"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "int", {"x"});
     const CV& v = a.get(0);
-    if (v.isNumber()) return CV::integer(v.kind == CV::K::Float ? int64_t(v.f) : v.i);
+    if (v.kind == CV::K::Int) return v;
+    if (v.kind == CV::K::Bool) return CV::integer(v.i);
+    if (v.kind == CV::K::Float) {
+      double t = std::trunc(v.f);
+      std::optional<CV> r = std::isfinite(t) && t >= -0x1p63 && t < 0x1p64 ? CV::pythonInt(__int128(t)) : std::nullopt;
+      if (!r) L.fail(a.at(0), "int(" + v.describe() + "): does not fit in 64 bits (" + CV::kIntRange + ")");
+      return *r;
+    }
     L.fail(a.at(0), "int() needs a constant number (use x.to(tl.int32) for tensors), got " + v.describe());
   };
   t["bool"] = [](Lowerer& L, CallArgs& c) {
@@ -399,23 +406,37 @@ void registerCreation(BuiltinTable& t) {
   };
 }
 
+// x.to(dtype, fp_downcast_rounding, bitcast) and tl.cast: Triton's rounding rule. A rounding
+// applies to float narrowings only (elsewhere Triton's ValueError); rtz makes the truncf round
+// toward zero (not into fp8: a located error).
+CV castWithRounding(Lowerer& L, const Args& a) {
+  const CV& x = a.get(0);
+  DType to = a.dtypeArg(1);
+  if (!a.has(2) || a.get(2).kind == CV::K::None) return L.cast(x, to, a.site(), a.boolOr(3, false));
+  std::string r = a.strOr(2, "");
+  if (r != "rtne" && r != "rtz")
+    L.fail(a.at(2), "Invalid rounding mode: " + r + ". Supported rounding modes are 'rtne' and 'rtz'.");
+  DType from = x.isTensor() ? x.dtype : L.constexprDType(x, a.at(0));
+  auto floating = [](const DType& d) { return d.isFloat() || d.isFp8(); };
+  if (!floating(from) || !floating(to) || to.bits() >= from.bits())
+    L.fail(a.at(2), "fp_downcast_rounding should be set only for truncating fp conversions. Source scalar type is " +
+                        from.name() + " and destination type is " + to.name());
+  if (r == "rtz" && to.isFp8() && to.kind != ir::ScalarKind::F8E5)
+    L.fail(a.at(2), "fp_downcast_rounding 'rtz' into " + to.name() + " is not supported (rtz into fp8: float8e5 only)");
+  CV out = L.cast(L.toTensor(x, a.at(0)), to, a.site(), a.boolOr(3, false));
+  if (r == "rtz") {
+    ir::Op* trunc = out.value->def;
+    if (!trunc || trunc->code != Opcode::TruncF) L.fail(a.site(), "internal error: a float narrowing without truncf");
+    trunc->setAttr("rounding", std::string("rtz"));
+  }
+  return out;
+}
+
 // Casts, pointer types, hints and dtype queries.
 void registerTypes(BuiltinTable& t) {
-  t["tensor.to"] = [](Lowerer& L, CallArgs& c) {
-    Args a(L, c, "to", {"self", "dtype", "fp_downcast_rounding", "bitcast"});
-    if (a.has(2)) {
-      std::string r = a.strOr(2, "rtne");
-      if (r != "rtne") L.fail(a.at(2), "fp_downcast_rounding '" + r + "' is not supported (only rtne)");
-    }
-    return L.cast(a.get(0), a.dtypeArg(1), a.site(), a.boolOr(3, false));
-  };
+  t["tensor.to"] = [](Lowerer& L, CallArgs& c) { return castWithRounding(L, Args(L, c, "to", {"self", "dtype", "fp_downcast_rounding", "bitcast"})); };
   t["tl.cast"] = [](Lowerer& L, CallArgs& c) {
-    Args a(L, c, "cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"});
-    if (a.has(2)) {
-      std::string r = a.strOr(2, "rtne");
-      if (r != "rtne") L.fail(a.at(2), "fp_downcast_rounding '" + r + "' is not supported (only rtne)");
-    }
-    return L.cast(a.get(0), a.dtypeArg(1), a.site(), a.boolOr(3, false));
+    return castWithRounding(L, Args(L, c, "cast", {"input", "dtype", "fp_downcast_rounding", "bitcast"}));
   };
   t["tl.pointer_type"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "pointer_type", {"element_ty", "address_space", "const"});

@@ -2,6 +2,7 @@
 // triton / triton.language namespaces (functions, dtypes, submodules) and tensor methods.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "frontend/Lowerer.h"
@@ -21,5 +22,9 @@ CV callMethod(Lowerer& L, const std::string& name, const CV& self, const Expr& a
 bool isConstexprParam(const Param& p);
 /// Whether a parameter is annotated `tl.const` (a pointer the kernel only reads).
 bool isConstParam(const Param& p);
+/// The scalar dtype a runtime parameter's annotation names, as Triton's _normalize_ty reads it:
+/// `tl.int64`, `triton.language.float16`, or the name as a string ("tl.uint8", "i64"). nullopt
+/// for any other annotation (`torch.Tensor`, `int`), which Triton ignores too.
+std::optional<DType> annotatedDType(const Param& p);
 
 }  // namespace tilevm::frontend

@@ -31,7 +31,7 @@ std::string pythonFloat(double x) {
 std::string staticPrintText(const CV& v) {
   switch (v.kind) {
     case CV::K::Str: return v.s;
-    case CV::K::Int: return std::to_string(v.i);
+    case CV::K::Int: return v.intText();
     case CV::K::Bool: return v.i ? "True" : "False";
     case CV::K::Float: return pythonFloat(v.f);
     case CV::K::DType: return v.dtype.name();
@@ -87,10 +87,9 @@ void registerDebugBuiltins(BuiltinTable& t) {
   t["tl.device_assert"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "device_assert", {"cond", "msg", "mask"});
     CV cond = a.get(0);
-    if (!cond.isTensor()) {
-      if (!L.constexprTruth(cond, a.at(0), "condition")) L.fail(a.site(), "device_assert fails at compile time: " + a.strOr(1, ""));
-      return CV::none();
-    }
+    // A condition known true asserts nothing; one known false fails where the program runs its
+    // unmasked lanes, as Triton's (a scalar assert of a constant), not at compile time.
+    if (!cond.isTensor() && L.constexprTruth(cond, a.at(0), "condition")) return CV::none();
     CV cb = L.cast(cond, DType::of(ScalarKind::I1), a.at(0));
     if (a.has(2)) {  // masked-off lanes pass
       CV m = L.cast(a.get(2), DType::of(ScalarKind::I1), a.at(2));

@@ -422,8 +422,8 @@ void registerMathBuiltins(BuiltinTable& t) {
     Args a(L, c, "abs", {"x"});
     const CV& n = a.get(0);
     if (n.isNumber()) {
-      if (n.kind != CV::K::Float && n.i == INT64_MIN) L.fail(a.at(0), "constexpr integer overflow: abs(" + std::to_string(n.i) + ") does not fit in 64 bits");
-      return n.kind == CV::K::Float ? CV::real(std::fabs(n.f)) : CV::integer(std::llabs(n.i));
+      if (n.kind == CV::K::Float) return CV::real(std::fabs(n.f));
+      return *CV::pythonInt(n.wide() < 0 ? -n.wide() : n.wide());  // |x| <= 2^63
     }
     CV x = a.tensor(0);
     if (x.dtype.isPtr()) L.fail(a.at(0), "abs() needs numbers, got " + x.describe());
@@ -461,6 +461,13 @@ void registerMathBuiltins(BuiltinTable& t) {
     L.setLoc(a.site());
     return CV::tensor(L.b.binary(a.boolOr(2, false) ? Opcode::PreciseDiv : Opcode::DivF, x.value, y.value), x.dtype);
   };
+  // tl.add / tl.sub / tl.mul: the operators as functions, with Triton's sanitize_overflow switch.
+  for (const auto& [name, op] : {std::pair{"add", "+"}, std::pair{"sub", "-"}, std::pair{"mul", "*"}}) {
+    t[std::string("tl.") + name] = [name, op](Lowerer& L, CallArgs& c) {
+      Args a(L, c, name, {"x", "y", "sanitize_overflow"});
+      return L.binary(op, a.get(0), a.get(1), a.site(), a.boolOr(2, true));
+    };
+  }
   t["tl.umulhi"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "umulhi", {"x", "y"});
     CV x = a.get(0), y = a.get(1);

@@ -2,7 +2,7 @@
 // such as `_sqrt2pi = math.sqrt(2.0 / math.pi)` and constexpr arithmetic inside kernels.
 #include <cmath>
 #include <limits>
-#include <numeric>
+#include <utility>
 
 #include "frontend/BuiltinArgs.h"
 #include "frontend/BuiltinTable.h"
@@ -61,6 +61,7 @@ void registerPythonMath(BuiltinTable& t) {
   auto rounding = [](const char* name, double (*f)(double)) {
     return [name, f](Lowerer& L, CallArgs& c) {
       Args a(L, c, std::string("math.") + name, {"x"});
+      if (a.get(0).kind == CV::K::Int) return a.get(0);  // exact, as Python's
       double r = f(number(L, a, 0, name));
       if (!std::isfinite(r) || std::fabs(r) > 9.2e18) L.fail(a.site(), std::string("math.") + name + "(): result does not fit an integer");
       return CV::integer(int64_t(r));
@@ -80,7 +81,11 @@ void registerPythonMath(BuiltinTable& t) {
   t["math.gcd"] = [](Lowerer& L, CallArgs& c) {
     Args a(L, c, "math.gcd", {"a", "b"});
     if (a.get(0).kind != CV::K::Int || a.get(1).kind != CV::K::Int) L.fail(a.site(), "math.gcd() needs integers");
-    return CV::integer(std::gcd(a.get(0).i, a.get(1).i));
+    __int128 x = a.get(0).wide(), y = a.get(1).wide();
+    x = x < 0 ? -x : x;
+    y = y < 0 ? -y : y;
+    while (y != 0) x = std::exchange(y, x % y);
+    return *CV::pythonInt(x);  // at most max(|a|, |b|) <= 2^64 - 1
   };
 }
 

@@ -200,7 +200,7 @@ void registerShapeBuiltins(BuiltinTable& t) {
       if (d.kind != CV::K::Int) L.fail(a.at(1), "flip() dim must be a constexpr integer or None, got " + d.describe());
       dim = d.i < 0 ? d.i + rank : d.i;
       if (dim < 0 || dim >= rank)
-        L.fail(a.at(1), "flip() dim " + std::to_string(d.i) + " is out of range for a " + std::to_string(rank) + "-D tile");
+        L.fail(a.at(1), "flip() dim " + d.intText() + " is out of range for a " + std::to_string(rank) + "-D tile");
     }
     L.setLoc(a.site());
     return CV::tensor(L.b.create(Opcode::Flip, {x.value}, {x.type()}, {{"dim", dim}})->result(), x.dtype);

@@ -57,6 +57,19 @@ bool splitTupleItems(const std::string& inner, std::vector<std::string>& items) 
 // A -D value: integer, float, True/False/None, a dtype (fp16, tl.float16, ...), a tuple of such
 // values (`(16, 4)`, `(512,)`, `[2, 2]`), or else a string (quotes optional: `-D ACT=leaky_relu`
 // or `-D ACT='leaky_relu'`).
+// Decimal or 0x-prefixed hex digits with an optional sign (the forms parseDefine reads): an
+// integer, whatever its size.
+bool isIntegerText(const std::string& text) {
+  std::string t = trim(text);
+  size_t at = !t.empty() && (t[0] == '-' || t[0] == '+') ? 1 : 0;
+  bool hex = t.size() > at + 1 && t[at] == '0' && (t[at + 1] == 'x' || t[at + 1] == 'X');
+  if (hex) at += 2;
+  if (at == t.size()) return false;
+  for (size_t i = at; i < t.size(); ++i)
+    if (!(hex ? std::isxdigit(static_cast<unsigned char>(t[i])) : std::isdigit(static_cast<unsigned char>(t[i])))) return false;
+  return true;
+}
+
 bool parseDefine(const std::string& text, CV& out) {
   std::string t = trim(text);
   if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']'))) {
@@ -77,7 +90,12 @@ bool parseDefine(const std::string& text, CV& out) {
   errno = 0;
   long long i = std::strtoll(t.c_str(), &end, 0);
   if (!t.empty() && *end == '\0' && errno == 0) return out = CV::integer(i), true;
-  if (!t.empty() && *end == '\0' && errno == ERANGE) return false;  // an integer beyond 64 bits: not a float
+  if (!t.empty() && *end == '\0' && errno == ERANGE) {  // past int64: a uint64 (up to 2^64 - 1), or not a number
+    errno = 0;
+    unsigned long long u = std::strtoull(t.c_str(), &end, 0);
+    if (t[0] == '-' || errno != 0) return false;
+    return out = *CV::pythonInt(__int128(u)), true;
+  }
   double d = std::strtod(t.c_str(), &end);
   if (!t.empty() && *end == '\0') return out = CV::real(d), true;
   std::string name = t.rfind("tl.", 0) == 0 ? t.substr(3) : t.rfind("triton.language.", 0) == 0 ? t.substr(16) : t;
@@ -183,6 +201,8 @@ Result<std::unique_ptr<ir::Module>> compileFunction(const FunctionDef& fn, Modul
       continue;
     }
     CV v;
+    if (!parseDefine(text, v) && isIntegerText(text))
+      return optionError("-D " + name + "=" + text + ": does not fit in 64 bits (" + CV::kIntRange + ")");
     if (!parseDefine(text, v))
       return optionError("-D " + name + "=" + text + ": expected an integer, a float, True/False, a dtype such as fp16, a string or a tuple of them");
     constexprs[name] = v;

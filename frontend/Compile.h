@@ -22,6 +22,10 @@ struct LaunchFlags {
   bool fpFusion = false;
   /// Triton's num_warps: what tl.extra.cuda.num_warps() gives (and num_threads(), 32 per warp).
   unsigned numWarps = 4;
+  /// Triton's debug (TRITON_DEBUG, jit(debug=True), a launch's debug=True): integer +, - and *
+  /// under 64 bits written as Python operators or tl.add/sub/mul assert that their result fits,
+  /// as Triton's sanitize_overflow does in debug mode.
+  bool debug = false;
   auto operator<=>(const LaunchFlags&) const = default;
 };
 

@@ -41,6 +41,24 @@ bool holdsTensor(const CV& v) {
 
 bool isConstexprParam(const Param& p) { return isConstexprAnnotation(p.annotation.get()); }
 
+std::optional<DType> annotatedDType(const Param& p) {
+  const Expr* a = p.annotation.get();
+  std::string name;
+  if (a && a->kind == Expr::K::Attr && a->a) {
+    const Expr* base = a->a.get();
+    const bool language = (base->kind == Expr::K::Name && base->str == "tl") ||
+                          (base->kind == Expr::K::Attr && base->str == "language" && base->a && base->a->kind == Expr::K::Name &&
+                           base->a->str == "triton");
+    if (language) name = a->str;
+  } else if (a && a->kind == Expr::K::Str) {
+    name = a->str.substr(a->str.find_first_not_of(" "));
+    if (name.rfind("tl.", 0) == 0) name = name.substr(3);
+  }
+  DType dt;
+  if (name.empty() || name[0] == '*' || !parseDTypeName(name, dt)) return std::nullopt;
+  return dt;
+}
+
 bool isConstParam(const Param& p) {
   const Expr* a = p.annotation.get();
   return a && (a->kind == Expr::K::Attr || a->kind == Expr::K::Name) && a->str == "const";
@@ -351,7 +369,7 @@ CV Lowerer::subscript(const CV& base, const Expr& index, Env& env, const Expr& a
   if (base.kind == CV::K::Tuple) {
     if (items.size() != 1) fail(at, "tuples take one index");
     CV i = eval(*items[0], env);
-    if (i.kind != CV::K::Int) fail(*items[0], "tuple indices must be constexpr integers, got " + i.describe());
+    if (i.kind != CV::K::Int || i.u64) fail(*items[0], "tuple indices must be constexpr integers, got " + i.describe());
     int64_t k = i.i < 0 ? i.i + int64_t(base.elts.size()) : i.i;
     if (k < 0 || k >= int64_t(base.elts.size())) fail(*items[0], "tuple index out of range");
     return base.elts[size_t(k)];
@@ -518,8 +536,7 @@ CV Lowerer::eval(const Expr& e, Env& env) {
   switch (e.kind) {
     case Expr::K::Name: return lookup(e.str, e, env);
     case Expr::K::Int:
-      if (!e.str.empty()) fail(e, "integer literal " + e.str + " does not fit in int64");
-      return CV::integer(e.ival);
+      return *CV::pythonInt(e.str.empty() ? __int128(e.ival) : __int128(uint64_t(e.ival)));  // the parser kept u64 ones as text
     case Expr::K::Float: return CV::real(e.fval);
     case Expr::K::Str: return CV::str(e.str);
     case Expr::K::Bool: return CV::boolean(e.ival != 0);
@@ -538,9 +555,9 @@ CV Lowerer::eval(const Expr& e, Env& env) {
     case Expr::K::Binary: {
       CV l = eval(*e.a, env);
       CV r = eval(*e.b, env);
-      return binary(e.str, l, r, e);
+      return binary(e.str, l, r, e, true);
     }
-    case Expr::K::Unary: return unary(e.str, eval(*e.a, env), e);
+    case Expr::K::Unary: return unary(e.str, eval(*e.a, env), e, true);
     case Expr::K::BoolOp: {
       bool isAnd = e.str == "and";
       CV acc = eval(*e.elts[0], env);
@@ -568,7 +585,7 @@ CV Lowerer::eval(const Expr& e, Env& env) {
         CV r;
         if (op == "is" || op == "is not") {
           bool same = left.kind == right.kind &&
-                      (left.kind == CV::K::None || (left.isNumber() && left.i == right.i && left.f == right.f) ||
+                      (left.kind == CV::K::None || (left.isNumber() && left.i == right.i && left.u64 == right.u64 && left.f == right.f) ||
                        (left.kind == CV::K::DType && left.dtype == right.dtype));
           if (left.isTensor() || right.isTensor()) same = left.isTensor() && right.isTensor() && left.value == right.value;
           r = CV::boolean(op == "is" ? same : !same);

@@ -114,8 +114,15 @@ void Lowerer::lowerKernel(const FunctionDef& fn, const std::map<std::string, CV>
       continue;
     }
     if (sig == signature.end())
-      fail(p.line, p.col, "parameter '" + p.name + "' has no type: give it in --signature (e.g. '" + p.name +
-                              ": *fp32') or make it a constant with -D " + p.name + "=VALUE");
+      fail(p.line, p.col, "parameter '" + p.name + "' has no type: give it with --arg (e.g. '" + p.name + "=randn:f32:1024') or --signature (e.g. '" + p.name +
+                              ": *fp32'), or make it a constant with -D " + p.name + "=VALUE");
+    // A dtype annotation is the parameter's type in Triton. The Python door types the argument
+    // from the live annotation (as Triton reads it); from a file, the argument must say it.
+    std::optional<DType> annotated = module->host ? std::nullopt : annotatedDType(p);
+    if (annotated && !sig->second.isPtr() && !(*annotated == sig->second))
+      fail(p.line, p.col, "parameter '" + p.name + "' is annotated " + annotated->name() + ", which Triton makes its type, but its argument is " +
+                              sig->second.name() + ": give it as " + annotated->name() + " (e.g. --arg " + p.name + "=VALUE:" +
+                              annotated->name() + ")");
     params.emplace_back(p.name, ir::Type(sig->second.elem()));
     // `p: tl.const`: a pointer to data the kernel never writes (Triton's const pointer type).
     runtime.emplace_back(p.name, sig->second.isPtr() && isConstParam(p) ? DType::ptrTo(sig->second.element(), true) : sig->second);

@@ -31,7 +31,7 @@ bool sameConstant(const CV& a, const CV& b) {
   switch (a.kind) {
     case CV::K::None: return true;
     case CV::K::Bool:
-    case CV::K::Int: return a.i == b.i;
+    case CV::K::Int: return a.i == b.i && a.u64 == b.u64;
     case CV::K::Float: return a.f == b.f || (a.f != a.f && b.f != b.f);
     case CV::K::Str:
     case CV::K::Module:
@@ -288,7 +288,7 @@ Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
       if (t.kind != Expr::K::Name) fail(t, "augmented assignment needs a name on the left");
       CV cur = lookup(t.str, t, env);
       CV rhs = eval(*s.value, env);
-      env[t.str] = lifted(binary(s.op, cur, rhs, *s.value), *s.value);
+      env[t.str] = lifted(binary(s.op, cur, rhs, *s.value, true), *s.value);
       return {};
     }
     case Stmt::K::AnnAssign:
@@ -320,6 +320,8 @@ Lowerer::Flow Lowerer::execStmt(const Stmt& s, Env& env) {
     case Stmt::K::Continue:
       fail(s.line, s.col, std::string("'") + (s.kind == Stmt::K::Break ? "break" : "continue") +
                               "' is not supported in a @triton.jit function (Triton has no early loop exit)");
+    case Stmt::K::Unsupported:
+      fail(s.line, s.col, "'" + s.op + "' is not supported in a @triton.jit function");
     case Stmt::K::Assert: {
       CV c = eval(*s.test, env);
       std::string msg;
@@ -459,8 +461,8 @@ void Lowerer::lowerStaticFor(const Stmt& s, const CallArgs& a, Env& env) {
   const std::array<CV, 3> bounds = rangeBounds("tl.static_range", a, *s.value);
   int64_t v[3];
   for (int i = 0; i < 3; ++i) {
-    if (bounds[i].kind != CV::K::Int && bounds[i].kind != CV::K::Bool)
-      fail(*s.value, "static_range bounds must be constexpr integers, got " + bounds[i].describe());
+    if ((bounds[i].kind != CV::K::Int && bounds[i].kind != CV::K::Bool) || bounds[i].u64)
+      fail(*s.value, "static_range bounds must be constexpr integers from -2^63 to 2^63 - 1, got " + bounds[i].describe());
     v[i] = bounds[i].i;
   }
   if (v[2] == 0) fail(*s.value, "static_range step must not be zero");

@@ -124,8 +124,14 @@ class Lowerer {
   /// (tl.full, a stored value, .to()), keeps its value: an integer must fit to's bits in either
   /// signedness (-1 is all ones in a uint32), a float must be finite and in range.
   void checkNumberFits(const CV& number, const DType& to, const Expr& at) const;
-  CV binary(const std::string& op, const CV& a, const CV& b, const Expr& at);
-  CV unary(const std::string& op, const CV& a, const Expr& at);
+  /// `sanitizeOverflow`: Triton's sanitize_overflow, set for the kernel's Python operators and
+  /// tl.add/sub/mul; under LaunchFlags::debug an integer +, - or * under 64 bits then asserts
+  /// that its exact result fits its type (sanitizeOverflow() below).
+  CV binary(const std::string& op, const CV& a, const CV& b, const Expr& at, bool sanitizeOverflow = false);
+  CV unary(const std::string& op, const CV& a, const Expr& at, bool sanitizeOverflow = false);
+  /// Triton's binary_op_sanitize_overflow_impl: x op y computed in int64 and asserted within
+  /// ct's range ("int32 overflow detected for operation add"); x and y are already ct.
+  void sanitizeOverflow(const std::string& op, const CV& x, const CV& y, const DType& ct, const Expr& at);
   CV compare(const std::string& op, const CV& a, const CV& b, const Expr& at);
   /// Both to one dtype and shape (for where/maximum/...); numbers adapt to tensors.
   void unify(CV& a, CV& b, const Expr& at, bool divOrMod = false);

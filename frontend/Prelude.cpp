@@ -50,10 +50,10 @@ def philox_rounds(c0, c1, c2, c3, k0, k1, n_rounds: tl.constexpr):
         a2 = c2
         c0 = tl.umulhi(round_b, a2) ^ c1 ^ k0
         c2 = tl.umulhi(round_a, a0) ^ c3 ^ k1
-        c1 = round_b * a2
-        c3 = round_a * a0
-        k0 = k0 + key_a
-        k1 = k1 + key_b
+        c1 = tl.mul(round_b, a2, sanitize_overflow=False)  # wrapping, as Triton's philox_impl
+        c3 = tl.mul(round_a, a0, sanitize_overflow=False)
+        k0 = tl.add(k0, key_a, sanitize_overflow=False)
+        k1 = tl.add(k1, key_b, sanitize_overflow=False)
     return c0, c1, c2, c3
 
 

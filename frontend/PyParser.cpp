@@ -636,9 +636,7 @@ class PyParser : public detail::ExprParser {
       if (isName("else")) fail(peek(), "while-else is not supported");
       out.push_back(std::move(s));
     } else if (t.kind == PyTok::Name && (t.text == "with" || t.text == "try" || t.text == "def" || t.text == "class" ||
-                                         t.text == "global" || t.text == "nonlocal" || t.text == "del" ||
-                                         t.text == "raise" || t.text == "yield" || t.text == "import" ||
-                                         t.text == "from" || t.text == "async" ||
+                                         t.text == "yield" || t.text == "async" ||
                                          (t.text == "match" && peek(1).kind == PyTok::Name))) {
       fail(t, "'" + t.text + "' is not supported in a @triton.jit function");
     } else if (isOp("@")) {
@@ -691,9 +689,21 @@ class PyParser : public detail::ExprParser {
       if (acceptOp(",")) s->value = test();
       return s;
     }
+    if (t.kind == PyTok::Name && t.text == "yield") fail(t, "'yield' is not supported in a @triton.jit function");
     if (t.kind == PyTok::Name && (t.text == "global" || t.text == "nonlocal" || t.text == "del" || t.text == "raise" ||
-                                  t.text == "import" || t.text == "from" || t.text == "yield"))
-      fail(t, "'" + t.text + "' is not supported in a @triton.jit function");
+                                  t.text == "import" || t.text == "from")) {
+      // An error only where it is reached, as in Triton: `else: raise ValueError(...)` under a
+      // constexpr `if` that never takes it is fine. Only the statement's end is needed.
+      ++pos_;
+      auto s = newStmt(Stmt::K::Unsupported, t);
+      s->op = t.text;
+      for (int depth = 0; peek().kind != PyTok::Eof && !(depth == 0 && (peek().kind == PyTok::Newline || isOp(";")));) {
+        PyToken x = next();
+        if (x.kind == PyTok::Op && (x.text == "(" || x.text == "[" || x.text == "{")) ++depth;
+        if (x.kind == PyTok::Op && (x.text == ")" || x.text == "]" || x.text == "}")) --depth;
+      }
+      return s;
+    }
     ExprP first = testList();
     static const char* augOps[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>=", "@="};
     for (const char* op : augOps) {

@@ -28,8 +28,8 @@ DType integerPromote(const DType& a, const DType& b) {
   return b.bits() >= a.bits() ? b : a;
 }
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
+__int128 floorDiv(__int128 a, __int128 b) {
+  __int128 q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
@@ -41,7 +41,8 @@ std::vector<int64_t> shapeOf(const CV& t) { return {t.type().shape().begin(), t.
 DType Lowerer::constexprDType(const CV& v, const Expr& at) const {
   switch (v.kind) {
     case CV::K::Bool: return DType::of(ScalarKind::I1);
-    case CV::K::Int:
+    case CV::K::Int:  // Triton's to_tensor
+      if (v.u64) return DType::of(ScalarKind::I64, true);
       if (v.i >= INT32_MIN && v.i <= INT32_MAX) return DType::of(ScalarKind::I32);
       if (v.i > INT32_MAX && v.i <= int64_t(UINT32_MAX)) return DType::of(ScalarKind::I32, true);
       return DType::of(ScalarKind::I64);
@@ -86,7 +87,10 @@ CV Lowerer::constant(const CV& number, DType dt, std::span<const int64_t> shape)
   if (dt.isFloat() || dt.isFp8()) return CV::tensor(b.constant(t, number.asDouble()), dt);
   unsigned w = dt.bits();
   double f = number.f;  // callers checked the range (checkNumberFits); NaN and overflow stay defined here
-  int64_t v = number.kind != CV::K::Float ? number.i : std::isfinite(f) && std::fabs(f) < 0x1p63 ? static_cast<int64_t>(f) : 0;
+  int64_t v = number.kind != CV::K::Float                      ? number.i  // a u64's bits
+              : std::isfinite(f) && std::fabs(f) < 0x1p63    ? static_cast<int64_t>(f)
+              : std::isfinite(f) && f >= 0x1p63 && f < 0x1p64 ? static_cast<int64_t>(static_cast<uint64_t>(f))
+                                                             : 0;
   if (w == 1) v = number.kind == CV::K::Float ? f != 0 : v != 0;
   else if (w < 64) {
     uint64_t mask = (uint64_t(1) << w) - 1;
@@ -206,53 +210,50 @@ void Lowerer::broadcastPair(CV& x, CV& y, const Expr& at) {
 namespace {
 // The integers type `dt` holds; `bitPatterns` widens them to every value of its width in either
 // signedness (-1 for all ones in a uint32, 0xFFFFFFFF in an int32).
-void intRange(const DType& dt, bool bitPatterns, int64_t& lo, int64_t& hi) {
+void intRange(const DType& dt, bool bitPatterns, __int128& lo, __int128& hi) {
   unsigned w = dt.bits();
   bool isUnsigned = dt.isUnsigned || dt.isBool();
-  if (w >= 64) {
-    lo = isUnsigned && !bitPatterns ? 0 : INT64_MIN;
-    hi = INT64_MAX;
-    return;
-  }
-  lo = isUnsigned && !bitPatterns ? 0 : -(int64_t(1) << (w - 1));
-  hi = isUnsigned || bitPatterns ? (int64_t(1) << w) - 1 : (int64_t(1) << (w - 1)) - 1;
+  lo = isUnsigned && !bitPatterns ? 0 : -(__int128(1) << (w - 1));
+  hi = isUnsigned || bitPatterns ? (__int128(1) << w) - 1 : (__int128(1) << (w - 1)) - 1;
 }
 
+std::string text(__int128 v) { return v < 0 ? std::to_string(int64_t(v)) : std::to_string(uint64_t(v)); }
+
 std::string rangeText(const DType& dt) {
-  int64_t lo, hi;
+  __int128 lo, hi;
   intRange(dt, false, lo, hi);
-  return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return "[" + text(lo) + ", " + text(hi) + "]";
 }
 }  // namespace
 
 std::string Lowerer::scalarRangeProblem(const CV& number, const DType& ct) {
   if (!(number.kind == CV::K::Int || number.kind == CV::K::Bool) || !ct.isInt()) return "";
-  if (number.i < 0 && (ct.isUnsigned || ct.isBool()))
+  if (number.wide() < 0 && (ct.isUnsigned || ct.isBool()))
     return "Cannot perform a binary operation between an unsigned tensor and a negative scalar. "
            "Perform a explicit cast on one of them.";
-  int64_t lo, hi;
+  __int128 lo, hi;
   intRange(ct, false, lo, hi);
-  if (number.i < lo || number.i > hi) return "Scalar " + std::to_string(number.i) + " is out of range for type " + ct.name();
+  if (number.wide() < lo || number.wide() > hi) return "Scalar " + number.intText() + " is out of range for type " + ct.name();
   return "";
 }
 
 std::string Lowerer::implicitNumberProblem(const CV& number, const DType& dt) {
   if (!dt.isInt() || !number.isNumber()) return "";
   if (number.kind == CV::K::Float) return number.describe() + " is not an integer (" + dt.name() + ")";
-  int64_t lo, hi;
+  __int128 lo, hi;
   intRange(dt, false, lo, hi);
-  if (number.i < lo || number.i > hi) return std::to_string(number.i) + " does not fit " + dt.name() + " " + rangeText(dt);
+  if (number.wide() < lo || number.wide() > hi) return number.intText() + " does not fit " + dt.name() + " " + rangeText(dt);
   return "";
 }
 
 void Lowerer::checkNumberFits(const CV& number, const DType& to, const Expr& at) const {
   if (!number.isNumber() || !to.isInt() || to.isBool()) return;
-  int64_t lo, hi;
+  __int128 lo, hi;
   intRange(to, true, lo, hi);
-  bool fits = number.i >= lo && number.i <= hi;
+  bool fits = number.wide() >= lo && number.wide() <= hi;
   if (number.kind == CV::K::Float) {
     double t = std::trunc(number.f);  // a float converts toward zero, if it is in range
-    fits = std::isfinite(t) && t >= -0x1p63 && t < 0x1p63 && int64_t(t) >= lo && int64_t(t) <= hi;
+    fits = std::isfinite(t) && t >= -0x1p63 && t < 0x1p64 && __int128(t) >= lo && __int128(t) <= hi;
   }
   if (!fits) fail(at, number.describe() + " does not fit in the " + std::to_string(to.bits()) + " bits of " + to.name());
 }
@@ -300,45 +301,52 @@ void Lowerer::unify(CV& x, CV& y, const Expr& at, bool divOrMod) {
 }
 
 namespace {
+// A constexpr integer Python computed (`what` says how), or the located error past CV::kIntRange.
+CV constexprInt(const Lowerer& L, __int128 r, const std::string& what, const Expr& at) {
+  std::optional<CV> v = CV::pythonInt(r);
+  if (!v) L.fail(at, "constexpr integer overflow: " + what + " does not fit in 64 bits (" + CV::kIntRange + ")");
+  return *v;
+}
+
 // Python semantics for two compile-time numbers.
 CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& b, const Expr& at) {
   bool ints = a.kind != CV::K::Float && b.kind != CV::K::Float;
   if (ints) {
-    int64_t x = a.i, y = b.i, r = 0;
-    // Python's integers are unbounded; ours are 64 bits: a result beyond them is an error.
-    auto overflow = [&]() {
-      L.fail(at, "constexpr integer overflow: " + std::to_string(x) + " " + op + " " + std::to_string(y) +
-                     " does not fit in 64 bits");
-    };
-    if (op == "+") return __builtin_add_overflow(x, y, &r) ? overflow(), CV() : CV::integer(r);
-    if (op == "-") return __builtin_sub_overflow(x, y, &r) ? overflow(), CV() : CV::integer(r);
-    if (op == "*") return __builtin_mul_overflow(x, y, &r) ? overflow(), CV() : CV::integer(r);
-    if ((op == "//" || op == "%" || op == "/") && y == 0) L.fail(at, "division by zero in a constexpr expression");
-    if ((op == "//" || op == "%") && x == INT64_MIN && y == -1) {
-      if (op == "%") return CV::integer(0);
-      overflow();
+    // Python's integers are unbounded; Triton's constexprs hold -2^63 to 2^64 - 1 (past
+    // INT64_MAX, a uint64): a result beyond them is an error. Computed in 128 bits, where no
+    // operation on two such values overflows (`**` and `<<` check their steps).
+    __int128 x = a.wide(), y = b.wide();
+    auto result = [&](__int128 r) { return constexprInt(L, r, a.intText() + " " + op + " " + b.intText(), at); };
+    auto overflow = [&]() { return result(__int128(UINT64_MAX) + 1); };
+    bool bools = a.kind == CV::K::Bool && b.kind == CV::K::Bool;
+    if (op == "+") return result(x + y);
+    if (op == "-") return result(x - y);
+    if (op == "*") {
+      __int128 r;
+      return __builtin_mul_overflow(x, y, &r) ? overflow() : result(r);
     }
-    if (op == "//") return CV::integer(floorDiv(x, y));
-    if (op == "%") return CV::integer(x - floorDiv(x, y) * y);
+    if ((op == "//" || op == "%" || op == "/") && y == 0) L.fail(at, "division by zero in a constexpr expression");
+    if (op == "//") return result(floorDiv(x, y));
+    if (op == "%") return result(x - floorDiv(x, y) * y);
     if (op == "/") return CV::real(double(x) / double(y));
-    if (op == "&") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x & y) : CV::integer(x & y);
-    if (op == "|") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x | y) : CV::integer(x | y);
-    if (op == "^") return a.kind == CV::K::Bool && b.kind == CV::K::Bool ? CV::boolean(x ^ y) : CV::integer(x ^ y);
+    if (op == "&") return bools ? CV::boolean(x & y) : result(x & y);
+    if (op == "|") return bools ? CV::boolean(x | y) : result(x | y);
+    if (op == "^") return bools ? CV::boolean(x ^ y) : result(x ^ y);
     if ((op == "<<" || op == ">>") && y < 0) L.fail(at, "negative shift count in a constexpr expression");
     if (op == "<<") {
       if (x == 0) return CV::integer(0);
-      if (y >= 63 || (x << y) >> y != x) overflow();
-      return CV::integer(x << y);
+      if (y >= 64) return overflow();
+      return result(x << int(y));  // |x| < 2^64 and y < 64: within 128 bits
     }
-    if (op == ">>") return CV::integer(y >= 64 ? (x < 0 ? -1 : 0) : x >> y);
+    if (op == ">>") return result(y >= 64 ? (x < 0 ? -1 : 0) : x >> int(y));
     if (op == "**") {
       if (y < 0) return CV::real(std::pow(double(x), double(y)));
-      if (x == 0 || x == 1) return CV::integer(y == 0 ? 1 : x);
+      if (x == 0 || x == 1) return CV::integer(y == 0 ? 1 : int64_t(x));
       if (x == -1) return CV::integer(y % 2 ? -1 : 1);
-      int64_t p = 1;  // |x| >= 2: overflows within 63 steps
-      for (int64_t i = 0; i < y; ++i)
-        if (__builtin_mul_overflow(p, x, &p)) overflow();
-      return CV::integer(p);
+      __int128 p = 1;  // |x| >= 2: past 2^64 within 64 steps
+      for (__int128 i = 0; i < y; ++i)
+        if (__builtin_mul_overflow(p, x, &p) || p > __int128(UINT64_MAX) || p < __int128(INT64_MIN)) return overflow();
+      return result(p);
     }
   } else {
     double x = a.asDouble(), y = b.asDouble();
@@ -365,7 +373,23 @@ CV pythonBinary(const Lowerer& L, const std::string& op, const CV& a, const CV& 
 }
 }  // namespace
 
-CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr& at) {
+void Lowerer::sanitizeOverflow(const std::string& op, const CV& x, const CV& y, const DType& ct, const Expr& at) {
+  const DType wide = DType::of(ScalarKind::I64);
+  CV xw = cast(x, wide, at);  // in order: the IR is the same from every compiler
+  CV yw = cast(y, wide, at);
+  CV exact = binary(op, xw, yw, at);
+  __int128 lo, hi;
+  intRange(ct, false, lo, hi);
+  CV below = compare("<=", exact, CV::integer(int64_t(hi)), at);
+  CV above = compare(">=", exact, CV::integer(int64_t(lo)), at);
+  CV fits = binary("&", below, above, at);
+  const char* name = op == "+" ? "add" : op == "-" ? "sub" : "mul";
+  setLoc(at);
+  b.create(Opcode::Assert, {fits.value}, {},
+           {{"message", "int" + std::to_string(ct.bits()) + " overflow detected for operation " + name}});
+}
+
+CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr& at, bool sanitize) {
   if (a.isNumber() && b_.isNumber()) return pythonBinary(*this, op, a, b_, at);
   if (op == "+" && a.kind == CV::K::Tuple && b_.kind == CV::K::Tuple) {  // Python's (and tl.tuple's) concatenation
     std::vector<CV> elts = a.elts;
@@ -433,6 +457,8 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
     if (f) fail(at, "invalid operands of type " + a.dtype.name() + " and " + b_.dtype.name() + ": operator '" + op +
                         "' needs integers");
   };
+  if (sanitize && flags.debug && ct.isInt() && !ct.isBool() && ct.bits() < 64 && (op == "+" || op == "-" || op == "*"))
+    sanitizeOverflow(op, x, y, ct, at);
   if (op == "+") return make(f ? Opcode::AddF : Opcode::AddI);
   if (op == "-") return make(f ? Opcode::SubF : Opcode::SubI);
   if (op == "*") return make(f ? Opcode::MulF : Opcode::MulI);
@@ -456,16 +482,14 @@ CV Lowerer::binary(const std::string& op, const CV& a, const CV& b_, const Expr&
   fail(at, "operator '" + op + "' is not supported on tensors" + (op == "**" ? std::string(" (use tl.math.pow)") : ""));
 }
 
-CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at) {
+CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at, bool sanitize) {
   if (a.isNumber()) {
-    if (op == "-") {
-      if (a.kind != CV::K::Float && a.i == INT64_MIN) fail(at, "constexpr integer overflow: -(" + std::to_string(a.i) + ") does not fit in 64 bits");
-      return a.kind == CV::K::Float ? CV::real(-a.f) : CV::integer(-a.i);
-    }
+    auto result = [&](__int128 r) { return constexprInt(*this, r, op + "(" + a.intText() + ")", at); };
+    if (op == "-") return a.kind == CV::K::Float ? CV::real(-a.f) : result(-a.wide());
     if (op == "+") return a.kind == CV::K::Bool ? CV::integer(a.i) : a;
     if (op == "~") {
       if (a.kind == CV::K::Float) fail(at, "'~' needs an integer");
-      return CV::integer(~a.i);
+      return result(~a.wide());
     }
     if (op == "not") return CV::boolean(!(a.kind == CV::K::Float ? a.f != 0 : a.i != 0));
   }
@@ -479,7 +503,7 @@ CV Lowerer::unary(const std::string& op, const CV& a, const Expr& at) {
     if (a.dtype.isFloat()) return CV::tensor(b.unary(Opcode::NegF, a.value), a.dtype);
     if (a.dtype.isFp8()) return cast(unary("-", cast(a, DType::of(ScalarKind::F32), at), at), a.dtype, at);  // exact
     if (a.dtype.isPtr()) fail(at, "cannot negate a pointer");
-    return binary("-", constant(CV::integer(0), a.dtype, shapeOf(a)), a, at);
+    return binary("-", constant(CV::integer(0), a.dtype, shapeOf(a)), a, at, sanitize);  // Triton's minus: 0 - x
   }
   if (op == "~" || op == "not") {
     if (!a.dtype.isInt()) fail(at, "'" + op + "' needs an integer or boolean tensor, got " + a.dtype.name());
@@ -501,7 +525,7 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
       if (op == "==") return l == r;
       return l != r;
     };
-    return CV::boolean(ints ? cmp(a.i, b_.i) : cmp(x, y));
+    return CV::boolean(ints ? cmp(a.wide(), b_.wide()) : cmp(x, y));
   }
   if (!a.isTensor() && !b_.isTensor() && (op == "==" || op == "!=")) {
     // Compile-time values other than two numbers, as Python compares them: dtypes, strings,
@@ -509,7 +533,7 @@ CV Lowerer::compare(const std::string& op, const CV& a, const CV& b_, const Expr
     std::function<bool(const CV&, const CV&)> same = [&](const CV& x, const CV& y) -> bool {
       if (x.isTensor() || y.isTensor()) fail(at, "cannot compare " + a.describe() + " and " + b_.describe() + " at compile time: it holds a tensor");
       if (x.isNumber() && y.isNumber())
-        return x.kind == CV::K::Float || y.kind == CV::K::Float ? x.asDouble() == y.asDouble() : x.i == y.i;
+        return x.kind == CV::K::Float || y.kind == CV::K::Float ? x.asDouble() == y.asDouble() : x.wide() == y.wide();
       if (x.kind != y.kind) return false;
       switch (x.kind) {
         case CV::K::None: return true;

@@ -67,7 +67,7 @@ Result<std::unique_ptr<LoadedUnit>> LoadedUnit::load(const SourceUnit& unit) {
       switch (v.kind) {
         case HostValue::K::None: cv = CV::none(); break;
         case HostValue::K::Bool: cv = CV::boolean(v.i != 0); break;
-        case HostValue::K::Int: cv = CV::integer(v.i); break;
+        case HostValue::K::Int: cv = *CV::pythonInt(v.u64 ? __int128(uint64_t(v.i)) : __int128(v.i)); break;
         case HostValue::K::Float: cv = CV::real(v.f); break;
         case HostValue::K::Str: cv = CV::str(v.s); break;
         case HostValue::K::DType: {

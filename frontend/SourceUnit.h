@@ -19,7 +19,7 @@ struct HostValue {
   enum class K {
     None,
     Bool,         ///< i
-    Int,          ///< i
+    Int,          ///< i (u64: its bits are unsigned, 2^63 to 2^64 - 1)
     Float,        ///< f
     Str,          ///< s
     DType,        ///< s: the dtype's name (float16, int32, fp8e5, ...)
@@ -32,6 +32,7 @@ struct HostValue {
   };
   K kind = K::None;
   int64_t i = 0;
+  bool u64 = false;
   double f = 0;
   std::string s;
   size_t ref = 0;

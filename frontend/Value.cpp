@@ -81,7 +81,7 @@ std::string CV::describe() const {
   switch (kind) {
     case K::None: return "None";
     case K::Bool: return std::string("constexpr ") + (i ? "True" : "False");
-    case K::Int: return "constexpr " + std::to_string(i);
+    case K::Int: return "constexpr " + intText();
     case K::Float: return "constexpr " + std::to_string(f);
     case K::Str: return "string '" + s + "'";
     case K::DType: return "dtype " + dtype.name();

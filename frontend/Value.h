@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -85,6 +86,7 @@ struct CV {
   };
   K kind = K::None;
   int64_t i = 0;
+  bool u64 = false;  ///< Int: i's bits are an unsigned value from 2^63 to 2^64 - 1 (Triton types it uint64)
   double f = 0;
   std::string s;
   DType dtype;
@@ -99,6 +101,15 @@ struct CV {
   static CV none() { return CV{}; }
   static CV boolean(bool b) { CV v; v.kind = K::Bool; v.i = b; return v; }
   static CV integer(int64_t x) { CV v; v.kind = K::Int; v.i = x; return v; }
+  /// How errors name the range pythonInt() holds.
+  static constexpr const char* kIntRange = "Triton's constexpr integers: -2^63 to 2^64 - 1";
+  /// A Python integer, if Triton can hold it: -2^63 to 2^64 - 1 (past INT64_MAX, a uint64).
+  static std::optional<CV> pythonInt(__int128 x) {
+    if (x < __int128(INT64_MIN) || x > __int128(UINT64_MAX)) return std::nullopt;
+    CV v = integer(int64_t(uint64_t(x)));
+    v.u64 = x > __int128(INT64_MAX);
+    return v;
+  }
   static CV real(double x) { CV v; v.kind = K::Float; v.f = x; return v; }
   static CV str(std::string x) { CV v; v.kind = K::Str; v.s = std::move(x); return v; }
   static CV type(DType t) { CV v; v.kind = K::DType; v.dtype = t; return v; }
@@ -113,7 +124,11 @@ struct CV {
   bool isNumber() const { return kind == K::Int || kind == K::Float || kind == K::Bool; }
   /// A Python number or bool known at compile time.
   bool isConstexpr() const { return isNumber(); }
-  double asDouble() const { return kind == K::Float ? f : double(i); }
+  double asDouble() const { return kind == K::Float ? f : u64 ? double(uint64_t(i)) : double(i); }
+  /// An Int's or Bool's exact value (a u64 one past INT64_MAX too).
+  __int128 wide() const { return u64 ? __int128(uint64_t(i)) : __int128(i); }
+  /// An Int's value as Python prints it.
+  std::string intText() const { return u64 ? std::to_string(uint64_t(i)) : std::to_string(i); }
   const ir::Type& type() const { return value->type; }
   /// Human description for errors: "int32 scalar", "tile<64xf32> (fp32)", "constexpr 3", ...
   std::string describe() const;

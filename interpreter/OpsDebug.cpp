@@ -68,7 +68,7 @@ void execAssert(Program& p, const Instr& ins, const Tile& cond) {
   // An assumption the frontend made for a contract (a tensor descriptor's) says which.
   const bool said = msg && !msg->empty();
   f.detail = ins.op->strAttr("assume") ? (said ? *msg : std::string("tl.assume condition is false")) + lane
-                                         : "device_assert failed" + (said ? ": " + *msg : std::string()) + lane;
+                                         : "device-side assert failed" + (said ? ": " + *msg : std::string()) + lane;
   p.report(std::move(f));
 }
 

@@ -123,8 +123,10 @@ void truncFloat(const Tile& in, Tile& out, bool rtz) {
       case ScalarKind::F32: out.as<float>()[i] = f; break;
       case ScalarKind::F16: out.as<uint16_t>()[i] = rtz ? floatToHalfRtz(f) : floatToHalf(f); break;
       case ScalarKind::BF16: out.as<uint16_t>()[i] = rtz ? floatToBf16Rtz(f) : floatToBf16(f); break;
-      default:  // fp8 (rtne only, the verifier's rule): one rounding from the operand's value
-        if (out.type.isFp8()) out.as<uint8_t>()[i] = ir::fp8FromDouble(v, to);
+      default:  // fp8: one rounding from the operand's value; rtz (e5m2 only, the verifier's rule)
+                // keeps the top byte of the f16 rounded toward zero, as Triton's conversion does
+        if (out.type.isFp8())
+          out.as<uint8_t>()[i] = rtz && !std::isnan(v) ? uint8_t(floatToHalfRtz(f) >> 8) : ir::fp8FromDouble(v, to);
         break;
     }
   }

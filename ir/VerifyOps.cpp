@@ -491,8 +491,10 @@ std::optional<std::string> checkOpTypes(const Op& op) {
     case Opcode::TruncF:  // into fp8: round to nearest even, saturating (docs/ops.md)
       CHECK(castOp(op, isFloatE, isFloatOrFp8E, -1));
       CHECK(enumAttr(op, "rounding", {"rtne", "rtz"}, false));
-      if (op.result()->type.isFp8() && op.strAttr("rounding") && *op.strAttr("rounding") == "rtz")
-        return "rounding 'rtz' into " + op.result()->type.str() + " is not supported (only rtne)";
+      // rtz into fp8: e5m2 only, the top byte of f16 rounded toward zero (Triton's conversion).
+      if (op.result()->type.isFp8() && op.result()->type.elem().kind != ScalarKind::F8E5 && op.strAttr("rounding") &&
+          *op.strAttr("rounding") == "rtz")
+        return "rounding 'rtz' into " + op.result()->type.str() + " is not supported (rtz into fp8: f8e5 only)";
       return std::nullopt;
     case Opcode::SIToFP:
     case Opcode::UIToFP:

@@ -98,7 +98,7 @@ py::object toPython(const CV& v) {
   switch (v.kind) {
     case CV::K::None: return py::none();
     case CV::K::Bool: return py::bool_(v.i != 0);
-    case CV::K::Int: return py::int_(v.i);
+    case CV::K::Int: return v.u64 ? py::int_(uint64_t(v.i)) : py::int_(v.i);
     case CV::K::Float: return py::float_(v.f);
     case CV::K::Str: return py::str(v.s);
     case CV::K::DType: return py::module_::import("tilevm.source_unit").attr("dtype_named")(v.dtype.name());
@@ -120,11 +120,11 @@ std::variant<CV, std::string> fromPython(const py::handle& r) {
   if (r.is_none()) return CV::none();
   if (py::isinstance<py::bool_>(r)) return CV::boolean(r.cast<bool>());
   if (py::isinstance<py::int_>(r)) {
-    try {
-      return CV::integer(r.cast<int64_t>());
-    } catch (const py::cast_error&) {
-      return std::string("it returned the integer ") + std::string(py::str(r)) + ", which does not fit 64 bits";
-    }
+    py::int_ i = py::reinterpret_borrow<py::int_>(r);
+    if (i >= py::int_(0) && i <= py::int_(UINT64_MAX)) return *CV::pythonInt(__int128(i.cast<uint64_t>()));
+    if (i < py::int_(0) && i >= py::int_(INT64_MIN)) return CV::integer(i.cast<int64_t>());
+    return std::string("it returned the integer ") + std::string(py::str(r)) +
+           ", which does not fit 64 bits (" + CV::kIntRange + ")";
   }
   if (py::isinstance<py::float_>(r)) return CV::real(r.cast<double>());
   if (py::isinstance<py::str>(r)) return CV::str(r.cast<std::string>());
@@ -195,8 +195,10 @@ frontend::SourceUnit unitFrom(const py::handle& unit) {
     for (auto [name, value] : table.cast<py::dict>()) {
       py::tuple v = value.cast<py::tuple>();
       frontend::HostValue h;
-      h.kind = kinds.at(v[0].cast<std::string>());
-      h.i = v[1].cast<int64_t>();
+      const std::string kind = v[0].cast<std::string>();
+      h.u64 = kind == "uint";  // an int from 2^63 to 2^64 - 1
+      h.kind = h.u64 ? frontend::HostValue::K::Int : kinds.at(kind);
+      h.i = h.u64 ? int64_t(v[1].cast<uint64_t>()) : v[1].cast<int64_t>();
       h.f = v[2].cast<double>();
       h.s = v[3].cast<std::string>();
       h.ref = v[4].cast<size_t>();

@@ -308,9 +308,9 @@ PYBIND11_MODULE(_tilevm, m) {
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const std::vector<std::string>& includes, const py::list& args,
          const py::dict& options, const py::object& unit, int64_t unitKey, uint64_t stream, bool warmup,
-         const std::string& access, const std::vector<uint64_t>& programs, bool fpFusion) {
+         const std::string& access, const std::vector<uint64_t>& programs, bool fpFusion, bool debug) {
         rt::RunOptions o = checkedOptions(options);
-        const frontend::LaunchFlags flags{fpFusion, o.launch.gpu.numWarps};
+        const frontend::LaunchFlags flags{fpFusion, o.launch.gpu.numWarps, debug};
         if (!programs.empty() && o.device.gpu) throw py::value_error("programs=: a sample of programs runs on the interpreter only");
         // On the GPU, as Triton launches: on the caller's stream, queued without waiting when
         // every array is already on the GPU (CUDA tensors); CPU arrays are copied and waited for.
@@ -429,7 +429,7 @@ PYBIND11_MODULE(_tilevm, m) {
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("includes"), py::arg("args"),
       py::arg("options"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("stream") = 0,
       py::arg("warmup") = false, py::arg("access") = "", py::arg("programs") = std::vector<uint64_t>{},
-      py::arg("fp_fusion") = false);
+      py::arg("fp_fusion") = false, py::arg("debug") = false);
   py::class_<DirectHandle, std::shared_ptr<DirectHandle>>(m, "DirectLaunch",
                                                            "A kernel loaded on the GPU for one specialization of its arguments")
       .def(
@@ -461,13 +461,13 @@ PYBIND11_MODULE(_tilevm, m) {
   m.def(
       "compile_unit",
       [](const py::object& unit, int64_t unitKey, const std::string& signature, const std::map<std::string, std::string>& defines,
-         bool fpFusion, unsigned numWarps) {
+         bool fpFusion, unsigned numWarps, bool debug) {
         // A live function's kernel compiled, not launched (triton.compile): its tile IR as text.
-        auto c = compileUnit(unitKey, unit, signature, defines, {fpFusion, numWarps});
+        auto c = compileUnit(unitKey, unit, signature, defines, {fpFusion, numWarps, debug});
         return py::make_tuple(c->loaded.kernel->name, ir::print(*c->loaded.module));
       },
       py::arg("unit"), py::arg("unit_key"), py::arg("signature"), py::arg("defines"), py::arg("fp_fusion") = false,
-      py::arg("num_warps") = 4,
+      py::arg("num_warps") = 4, py::arg("debug") = false,
       "(kernel name, tile IR text) of a source unit compiled with this signature and constexprs; CompilationError if not");
   m.def("cache_counters", [] {
     rt::CacheCounters c = rt::cacheCounters();
@@ -478,11 +478,12 @@ PYBIND11_MODULE(_tilevm, m) {
       "ptx",
       [](const std::string& path, const std::string& kernel, const std::string& signature,
          const std::map<std::string, std::string>& defines, const py::list& args, const std::string& arch, unsigned numWarps,
-         unsigned numStages, const py::object& unit, int64_t unitKey, unsigned maxnreg, bool fpFusion, bool withLlvmIr) {
+         unsigned numStages, const py::object& unit, int64_t unitKey, unsigned maxnreg, bool fpFusion, bool debug,
+         bool withLlvmIr) {
         // The PTX the GPU engine would build for `arch` with these arguments (specialized on
         // them as a launch is), without a GPU: what `ptxas -v` can size.
-        auto c = unit.is_none() ? compile(path, kernel, signature, defines, {}, {fpFusion, numWarps})
-                                : compileUnit(unitKey, unit, signature, defines, {fpFusion, numWarps});
+        auto c = unit.is_none() ? compile(path, kernel, signature, defines, {}, {fpFusion, numWarps, debug})
+                                : compileUnit(unitKey, unit, signature, defines, {fpFusion, numWarps, debug});
         std::vector<interp::Buffer> buffers;
         std::vector<interp::Arg> launchArgs;
         std::vector<py::object> owners;
@@ -512,7 +513,7 @@ PYBIND11_MODULE(_tilevm, m) {
       },
       py::arg("path"), py::arg("kernel"), py::arg("signature"), py::arg("defines"), py::arg("args"), py::arg("arch"),
       py::arg("num_warps"), py::arg("num_stages"), py::arg("unit") = py::none(), py::arg("unit_key") = 0, py::arg("maxnreg") = 0,
-      py::arg("fp_fusion") = false, py::arg("llir") = false);
+      py::arg("fp_fusion") = false, py::arg("debug") = false, py::arg("llir") = false);
 #endif
   m.def(
       "check_options", [](const py::dict& options) { checkedOptions(options); }, py::arg("options"),

@@ -19,7 +19,7 @@ namespace {
 struct CodegenCli {
   std::string input, kernel, output, arch = "sm_90";
   std::vector<std::string> args, defines, includeDirs;
-  bool fpFusion = false;
+  bool fpFusion = false, debug = false;
   rt::RunOptionTexts options;  // --num-warps, --num-stages
   bool llvmIr = false;
   bool stats = false;  // ptx --stats: the launch metadata on stderr
@@ -40,7 +40,13 @@ int runCodegen(const CodegenCli& o) {
   SourceManager sources;
   auto args = rt::parseArgs(o.args, 0);
   if (!args) return std::cerr << render(args.error()), kExitBadInput;
-  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, *numWarps}}, *args, sources);
+  // The PTX depends on the arguments' types and specialization (alignment, numbers divisible by
+  // 16 or equal to 1), never on array contents: generated arrays are allocated, not filled.
+  for (rt::ArgValue& a : *args)
+    if (a.isBuffer && (a.generate == "randn" || a.generate == "rand" || a.generate == "randint" || a.generate == "arange" ||
+                       a.generate == "ones" || a.generate == "full"))
+      a.generate = "zeros";
+  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, *numWarps, o.debug}}, *args, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
     return kExitBadInput;
@@ -99,7 +105,7 @@ void addOne(CLI::App& app, int& rc, const char* name, const char* help, bool llv
   c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run (for .py: gives the signature)");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  addFpFusionFlag(c, o->fpFusion);
+  addFrontendFlags(c, o->fpFusion, o->debug);
   c->add_option("--arch", o->arch, "the target (docs/limits.md): sm_80, sm_86, sm_87, sm_89, sm_90 or sm_90a")->capture_default_str();
   if (!llvmIr) c->add_flag("--stats", o->stats, "print the launch metadata (threads, dynamic shared memory) to stderr");
   addGpuOptions(c, o->options, "");

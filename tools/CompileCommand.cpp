@@ -16,7 +16,7 @@ namespace {
 struct CompileCli {
   std::string input, kernel, signature, output, emit = "tbc";
   std::vector<std::string> args, defines, includeDirs;
-  bool fpFusion = false;
+  bool fpFusion = false, debug = false;
   bool list = false;
   bool noLocations = false;
 };
@@ -54,7 +54,7 @@ int runCompile(const CompileCli& o) {
     auto args = rt::parseArgs(o.args, 0);
     if (!args) return std::cerr << render(args.error()), kExitBadInput;
     SourceManager loadSources;
-    auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion}}, *args, loadSources);
+    auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, 4, o.debug}}, *args, loadSources);
     if (!loaded) {
       report({loaded.error()}, loadSources);
       return kExitBadInput;
@@ -66,6 +66,7 @@ int runCompile(const CompileCli& o) {
     opts.signature = o.signature;
     opts.includeDirs = o.includeDirs;
     opts.flags.fpFusion = o.fpFusion;
+    opts.flags.debug = o.debug;
     opts.sources = &sources;
     for (const auto& d : o.defines) {
       size_t eq = d.find('=');
@@ -106,7 +107,7 @@ void addCompileCommand(CLI::App& app, int& rc) {
   c->add_option("-k,--kernel", o->kernel, "the @triton.jit function to compile");
   c->add_option("-D,--define", o->defines, "constexpr value NAME=VALUE (int, float, True/False, or a dtype like fp16)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (like PYTHONPATH)");
-  addFpFusionFlag(c, o->fpFusion);
+  addFrontendFlags(c, o->fpFusion, o->debug);
   c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run, ptx and viz: gives the parameter's type (or a constexpr's value)");
   c->add_option("--signature", o->signature, "runtime parameter types as text, e.g. 'x: *fp32, y: *fp32, n: i32' (instead of --arg)");
   c->add_option("-o,--output", o->output, "output file (- or absent: stdout, text only)");

@@ -30,7 +30,7 @@ struct DiffCli {
     return t;
   }();
   std::vector<std::string> args, defines, includeDirs;
-  bool fpFusion = false;
+  bool fpFusion = false, debug = false;
   std::string ulps, rtol, atol;  // empty: the kernel's default (rt::defaultUlps, per dtype)
   bool exact = false;
   bool self = false;
@@ -121,7 +121,7 @@ int runDiff(const DiffCli& cli) {
   SourceManager sources;
   auto firstArgs = rt::parseArgs(cli.args, seed);
   if (!firstArgs) return std::cerr << render(firstArgs.error()), kExitBadInput;
-  rt::KernelRequest request{cli.input, cli.kernel, cli.defines, cli.includeDirs, {cli.fpFusion, base.gpu.numWarps}};
+  rt::KernelRequest request{cli.input, cli.kernel, cli.defines, cli.includeDirs, {cli.fpFusion, base.gpu.numWarps, cli.debug}};
   auto loaded = rt::loadKernel(request, *firstArgs, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
@@ -257,7 +257,7 @@ void addDiffCommand(CLI::App& app, int& rc) {
   c->add_option("--arg", o->args, "argument NAME=SPEC, as for tilevm run");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  addFpFusionFlag(c, o->fpFusion);
+  addFrontendFlags(c, o->fpFusion, o->debug);
   c->add_option("--device", o->options.device, "the GPU: cuda or cuda:N")->capture_default_str();
   c->add_option("--ulps", o->ulps, "float elements may differ by this many units in the last place (default: 0, or 16 for kernels using approximate math)");
   c->add_option("--rtol", o->rtol, "relative tolerance for floats, 0 to 1e9 (with --atol: torch.testing.assert_close's rule); default per dtype for kernels that reduce");

@@ -54,8 +54,11 @@ void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what) 
   c->add_option("--maxnreg", t.maxnreg, what + "Triton's maxnreg: registers per thread, 1 to 255 (0: ptxas decides)")->capture_default_str();
 }
 
-void addFpFusionFlag(CLI::App* c, bool& fpFusion) {
+void addFrontendFlags(CLI::App* c, bool& fpFusion, bool& debug) {
   c->add_flag("--fp-fusion", fpFusion, "fuse a product and its sum into one fma, as Triton's enable_fp_fusion (.py)");
+  c->add_flag("--debug", debug,
+              "Triton's debug mode (.py): integer +, -, * under 64 bits assert that they do not overflow, as "
+              "TRITON_DEBUG=1 makes Triton's sanitize_overflow do");
 }
 
 }  // namespace tilevm::tools

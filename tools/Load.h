@@ -36,8 +36,8 @@ void addRunOptions(CLI::App* c, rt::RunOptionTexts& t);
 /// Adds --num-warps, --num-stages and --maxnreg (the GPU engine's) to `c`; `what` says where they apply.
 void addGpuOptions(CLI::App* c, rt::RunOptionTexts& t, const std::string& what);
 
-/// Adds --fp-fusion (frontend::LaunchFlags::fpFusion, for .py kernels) to `c`.
-void addFpFusionFlag(CLI::App* c, bool& fpFusion);
+/// Adds --fp-fusion and --debug (frontend::LaunchFlags::fpFusion and ::debug, for .py kernels) to `c`.
+void addFrontendFlags(CLI::App* c, bool& fpFusion, bool& debug);
 
 /// Prints diagnostics to stderr.
 void report(const std::vector<Diagnostic>& diags, const SourceManager& sources);

@@ -26,7 +26,7 @@ struct RunCli {
   std::string input, kernel, json, pid;
   rt::RunOptionTexts options;
   std::vector<std::string> args, defines, saves, includeDirs;
-  bool fpFusion = false;
+  bool fpFusion = false, debug = false;
   bool trace = false, quiet = false, stats = false;
 };
 
@@ -58,7 +58,7 @@ int runKernel(const RunCli& o) {
   }
   std::vector<ArgValue>& args = *parsed;
   SourceManager sources;
-  KernelRequest request{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, checked->launch.gpu.numWarps}};
+  KernelRequest request{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, checked->launch.gpu.numWarps, o.debug}};
   auto loaded = loadKernel(request, args, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
@@ -131,7 +131,7 @@ void addRunCommand(CLI::App& app, int& rc) {
   c->add_option("--arg", o->args, "argument NAME=SPEC: a number (98432, 1e-5, 7:i64), KIND:DTYPE:SHAPE (randn rand randint arange zeros ones empty full=V, e.g. randn:f32:1823x781) or @file.npy");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  addFpFusionFlag(c, o->fpFusion);
+  addFrontendFlags(c, o->fpFusion, o->debug);
   c->add_option("--save", o->saves, "write an array argument after the run: NAME=out.npy");
   c->add_option("--json", o->json, "write the findings as JSON");
   c->add_option("--pid", o->pid, "run only program X[,Y[,Z]]");

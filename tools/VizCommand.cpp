@@ -27,7 +27,7 @@ struct VizCli {
   std::string input, kernel, output, access, accessOutput;
   rt::RunOptionTexts options;  // of --run (and --num-warps of --layouts)
   std::vector<std::string> args, defines, includeDirs;
-  bool fpFusion = false;
+  bool fpFusion = false, debug = false;
   bool run = false, collapse = false, layouts = false;
 };
 
@@ -61,7 +61,7 @@ int runViz(const VizCli& o) {
   auto parsed = rt::parseArgs(o.args, checked->seed);
   if (!parsed) return std::cerr << render(parsed.error()), kExitBadInput;
   SourceManager sources;
-  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, checked->launch.gpu.numWarps}}, *parsed, sources);
+  auto loaded = rt::loadKernel(rt::KernelRequest{o.input, o.kernel, o.defines, o.includeDirs, {o.fpFusion, checked->launch.gpu.numWarps, o.debug}}, *parsed, sources);
   if (!loaded) {
     report({loaded.error()}, sources);
     return kExitBadInput;
@@ -142,7 +142,7 @@ void addVizCommand(CLI::App& app, int& rc) {
   c->add_option("--arg", o->args, "argument NAME=SPEC as for tilevm run (for .py: gives the signature)");
   c->add_option("-D,--define", o->defines, "constexpr NAME=VALUE (for .py)");
   c->add_option("-I,--include", o->includeDirs, "directory searched first for imported modules (for .py)");
-  addFpFusionFlag(c, o->fpFusion);
+  addFrontendFlags(c, o->fpFusion, o->debug);
   c->add_flag("--collapse", o->collapse, "fold chains of elementwise ops into one node");
   c->add_flag("--layouts", o->layouts, "annotate each value with its layout on the GPU (the code generator's)");
   c->add_option("--num-warps", o->options.numWarps, "warps per program for --layouts (1, 2, 4, 8, 16 or 32)")->capture_default_str();

@@ -137,6 +137,7 @@ class _Binder:
         self.names = list(sig.parameters)
         self.name_set = frozenset(self.names)
         self.constexpr = [jit_fn.is_constexpr(p) for p in sig.parameters.values()]
+        self.annotated = {n: _annotated_type(p.annotation) for n, p in sig.parameters.items()}
         bare = sig.replace(parameters=[p.replace(annotation=inspect.Parameter.empty, default=inspect.Parameter.empty)
                                        for p in sig.parameters.values()], return_annotation=inspect.Signature.empty)
         namespace = {}
@@ -148,11 +149,56 @@ class _Binder:
         self.units = {}  # (unit serial, JIT functions given as arguments) -> (serial, unit, used globals)
 
 
+def debug_mode(jit_fn, debug):
+    """Triton's debug option for a launch: the launch's `debug=`, else the @triton.jit's, else
+    knobs.runtime.debug (TRITON_DEBUG). In debug mode integer +, - and * under 64 bits assert
+    that they do not overflow, as Triton's sanitize_overflow (device_assert is checked always)."""
+    if debug is None:
+        debug = getattr(jit_fn, "debug", None)
+    if debug is None:
+        knobs = sys.modules.get("triton.knobs")
+        debug = knobs is not None and knobs.runtime.debug
+    return bool(debug)
+
+
 def default_fp_fusion():
     """Triton's knobs.language.default_fp_fusion (True: Triton's default) for launches that give
     no enable_fp_fusion."""
     knobs = sys.modules.get("triton.knobs")
     return True if knobs is None else bool(knobs.language.default_fp_fusion)
+
+
+# Triton's type_canonicalisation_dict for scalars, in tilevm's spellings: what a parameter
+# annotation may name.
+_ANNOTATION_TYPES = {**_TRITON_DTYPES, **{v: v for v in _TRITON_DTYPES.values()}, "bool": "i1", "float16": "fp16",
+                     "bfloat16": "bf16", "float32": "fp32", "float64": "fp64"}
+
+
+def _annotated_type(a):
+    """The scalar type a parameter's annotation names, as Triton's _normalize_ty reads it (a tl
+    dtype, or its name as a string, `tl.` optional): Triton makes it the argument's type. None for
+    any other annotation (torch.Tensor, int, a pointer type), which Triton ignores as a type."""
+    if type(a).__name__ == "dtype" and isinstance(getattr(a, "name", None), str):
+        return _ANNOTATION_TYPES.get(a.name)
+    if isinstance(a, str):
+        name = a.strip()
+        return _ANNOTATION_TYPES.get(name[3:] if name.startswith("tl.") else name)
+    return None
+
+
+def _annotated_value(name, v, t):
+    """Argument `name`'s Python number as type `t` (its annotation's), or Triton's error classes."""
+    if t.startswith(("fp", "bf")):
+        if not isinstance(v, (int, float)):
+            raise TypeError(f"argument '{name}': {v!r} is not a number, but the parameter is annotated {t}")
+        return float(v)
+    if not isinstance(v, int):
+        raise TypeError(f"argument '{name}': {v!r} is not an integer, but the parameter is annotated {t}")
+    bits = int(t[1:])
+    lo, hi = (0, 2**bits - 1) if t[0] == "u" or t == "i1" else (-2**(bits - 1), 2**(bits - 1) - 1)
+    if not lo <= v <= hi:
+        raise OverflowError(f"argument '{name}': {v} does not fit the parameter's annotated type {t} [{lo}, {hi}]")
+    return int(v)
 
 
 def _binder(jit_fn):
@@ -227,15 +273,16 @@ class LaunchResult(dict):
 def kernel_asm(source):
     """Triton's `asm` of a compiled kernel: {"ttir": tile IR, "llir": LLVM IR, "ptx": PTX} from a launch's
     (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion,
-    arch);
+    debug, arch);
     no "llir" or "ptx" without the code generator or where it cannot lower the kernel."""
-    jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion, arch = source
-    asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines, fp_fusion=fp_fusion, num_warps=num_warps)[1]}
+    jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion, debug, arch = source
+    asm = {"ttir": _tilevm.compile_unit(unit, serial, signature, defines, fp_fusion=fp_fusion, num_warps=num_warps,
+                                        debug=debug)[1]}
     if hasattr(_tilevm, "ptx"):
         try:
             gpu = _tilevm.ptx(jit_fn.source_path, jit_fn.__name__, signature, defines, launch_args,
                               arch or "sm_90a", num_warps, num_stages, unit=unit, unit_key=serial,
-                              maxnreg=maxnreg, fp_fusion=fp_fusion, llir=True)
+                              maxnreg=maxnreg, fp_fusion=fp_fusion, debug=debug, llir=True)
             asm["llir"], asm["ptx"] = gpu["llir"], gpu["ptx"]
         except ValueError:  # the code generator cannot lower this kernel (yet)
             pass
@@ -252,14 +299,16 @@ class _Direct:
         self.launcher, self.signature, self.defines, self.warm, self.result = launcher, signature, defines, warm, result
 
 
-def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, fp_fusion, o):
+def _direct_key(b, values, serial, num_warps, num_stages, maxnreg, fp_fusion, debug, o):
     """(key, runtime values) of a launch on the GPU engine that a direct launcher can take: every
     argument a torch tensor, a Python int, float or bool, a TensorDescriptor over a torch tensor
     (its base, shapes and strides, the parameters _descriptor_args makes), or a constexpr; the key
     holds what compiled code depends on (types, constexprs, Triton's specialization of pointers and
     integers by 16 and integers by 1, a descriptor's block and padding, the options). None for any
     other launch."""
-    key, runtime = [serial, num_warps, num_stages, maxnreg, fp_fusion, tuple(o.values())], []
+    if any(b.annotated.values()):  # annotated parameters convert their values: the full path does that
+        return None
+    key, runtime = [serial, num_warps, num_stages, maxnreg, fp_fusion, debug, tuple(o.values())], []
     for v, constexpr in zip(values, b.constexpr):
         t = type(v)
         if constexpr or v is None or t is str:
@@ -310,7 +359,7 @@ def _expected(jit_fn, expect, signature, defines):
 
 
 def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warmup=False, expect=None, access="",
-           programs=(), maxnreg=None, fp_fusion=None):
+           programs=(), maxnreg=None, fp_fusion=None, debug=None):
     """Launches (or, with `warmup`, only compiles) jit_fn over the grid; `expect`: the (signature,
     constexprs) a compiled kernel was made for, which this call must have (else nothing runs);
     `access`: on the interpreter, the array argument whose writers the result's "writers" holds
@@ -318,12 +367,14 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     `programs`: on the interpreter, run only these (ascending linear ids: a sample of the grid);
     `maxnreg`: Triton's, the registers a GPU thread may have (None: ptxas decides); `fp_fusion`:
     Triton's enable_fp_fusion, a product added or subtracted in its block fused into one fma on
-    both engines (None: knobs.language.default_fp_fusion, True unless changed)."""
+    both engines (None: knobs.language.default_fp_fusion, True unless changed); `debug`: Triton's
+    debug option (None: the jit's, else knobs.runtime.debug; debug_mode())."""
     # Triton's options check (CUDAOptions), its class and words; the range is the engines' own.
     if not (isinstance(num_warps, int) and num_warps > 0 and num_warps & (num_warps - 1) == 0):
         raise AssertionError("num_warps must be a power of 2")
     maxnreg = maxnreg or 0
     fp_fusion = default_fp_fusion() if fp_fusion is None else bool(fp_fusion)
+    debug = debug_mode(jit_fn, debug)
     b = _binder(jit_fn)
     # Keywords that are not parameters are Triton's launch options (ignored); the rest bind as a
     # Python call would.
@@ -336,7 +387,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     direct_key = unit_info = None
     if o["device"] != "cpu" and repeat == 1:
         unit_info = jit_fn._tilevm_unit()
-        direct_key = _direct_key(b, values, unit_info[0], num_warps, num_stages, maxnreg, fp_fusion, o)
+        direct_key = _direct_key(b, values, unit_info[0], num_warps, num_stages, maxnreg, fp_fusion, debug, o)
         try:
             entry = b.direct.get(direct_key[0]) if direct_key else None
         except TypeError:  # an unhashable constexpr or option
@@ -391,9 +442,13 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             # The buffer is the whole allocation the pointer lies in (bounds are checked against it).
             launch_args.append(("buffer", name, start, nbytes, ty, nbytes // _itemsize(ty), addr, bool(readonly), owner))
             return
-        t = _scalar_type(v)
-        entries.append(f"{name}: {t}")
         value = v.item() if _numpy_scalar(v) else v
+        t = b.annotated.get(name)  # Triton types an annotated parameter by its annotation
+        if t is not None:
+            value = _annotated_value(name, value, t)
+        else:
+            t = _scalar_type(v)
+        entries.append(f"{name}: {t}")
         launch_args.append(("float" if t.startswith(("fp", "bf")) else "int", name, value, t))
 
     for name, v, constexpr in zip(b.names, values, b.constexpr):
@@ -412,7 +467,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
             serial, unit = _unit_with(b, (serial, unit), functions)
         result = _tilevm.launch(jit_fn.source_path, jit_fn.__name__, signature, defines, [], launch_args, options,
                                 unit=unit, unit_key=serial, stream=_current_stream(o["device"]), warmup=warmup,
-                                access=access, programs=list(programs), fp_fusion=fp_fusion)
+                                access=access, programs=list(programs), fp_fusion=fp_fusion, debug=debug)
     except errors.CompilationError as e:
         errors.locate_in_function(e, jit_fn)
         # On the interpreter it is also Triton's InterpreterError, which Triton's interpreter
@@ -423,7 +478,7 @@ def launch(jit_fn, grid, args, kwargs, num_warps=4, num_stages=1, repeat=1, warm
     result["signature"], result["defines"] = signature, defines
     direct = result.pop("direct")
     result["direct"] = False  # this launch went the full way (a later one may go direct)
-    source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion,
+    source = (jit_fn, (serial, unit), signature, defines, launch_args, num_warps, num_stages, maxnreg, fp_fusion, debug,
               (result.get("gpu") or {}).get("arch"))
     result = LaunchResult(result, source)
     if warmup or direct is not None:  # what a warmup's compiled kernel is cached by

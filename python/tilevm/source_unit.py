@@ -166,6 +166,8 @@ class _Builder:
         if isinstance(v, int):
             if -2**63 <= v < 2**63:
                 return ("int", v, 0.0, "", 0)
+            if 2**63 <= v < 2**64:  # Triton's uint64 constexprs
+                return ("uint", v, 0.0, "", 0)
             return ("unsupported", 0, 0.0, f"the integer {v}, which does not fit 64 bits", 0)
         if isinstance(v, float):
             return ("float", 0, v, "", 0)

@@ -74,13 +74,13 @@ def libdevice_int_kernel(x, y, out, N: tl.constexpr):
 
 # RUN: -k libdevice_float_kernel -D N=128
 # ARGS: x=rand:f32:128 y=randn:f32:128 out=empty:f32:34x128
-# REF: u, v = x, y
+# REF: u, v = x, y; f = lambda t: t.astype(np.float32).astype(np.float64)  # the kernel sums in fp32
 # REF: out = np.stack([np.trunc(v * 4), np.where(np.abs(v * 4 - np.trunc(v * 4)) == 0.5, np.trunc(v * 4) + np.sign(v), np.round(v * 4)),
-# REF:     np.rint(v * 4), np.log10(u + 0.5), np.log1p(u), np.expm1(v), np.sinh(v), np.cosh(v), np.tan(v), np.arcsin(u), np.arccos(u),
-# REF:     np.arctan(v), np.arcsinh(v), np.arccosh(u + 1), np.arctanh(u * 0.9), np.array([__import__("math").erfc(t) for t in v]),
-# REF:     np.cbrt(v), 10.0 ** v, np.arctan2(v, u - 0.5), np.hypot(v, u), np.copysign(u, v), (v <= 0) * 1.0, (v > 1) * 1.0,
-# REF:     np.signbit(v) * 1.0, np.rint(v * 4), np.fmod(v * 4, u + 0.5), 1 / (u + 0.5)]
-# REF:     + [[D.inv_cdf(t) / 2 ** 0.5 for t in u] for D in [__import__("statistics").NormalDist()]]
+# REF:     np.rint(v * 4), np.log10(f(u + 0.5)), np.log1p(u), np.expm1(v), np.sinh(v), np.cosh(v), np.tan(v), np.arcsin(u), np.arccos(u),
+# REF:     np.arctan(v), np.arcsinh(v), np.arccosh(f(u + 1)), np.arctanh(u * 0.9), np.array([__import__("math").erfc(t) for t in v]),
+# REF:     np.cbrt(v), 10.0 ** v, np.arctan2(v, f(u - 0.5)), np.hypot(v, u), np.copysign(u, v), (v <= 0) * 1.0, (v > 1) * 1.0,
+# REF:     np.signbit(v) * 1.0, np.rint(v * 4), np.fmod(v * 4, f(u + 0.5)), 1 / f(u + 0.5)]
+# REF:     + [[D.inv_cdf((t + 1) / 2) / 2 ** 0.5 for t in f(u * 2 - 1)] for D in [__import__("statistics").NormalDist()]]
 # REF:     + [[-D.inv_cdf(t) / 2 ** 0.5 for t in u] for D in [__import__("statistics").NormalDist()]]
 # REF:     + [[0.5 * __import__("math").erfc(-t * 3 / 2 ** 0.5) for t in v]]
 # REF:     + [[D.inv_cdf(t) for t in u] for D in [__import__("statistics").NormalDist()]]

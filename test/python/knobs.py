@@ -99,7 +99,9 @@ with contextlib.redirect_stdout(printed):
     tuned[lambda m: (triton.cdiv(100, m["BLOCK"]), )](x, out, 100)
     tuned[lambda m: (triton.cdiv(100, m["BLOCK"]), )](x, out, 100)  # cached: printed once
 text = printed.getvalue()
-assert text.count("Triton autotuning for function tuned,\nwith key as (100,),\nfinished after ") == 1, text
-assert "best config selected: Config({'BLOCK': " in text, text
+# Triton's key: the key arguments' values, then every argument's dtype; each trial announced.
+key = (100, str(x.dtype), str(out.dtype))
+assert text.count(f"Triton autotuning for function tuned,\nwith key as {key},\nfinished after ") == 1, text
+assert "best config selected: BLOCK: " in text and text.count("Autotuning kernel tuned with config BLOCK: ") == 2, text
 assert (out == x + 1).all()
 print("knobs: ok (interpret, cache scope, variables, refused values and hooks, fresh_knobs, autotuning.print)")

@@ -23,6 +23,7 @@ TILEVM_TEST_SWITCH=1 run "$here/env_switch.py"
 # Every configuration timed, state reset and restored between trials.
 run --autotune "$here/autotune_timed.py"
 run --autotune "$here/matmul_autotune.py"
+run --autotune "$here/autotune_api.py"
 run --no-autotune "$here/autotune_timed.py"
 # `-m MODULE` runs as `python3 -m MODULE` would (here from test/python), tilevm's options before
 # it; the programs it starts with sys.executable get tilevm's triton and options. pytest itself

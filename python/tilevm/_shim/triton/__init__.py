@@ -34,16 +34,39 @@ def next_power_of_2(n):
 
 
 class Config:
-    """An autotuning configuration: constexpr values plus launch options (ignored on the CPU)."""
+    """An autotuning configuration, as Triton's: constexpr values plus launch options (num_warps
+    and num_stages size and pipeline the GPU engine's programs; the interpreter ignores them)."""
 
-    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, **rest):
+    def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None, ir_override=None):
         self.kwargs = dict(kwargs)
         self.num_warps, self.num_stages, self.num_ctas, self.maxnreg = num_warps, num_stages, num_ctas, maxnreg
         self.pre_hook = pre_hook
-        self.all_kwargs = lambda: {**self.kwargs, "num_warps": num_warps, "num_stages": num_stages}
+        self.ir_override = ir_override
+
+    def __setstate__(self, state):
+        self.__init__(state.get("kwargs", {}), state.get("num_warps", 4), state.get("num_stages", 3),
+                      state.get("num_ctas", 1), state.get("maxnreg"), state.get("pre_hook"), state.get("ir_override"))
+
+    def all_kwargs(self):
+        """The constexprs and the launch options that are set (Triton's)."""
+        options = (("num_warps", self.num_warps), ("num_ctas", self.num_ctas), ("num_stages", self.num_stages),
+                   ("maxnreg", self.maxnreg), ("ir_override", self.ir_override))
+        return {**self.kwargs, **{k: v for k, v in options if v is not None}}
+
+    def __str__(self):
+        return ", ".join([f"{k}: {v}" for k, v in self.kwargs.items()] +
+                         [f"num_warps: {self.num_warps}", f"num_ctas: {self.num_ctas}", f"num_stages: {self.num_stages}",
+                          f"maxnreg: {self.maxnreg}"])
 
     def __repr__(self):
         return f"Config({self.kwargs}, num_warps={self.num_warps}, num_stages={self.num_stages})"
+
+    def __hash__(self):
+        return hash((*self.all_kwargs().items(), self.pre_hook))
+
+    def __eq__(self, other):
+        return (isinstance(other, Config) and
+                (*self.all_kwargs().items(), self.pre_hook) == (*other.all_kwargs().items(), other.pre_hook))
 
 
 def _source_lines(fn):
@@ -106,7 +129,7 @@ def _same_code(a, b):
     return True
 
 
-_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "grid", "warmup")
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug", "grid", "warmup")
 
 
 class _SourcePosition:
@@ -131,6 +154,7 @@ class JITFunction:
         self.__qualname__ = fn.__qualname__
         self.arg_names = list(inspect.signature(fn).parameters)
         self.do_not_specialize = do_not_specialize or []
+        self.debug = debug  # Triton's: integer overflow checks (launcher.debug_mode)
         self._repr = options.get("repr")  # Triton's: names a compiled kernel from its specialization
         raw, self.starting_line_number = _source_lines(fn)
         text = textwrap.dedent("".join(raw))
@@ -203,7 +227,8 @@ class JITFunction:
             return (kwargs.get(name) if name not in self.arg_names else None) or default
         return _launcher.launch(self, grid, args, meta, num_warps=option("num_warps", 4), num_stages=option("num_stages", 1),
                                 repeat=_repeat, maxnreg=option("maxnreg", None),
-                                fp_fusion=kwargs.get("enable_fp_fusion") if "enable_fp_fusion" not in self.arg_names else None)
+                                fp_fusion=kwargs.get("enable_fp_fusion") if "enable_fp_fusion" not in self.arg_names else None,
+                                debug=kwargs.get("debug") if "debug" not in self.arg_names else None)
 
     def warmup(self, *args, grid, **kwargs):
         """Compiles for these arguments without running, as Triton's warmup: a CompiledKernel
@@ -244,6 +269,9 @@ class _Wrapper:
     def __init__(self, inner):
         self.inner = inner
         self.fn = inner  # as Triton's: the kernel (or decorator layer) this one wraps
+        self.base_fn = inner  # as Triton's Autotuner: the Python function under every layer
+        while not inspect.isfunction(self.base_fn):
+            self.base_fn = self.base_fn.fn
         self.__name__ = inner.__name__
         self.arg_names = inner.arg_names
 
@@ -257,86 +285,185 @@ class _Wrapper:
 
 
 class Autotuner(_Wrapper):
-    """triton.autotune: on the GPU engine each configuration left after pruning is timed once per
-    value of `key` (CUDA events, the median of knobs.autotuning.rep ms of launches: _time), with
-    `reset_to_zero` arguments zeroed before each trial and
-    `restore_value` ones restored after it, as Triton does; the fastest is kept. On the
-    interpreter the first runs (every configuration computes the same result; its wall time says
-    nothing about a GPU). `--autotune` / `--no-autotune` time them, or not, on either engine
-    (tilevm.autotune_timed()). Either way a configuration that cannot run (_cannot_run: a failed
-    static_assert, out of resources) is skipped, as Triton's benchmarking skips it."""
+    """triton.autotune, as Triton's Autotuner: configurations pruned (early_config_prune, then
+    perf_model's top_k), tuned once per key (the key arguments' values and every argument's
+    dtype) into `cache`, with the hooks Triton calls around each trial (reset_to_zero and
+    restore_value, or the user's pre_hook and post_hook). Timed on the GPU engine (the user's
+    do_bench, else the median of knobs.autotuning.rep ms of launches: _time). On the interpreter
+    the first configuration that can run is chosen untimed (every configuration computes the same
+    result; CPU wall time says nothing about a GPU); `--autotune` / `--no-autotune` time them, or
+    not, on either engine (tilevm.autotune_timed()). A configuration that cannot run
+    (_cannot_run: a failed static_assert, out of resources) is skipped, as Triton's _bench skips
+    it. Tuning results last for the process (`cache_results` is accepted; nothing goes to disk)."""
 
-    def __init__(self, inner, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **rest):
+    def __init__(self, inner, configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None,
+                 pre_hook=None, post_hook=None, warmup=None, rep=None, use_cuda_graph=False, do_bench=None,
+                 cache_results=False):
         super().__init__(inner)
-        self.configs = list(configs) or [Config({})]
-        self.key = list(key or [])
-        self.prune_configs_by = prune_configs_by or {}
+        self.configs = list(configs) or [Config({}, num_warps=4, num_stages=3, num_ctas=1)]
+        self.keys = list(key or [])
+        self.cache = {}
+        self.configs_timings = {}
+        self.best_config = None
+        self.nargs = None
+        self.cache_results = cache_results
         self.reset_to_zero = list(reset_to_zero or [])
         self.restore_value = list(restore_value or [])
-        self.best_config = None
-        self.cache = {}
-        self.timings = {}
+        self.restore_copies = {}
+        self.user_defined_pre_hook = pre_hook is not None
+        self.user_defined_post_hook = post_hook is not None
+        self.pre_hook = pre_hook or self._reset_and_save
+        self.post_hook = post_hook or self._restore
+        prune = prune_configs_by or {}
+        self.perf_model = prune.get("perf_model")
+        self.configs_top_k = prune.get("top_k", 1.0)
+        self.early_config_prune = prune.get("early_config_prune")
+        self._do_bench = do_bench
+        if warmup is not None or rep is not None or use_cuda_graph:
+            import warnings
+            warnings.warn("warmup, rep, and use_cuda_graph parameters are deprecated. See "
+                          "https://github.com/triton-lang/triton/pull/4496 for details.", DeprecationWarning, stacklevel=3)
+            self._do_bench = lambda kernel_call, quantiles: testing.do_bench(
+                kernel_call, warmup=25 if warmup is None else warmup, rep=100 if rep is None else rep, quantiles=quantiles)
 
-    def _launch(self, config, args, grid, kwargs, named, repeat=1):
-        merged = {**kwargs, **config.kwargs, "num_warps": config.num_warps, "num_stages": config.num_stages}
-        if config.maxnreg is not None:
-            merged["maxnreg"] = config.maxnreg
-        if config.pre_hook:
-            config.pre_hook({**named, **config.kwargs})
-        return self.inner.run(*args, grid=grid, _repeat=repeat, **merged)
+    @property
+    def timings(self):
+        """The last tuning's time per configuration (Triton's configs_timings)."""
+        return self.configs_timings
 
-    def _time(self, config, args, grid, kwargs, named):
+    def _reset_and_save(self, nargs, reset_only=False):
+        for name in self.reset_to_zero:
+            _zero(nargs[name])
+        if not reset_only:
+            self.restore_copies = {name: _clone(nargs[name]) for name in self.restore_value}
+
+    def _restore(self, nargs, exception):
+        for name, saved in self.restore_copies.items():
+            _copy_into(nargs[name], saved)
+        self.restore_copies = {}
+
+    def prune_configs(self, kwargs):
+        """Triton's: early_config_prune on (configs, positional arguments by name, **keywords),
+        then the top_k fastest by perf_model's estimate."""
+        pruned = self.configs
+        if self.early_config_prune:
+            pruned = self.early_config_prune(self.configs, self.nargs, **kwargs)
+            if not pruned:
+                raise runtime.AutotunerError(
+                    "No valid autotuner configs after pruning. `early_config_prune` should return at least one config.")
+        if self.perf_model:
+            top_k = self.configs_top_k
+            if isinstance(top_k, float) and top_k <= 1.0:
+                top_k = int(len(self.configs) * top_k)
+            elif not isinstance(top_k, int):
+                raise TypeError("Error while pruning configs, top_k must be either 1) a float <= 1.0 or 2) an int")
+            if len(pruned) > top_k:
+                estimate = {c: self.perf_model(**self.nargs, **kwargs, **c.all_kwargs()) for c in pruned}
+                pruned = sorted(estimate, key=estimate.get)[:top_k]
+        return pruned
+
+    def _meta(self, kwargs, config):
+        conflicts = kwargs.keys() & config.kwargs.keys()
+        if conflicts:
+            raise ValueError(f"Conflicting meta-parameters: {', '.join(conflicts)}."
+                             " Make sure that you don't re-define auto-tuned symbols.")
+        if config.ir_override is not None:
+            raise ValueError(f"ir_override={config.ir_override!r}: tilevm compiles the kernel's Python source; "
+                             "a Triton IR or PTX file cannot replace it")
+        return {**kwargs, **config.all_kwargs()}
+
+    def _launch(self, config, args, grid, kwargs, repeat=1):
+        return self.inner.run(*args, grid=grid, _repeat=repeat, **self._meta(kwargs, config))
+
+    def _time(self, config, args, grid, kwargs):
         """A configuration's median launch time, as Triton's do_bench measures it for the
         autotuner: launches filling knobs.autotuning.rep ms (100; estimated from the first three;
         at least 3, at most 1000). Triton clears the L2 before each; these run on a warm L2."""
-        seconds = self._launch(config, args, grid, kwargs, named, repeat=3)["seconds"]
+        seconds = self._launch(config, args, grid, kwargs, repeat=3)["seconds"]
         repeat = min(1000, int(knobs.autotuning.rep / 1e3 / max(seconds, 1e-7)))
-        return self._launch(config, args, grid, kwargs, named, repeat=repeat)["seconds"] if repeat > 3 else seconds
+        return self._launch(config, args, grid, kwargs, repeat=repeat)["seconds"] if repeat > 3 else seconds
+
+    def _bench(self, config, args, grid, kwargs):
+        """One trial, as Triton's _bench: the configuration's and the autotuner's hooks around it."""
+        if knobs.autotuning.print:
+            print(f"Autotuning kernel {self.__name__} with config {config}")
+        full_nargs = {**self.nargs, **self._meta(kwargs, config)}
+
+        def trial(run):
+            if config.pre_hook:
+                config.pre_hook(full_nargs)
+            self.pre_hook(full_nargs)
+            try:
+                result = run()
+            except Exception as e:
+                try:
+                    self.post_hook(full_nargs, exception=e)
+                finally:
+                    raise
+            self.post_hook(full_nargs, exception=None)
+            return result
+
+        try:
+            if self._do_bench is not None:
+                return self._do_bench(lambda: trial(lambda: self._launch(config, args, grid, kwargs)),
+                                      quantiles=(0.5, 0.2, 0.8))
+            return trial(lambda: self._time(config, args, grid, kwargs))
+        except Exception as e:
+            if not _cannot_run(e):
+                raise
+            if knobs.autotuning.print:
+                print(f"Autotuning failed with {e}")
+            return float("inf")  # as Triton's _bench: never chosen while another runs
 
     def run(self, *args, grid, **kwargs):
-        configs = self.configs
-        prune = self.prune_configs_by.get("early_config_prune")
-        named = self.bound_args(args, kwargs)
-        if prune:  # Triton's call: the positional arguments by name, the keywords as keywords
-            configs = prune(configs, dict(zip(self.arg_names, args)), **kwargs) or configs
-        if not tilevm.autotune_timed() or len(configs) == 1:
-            # The first configuration that can run (Triton's benchmarking skips the others).
-            for i, config in enumerate(configs):
-                try:
-                    self.best_config = config
-                    return self._launch(config, args, grid, kwargs, named)
-                except Exception as e:
-                    if not _cannot_run(e) or i + 1 == len(configs):
-                        raise
-        key = tuple(_key_value(named.get(k)) for k in self.key)
-        if key not in self.cache:
+        self.nargs = dict(zip(self.arg_names, args))
+        try:
+            if len(self.configs) == 1:
+                return self._final_run(self.configs[0], args, grid, kwargs)
+            named = {k: v for k, v in {**self.nargs, **kwargs}.items() if k in self.arg_names}
+            key = [_key_value(named[k]) for k in self.keys if k in named]
+            key = tuple(key + [str(v.dtype) for v in named.values() if hasattr(v, "dtype")])
+            if key in self.cache:
+                return self._final_run(self.cache[key], args, grid, kwargs)
+            pruned = self.prune_configs(kwargs)
             bench_start = time.time()
-            times = {}
-            for config in configs:
-                saved = {n: _clone(named[n]) for n in self.restore_value if n in named}
-                for n in self.reset_to_zero:
-                    if n in named:
-                        _zero(named[n])
+            if tilevm.autotune_timed():
+                timings = {config: self._bench(config, args, grid, kwargs) for config in pruned}
+                self.configs_timings = timings
+                candidates = [builtins.min(timings, key=timings.get)]
+            else:
+                candidates = pruned  # untimed: the first that can run
+            for i, config in enumerate(candidates):
+                self.cache[key] = config
+                self.bench_time = time.time() - bench_start
+                self.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()}, reset_only=True)
                 try:
-                    times[config] = self._time(config, args, grid, kwargs, named)
+                    result = self._final_run(config, args, grid, kwargs)
                 except Exception as e:
-                    if not _cannot_run(e):
+                    del self.cache[key]
+                    if not _cannot_run(e) or i + 1 == len(candidates):
                         raise
-                    times[config] = float("inf")  # as Triton's _bench: never chosen while another runs
-                finally:
-                    for n, v in saved.items():
-                        _copy_into(named[n], v)
-            self.cache[key] = min(times, key=times.get)
-            self.timings = times
-            self.bench_time = time.time() - bench_start
-            if knobs.autotuning.print:  # Triton's summary of a timed autotune
-                print(f"Triton autotuning for function {self.__name__},\nwith key as {key},\n"
-                      f"finished after {self.bench_time:.2f}s,\nbest config selected: {self.cache[key]};")
-        self.best_config = self.cache[key]
-        for n in self.reset_to_zero:
-            if n in named:
-                _zero(named[n])
-        return self._launch(self.best_config, args, grid, kwargs, named)
+                    continue
+                if knobs.autotuning.print:
+                    print(f"Triton autotuning for function {self.__name__},\nwith key as {key},\n"
+                          f"finished after {self.bench_time:.2f}s,\nbest config selected: {config};")
+                return result
+        finally:
+            self.nargs = None
+
+    def _final_run(self, config, args, grid, kwargs):
+        self.best_config = config
+        if config.pre_hook is not None:
+            config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
+        return self._launch(config, args, grid, kwargs)
+
+    def warmup(self, *args, grid, **kwargs):
+        """Triton's: each pruned configuration compiled for these arguments, none launched."""
+        self.nargs = dict(zip(self.arg_names, args))
+        try:
+            return [self.inner.warmup(*args, grid=grid, **self._meta(kwargs, config)) for config in self.prune_configs(kwargs)]
+        finally:
+            self.nargs = None
 
 
 def _cannot_run(e):
@@ -378,16 +505,24 @@ class Heuristics(_Wrapper):
         super().__init__(inner)
         self.values = values
 
-    def run(self, *args, grid, **kwargs):
+    def _with_values(self, args, kwargs):
         named = self.bound_args(args, kwargs)
         for name, fn in self.values.items():
             kwargs[name] = fn(named)
             named[name] = kwargs[name]
-        return self.inner.run(*args, grid=grid, **kwargs)
+        return kwargs
+
+    def run(self, *args, grid, **kwargs):
+        return self.inner.run(*args, grid=grid, **self._with_values(args, kwargs))
+
+    def warmup(self, *args, grid, **kwargs):
+        return self.inner.warmup(*args, grid=grid, **self._with_values(args, kwargs))
 
 
-def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, **rest):
-    return lambda inner: Autotuner(inner, configs, key, prune_configs_by, reset_to_zero, restore_value, **rest)
+def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None, post_hook=None,
+             warmup=None, rep=None, use_cuda_graph=False, do_bench=None, cache_results=False):
+    return lambda inner: Autotuner(inner, configs, key, prune_configs_by, reset_to_zero, restore_value, pre_hook, post_hook,
+                                   warmup, rep, use_cuda_graph, do_bench, cache_results)
 
 
 def heuristics(values):

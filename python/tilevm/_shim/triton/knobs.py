@@ -9,10 +9,11 @@ Each knob is one of three kinds here, and says which:
 - honoured: `runtime.interpret` tells where kernels run (True on the interpreter, False under
   `--device cuda`; setting the other value raises, since the engine is chosen by `--device` or
   `tilevm.options["device"]`), `autotuning.print` prints Triton's summary of a timed autotune,
-  `autotuning.rep` is the milliseconds of launches it times each configuration over;
+  `autotuning.rep` is the milliseconds of launches it times each configuration over,
+  `runtime.debug` turns on Triton's integer overflow checks (device asserts are checked always);
 - without effect, accepted: what changes nothing tilevm computes (cache directories, which
   tilevm does not have: compiled kernels live in the process; line info; the autotuner's
-  warmup; `runtime.debug`, since device asserts are always checked);
+  warmup);
 - refused: any other value than the default raises NotImplementedError naming the knob, as
   does adding a hook, so nothing is silently ignored. Unknown knob names raise AttributeError.
 docs/python.md lists them."""
@@ -390,9 +391,10 @@ class _interpret(env_bool):
 
 class runtime_knobs(base_knobs):
     interpret = _interpret()
-    debug = env_bool("TRITON_DEBUG", kind=NO_EFFECT,
-                     why="tilevm checks device_assert always, as Triton's interpreter does")
-    sanitize_overflow = env_bool("TRITON_SANITIZE_OVERFLOW", why="tilevm does not check integer overflow")
+    debug = env_bool("TRITON_DEBUG", kind=HONOURED,
+                     why="integer +, -, * assert that they do not overflow, as Triton's debug mode (device_assert "
+                         "is checked always)")
+    sanitize_overflow = env_bool("TRITON_SANITIZE_OVERFLOW", why="tilevm checks integer overflow in debug mode (runtime.debug)")
     override_arch = env_opt_str("TRITON_OVERRIDE_ARCH", why="tilevm's GPU engine compiles for the GPU it runs on")
 
     launch_enter_hook = HookChain(name="launch_enter_hook")

@@ -60,8 +60,9 @@ class MXFP4Tensor(_MXTensor):
         """Two codes per byte along `dim` (element 2i in the low nibble, 2i+1 in the high one),
         an odd length padded with a zero code."""
         data = self.data
+        # Triton's check, its class (AssertionError) and words
         if not 0 <= dim < data.ndim:
-            raise ValueError("The dimension to pack along is not within the range of tensor dimensions")
+            raise AssertionError("The dimension to pack along is not within the range of tensor dimensions")
         if data.size(dim) % 2:
             pad = [0] * (2 * data.ndim)
             pad[(data.ndim - dim - 1) * 2 + 1] = 1
