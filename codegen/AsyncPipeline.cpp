@@ -20,6 +20,17 @@ using ir::Opcode;
 
 uint64_t align1024(uint64_t n) { return (n + 1023) / 1024 * 1024; }
 
+// Whether v is defined outside `loop` (its value is fixed before the loop starts).
+bool definedOutside(const ir::Value* v, const ir::Op& loop) {
+  for (const ir::Block* b = v->owner; b; b = b->parent && b->parent->parentOp ? b->parent->parentOp->parent : nullptr)
+    if (b == &loop.regions[0]->block) return false;
+  return true;
+}
+
+// Tensor maps a ring builds per program fit in its mbarrier block, 128 bytes each after the
+// barriers' first 128 (AsyncPipeline.cpp, lowerRingFor).
+constexpr unsigned kMaxDeviceMapsPerRing = 7;
+
 // The elements of one 16-byte copy of a ring tile (f16/bf16: 8, f32: 4, the 1-byte types wgmma
 // reads, int8 and fp8: 16); 0 for other types.
 unsigned chunkElements(const ir::Type& t) {
@@ -186,7 +197,16 @@ void Lowerer::planRings() {
                                       ? advancedPointerInit(forOp, l->operands[0]) : nullptr);
       ring.tma.emplace_back();
       if (feed == RingFeed::Direct || feed == RingFeed::Permuted)
-        if (auto t = tensorMapLoad(*l)) {
+        if (auto t = tensorMapLoad(*l); t && (!t->device || [&] {
+              // A map made in the kernel is built before the loop, from values fixed by then.
+              unsigned built = 0;
+              for (const auto& o : ring.tma) built += o && o->first.device ? 1 : 0;
+              bool outside = o_.deviceTensorMaps && built < kMaxDeviceMapsPerRing && deviceMaps_ + built < kMaxDeviceTensorMaps &&
+                             definedOutside(t->device->base, forOp);
+              for (const ir::Value* v : t->device->shape) outside = outside && definedOutside(v, forOp);
+              for (const ir::Value* v : t->device->stride) outside = outside && definedOutside(v, forOp);
+              return outside;
+            }())) {
           ring.tma.back() = {*t, 0u};
           const ir::Type& lt = l->result()->type;
           ring.tmaBytes += unsigned(lt.numElements() * (ir::bitWidth(lt.elem().kind) / 8));
@@ -249,8 +269,8 @@ void Lowerer::planRings() {
     while (ring.stages > 2 && total() > limit) --ring.stages;
     if (total() > limit) return;
     ring.placeTail();
-    for (auto& t : ring.tma)  // the hidden parameters of the ring that is kept
-      if (t) t->second = tensorMapIndex(t->first.map);
+    for (auto& t : ring.tma)  // the hidden parameters of the ring that is kept, or its slots
+      if (t) t->second = t->first.device ? deviceMaps_++ : tensorMapIndex(t->first.map);
     if (async && ring.stages < 3) async = nullptr;
     ring.ahead = ring.stages - (async ? 2 : 1);
     if (async) asyncDots_.insert(async);
@@ -368,11 +388,16 @@ void Lowerer::issueRing(const RingPlan& ring, const std::map<const ir::Value*, V
         // One box per slab of the swizzled tile: S / elemBytes columns of every row.
         const auto& [t, map] = *ring.tma[j];
         auto offset = [&](const ir::Value* v) { return v ? slot(v, 0) : b_.getInt32(0); };
+        // A map made in the kernel: built before the loop; past every row where its sizes say
+        // the array is empty (what TMA cannot describe), so the whole box reads as filled.
+        llvm::Value* mapAt = t.device ? builtMaps_.at(&ld).first : tensorMapAddress(map);
+        llvm::Value* y = offset(t.offsets[0]);
+        if (t.device) y = b_.CreateSelect(builtMaps_.at(&ld).second, y, b_.getInt32(1 << 30));
         const int64_t perSlab = s.swizzleBytes / s.elemBytes;
         for (int64_t p = 0; p < s.cols / perSlab; ++p) {
           llvm::Value* dst = b_.CreateAdd(base, b_.getInt32(int32_t(p * s.rows * s.swizzleBytes)));
           llvm::Value* x = b_.CreateAdd(offset(t.offsets[1]), b_.getInt32(int32_t(p * perSlab)));
-          tensorCopy(map, dst, x, offset(t.offsets[0]), barrier, issue);
+          tensorCopy(mapAt, dst, x, y, barrier, issue);
         }
         continue;
       }
@@ -501,6 +526,16 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   llvm::Value* barriers = ring.tmaBytes ? sharedAddress(op, ring.barrierOffset, 8 * ring.stages) : nullptr;
   auto barrierOf = [&](llvm::Value* s) { return barriers ? b_.CreateAdd(barriers, b_.CreateMul(s, b_.getInt32(8))) : nullptr; };
   if (barriers) initBarriers(barriers, ring.stages);
+  // Tensor maps of descriptors made in the kernel: built by each program in its global slots,
+  // staged in the mbarrier block past the barriers.
+  unsigned staged = 0;
+  for (size_t j = 0; j < ring.pipe.loads.size(); ++j)
+    if (ring.tma[j] && ring.tma[j]->first.device) {
+      llvm::Value* map = deviceMapAddress(ring.tma[j]->second);
+      llvm::Value* nonEmpty = buildDeviceMap(ring.tma[j]->first, map, b_.CreateAdd(barriers, b_.getInt32(int32_t(128 * ++staged))));
+      builtMaps_[ring.pipe.loads[j]] = {map, nonEmpty};
+    }
+  if (staged) barrier();
   // Operands defined before the loop, written once (the loop's first barrier, after its first
   // wait, orders these stores before any wgmma reads them); a pinned one only by the first loop
   // that reads it.
@@ -612,6 +647,7 @@ void Lowerer::lowerRingFor(const ir::Op& op, const RingPlan& ring) {
   if (barriers) invalidateBarriers(barriers, ring.stages);
   for (const auto& uses : ring.uses)
     for (const auto& use : uses) sharedTiles_.erase(use.first);
+  for (const ir::Op* l : ring.pipe.loads) builtMaps_.erase(l);
   for (const ir::Value* v : ring.invariants) sharedTiles_.erase(v);
 }
 

@@ -36,6 +36,11 @@ struct Options {
   /// Shared memory one block may opt in to on the GPU that will run the kernel, as its driver
   /// reports it; 0: the target's row. The smaller of the two bounds the kernel.
   uint64_t deviceSharedOptInBytes = 0;
+  /// Whether a kernel may build tensor maps on the GPU (descriptors made in the kernel, read by
+  /// the TMA): `tensormap.replace` takes a stride in bytes from CUDA 12.8's compiler on (the
+  /// driver's JIT; earlier ones took it in 16-byte units). False: such descriptors' loads take
+  /// cp.async.
+  bool deviceTensorMaps = true;
 };
 
 /// A tensor map (the TMA's descriptor of a 2-D global array) the kernel reads through
@@ -66,7 +71,14 @@ struct LaunchInfo {
   unsigned threads = 0;             ///< threads per block (32 * num_warps)
   uint64_t dynamicSharedBytes = 0;  ///< dynamic shared memory per block (0: the scratch array is static, 48 KiB or less)
   std::vector<TensorMap> tensorMaps;  ///< the hidden parameters the launch encodes, in order
+  /// Tensor maps each program builds in global memory (descriptors made in the kernel): after
+  /// the tensor maps, the launch passes a pointer to programs x this x 128 bytes, 128-aligned.
+  unsigned deviceTensorMaps = 0;
 };
+
+/// The most tensor maps a kernel builds per program (LaunchInfo::deviceTensorMaps); past them,
+/// descriptors made in the kernel load by cp.async.
+inline constexpr unsigned kMaxDeviceTensorMaps = 64;
 
 /// A kernel compiled to PTX, with its launch metadata.
 struct CompiledPtx {

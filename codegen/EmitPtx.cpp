@@ -112,6 +112,7 @@ Result<CompiledPtx> emitPtx(const ir::Module& m, const ir::Kernel& k, const Opti
   if (auto* flag = llvm::mdconst::extract_or_null<llvm::ConstantInt>(mod->getModuleFlag(Lowerer::kDynamicSharedFlag)))
     out.launch.dynamicSharedBytes = flag->getZExtValue();
   out.launch.tensorMaps = std::move(l->tensorMaps);
+  out.launch.deviceTensorMaps = l->deviceTensorMaps;
   return out;
 }
 

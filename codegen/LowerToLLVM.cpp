@@ -30,6 +30,7 @@ std::unique_ptr<llvm::Module> Lowerer::run() {
   std::vector<llvm::Type*> params;
   for (const auto& p : k_.params()) params.push_back(scalarType(p->type.elem()));
   for (size_t i = 0; i < tensorMaps_.size(); ++i) params.push_back(llvm::PointerType::get(ctx_, 0));
+  if (deviceMaps_) params.push_back(llvm::PointerType::get(ctx_, 1));  // the programs' tensor maps (LaunchInfo::deviceTensorMaps)
   auto* fnTy = llvm::FunctionType::get(b_.getVoidTy(), params, false);
   fn_ = llvm::Function::Create(fnTy, llvm::Function::ExternalLinkage, k_.name, mod.get());
   fn_->setCallingConv(llvm::CallingConv::PTX_Kernel);
@@ -255,7 +256,7 @@ Result<Lowered> lowerToLLVM(const ir::Module& m, const ir::Kernel& k, const Opti
     llvm::raw_string_ostream os(err);
     if (llvm::verifyModule(*mod, &os))
       return Diagnostic{"<codegen>", 0, 0, "internal error: the generated LLVM IR does not verify: " + os.str()};
-    return Lowered{std::move(mod), lowerer.tensorMaps()};
+    return Lowered{std::move(mod), lowerer.tensorMaps(), lowerer.deviceTensorMaps()};
   } catch (const DiagnosticError& e) {
     return e.diag;
   }

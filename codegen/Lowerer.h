@@ -43,6 +43,8 @@ class Lowerer {
   std::unique_ptr<llvm::Module> run();
   /// The tensor maps the kernel reads, its hidden parameters in order (after run).
   const std::vector<TensorMap>& tensorMaps() const { return tensorMaps_; }
+  /// The tensor maps each program builds in global memory (LaunchInfo::deviceTensorMaps).
+  unsigned deviceTensorMaps() const { return deviceMaps_; }
   /// Every value's layout in words, without lowering (describeLayouts).
   std::map<const ir::Value*, std::string> layoutNames();
 
@@ -312,18 +314,37 @@ class Lowerer {
     Permuted,    ///< B is tl.trans of a loaded N x K tile: stored as loaded, which is K-major
     Scattered,   ///< f32 B (K x N) loaded N-contiguous: stored K-major by 4-byte copies (tf32)
   };
-  /// A load of a host tensor descriptor's block (the access frontend/BlockPointers.cpp writes
-  /// for `desc.load`), which the TMA copies: the tensor map's parameters and this block's
-  /// offsets, dim 0 first (TensorMaps.cpp).
+  /// The scalars a descriptor made in the kernel (make_tensor_descriptor) reads, dim 0 first:
+  /// each program builds its tensor map from them in global memory.
+  struct DeviceMapValues {
+    const ir::Value* base = nullptr;           ///< the array's address (16-byte aligned)
+    std::vector<const ir::Value*> shape;       ///< i64 sizes
+    std::vector<const ir::Value*> stride;      ///< i64 strides in elements (the last is 1)
+  };
+  /// A load of a tensor descriptor's block (the access frontend/BlockPointers.cpp writes for
+  /// `desc.load`), which the TMA copies: the tensor map (a host descriptor's parameters, or the
+  /// values of one made in the kernel) and this block's offsets, dim 0 first (TensorMaps.cpp).
   struct TensorMapLoad {
     TensorMap map;                            ///< its box and swizzle set by the ring's layout
     std::vector<const ir::Value*> offsets;    ///< i32 scalars
+    std::optional<DeviceMapValues> device;    ///< made in the kernel (map's parameters unused)
   };
-  /// The load as a TMA copy of a host descriptor's 2-D block, or nullopt: its pointers, mask and
-  /// `other` exactly the descriptor access, the launch's facts giving TMA's alignment (a 16-byte
-  /// base and leading stride, a last stride of 1), f16/bf16/f32 or 1-byte tiles of 8 to 256 rows
-  /// (zero-filled: NaN for floats of 2 and 4 bytes only).
+  /// The load as a TMA copy of a descriptor's 2-D block, or nullopt: its pointers, mask and
+  /// `other` exactly the descriptor access, TMA's alignment known (a 16-byte base and leading
+  /// stride, a last stride of 1: a host descriptor's from the launch's facts, one made in the
+  /// kernel's from the contract make_tensor_descriptor hints), f16/bf16/f32 or 1-byte tiles of 8
+  /// to 256 rows (zero-filled: NaN for floats of 2 and 4 bytes only).
   std::optional<TensorMapLoad> tensorMapLoad(const ir::Op& load) const;
+  /// Each program builds the tensor map of `t` (made in the kernel) at global `map` (128 bytes),
+  /// through 128 bytes of shared memory at `staging`, and makes it visible to the TMA: warp 0
+  /// zero-fills the staging bytes, thread 0 writes each field (tensormap.replace), warp 0 copies
+  /// them out with a release fence (tensormap.cp_fenceproxy) and acquires them for the TMA.
+  /// Returns whether the array is non-empty (every size at least 1): an empty one's map
+  /// describes one element, and its copies start past it (all filled). A leading stride TMA
+  /// cannot take (below 1 element, or 2^40 bytes or more) of a non-empty array traps.
+  llvm::Value* buildDeviceMap(const TensorMapLoad& t, llvm::Value* map, llvm::Value* staging);
+  /// The global address of tensor map `slot` of this program (LaunchInfo::deviceTensorMaps).
+  llvm::Value* deviceMapAddress(unsigned slot);
   /// The index in tensorMaps_ of `m` (added when new): one hidden parameter per distinct map.
   unsigned tensorMapIndex(const TensorMap& m);
   /// The generic address of hidden tensor-map parameter i (grid constant: read in place).
@@ -335,9 +356,9 @@ class Lowerer {
   void waitBarrier(llvm::Value* addr, llvm::Value* phase);
   /// Thread 0 (where `issue`) expects `bytes` on the barrier at `addr` and arrives once.
   void expectBytes(llvm::Value* addr, unsigned bytes, llvm::Value* issue);
-  /// Thread 0 (where `issue`) copies a 2-D box of tensor map `map` at (x = inner, y = outer) to
-  /// shared `dst`, completing on the barrier at `bar`.
-  void tensorCopy(unsigned map, llvm::Value* dst, llvm::Value* x, llvm::Value* y, llvm::Value* bar, llvm::Value* issue);
+  /// Thread 0 (where `issue`) copies a 2-D box of the tensor map at generic address `map` at
+  /// (x = inner, y = outer) to shared `dst`, completing on the barrier at `bar`.
+  void tensorCopy(llvm::Value* map, llvm::Value* dst, llvm::Value* x, llvm::Value* y, llvm::Value* bar, llvm::Value* issue);
   /// Thread 0 invalidates `count` barriers at `addr` (between CTA barriers).
   void invalidateBarriers(llvm::Value* addr, unsigned count);
   /// A loop whose wgmma operands are loaded by cp.async into a ring of shared buffers.
@@ -350,8 +371,9 @@ class Lowerer {
     std::vector<SharedLayout> layouts;  ///< per load, its tile in shared memory
     std::vector<uint64_t> offsets;      ///< per load, its byte offset within a stage
     std::vector<const ir::Value*> pointerInits;  ///< per Transposed load, advancedPointerInit of its pointers (or null)
-    /// Per load, its TMA copy and hidden parameter, where the TMA brings it (Direct and Permuted
-    /// feeds of a host descriptor: TensorMaps.cpp); the others go by cp.async.
+    /// Per load, its TMA copy and its map's hidden parameter (a host descriptor's) or slot (one
+    /// made in the kernel, built before the loop: deviceMapAddress), where the TMA brings it
+    /// (Direct and Permuted feeds: TensorMaps.cpp); the others go by cp.async.
     std::vector<std::optional<std::pair<TensorMapLoad, unsigned>>> tma;
     unsigned tmaBytes = 0;              ///< bytes the TMA brings into one stage
     uint64_t barrierOffset = 0;         ///< the stages' mbarriers (8 bytes each), where tmaBytes > 0
@@ -481,6 +503,10 @@ class Lowerer {
   std::map<const ir::Value*, SharedTile> sharedTiles_;  ///< loads in a ring stage (wgmma operands)
   std::map<const ir::Op*, RingPlan> rings_;             ///< loops with a cp.async ring (planRings)
   std::vector<TensorMap> tensorMaps_;                   ///< the hidden parameters, in order (LaunchInfo::tensorMaps)
+  unsigned deviceMaps_ = 0;                             ///< tensor maps built per program (LaunchInfo::deviceTensorMaps)
+  /// Per ring load of a map made in the kernel, while its loop is lowered: the map's global
+  /// address and whether its array is non-empty (buildDeviceMap).
+  std::map<const ir::Op*, std::pair<llvm::Value*, llvm::Value*>> builtMaps_;
   std::set<const ir::Op*> asyncDots_;                   ///< dots leaving one wgmma group in flight
   std::set<const ir::Op*> lowered_;  ///< ops whose values were lowered ahead (prefetched loads): skipped in order
   int depth_ = 0;                                ///< nesting of loop and branch bodies being lowered

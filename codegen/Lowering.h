@@ -15,6 +15,7 @@ namespace tilevm::codegen {
 struct Lowered {
   std::unique_ptr<llvm::Module> module;
   std::vector<TensorMap> tensorMaps;
+  unsigned deviceTensorMaps = 0;  ///< LaunchInfo::deviceTensorMaps
 };
 
 /// The kernel as an LLVM module for nvptx64, verified; a diagnostic at the op that cannot be

@@ -10,6 +10,8 @@
 // descriptor's mask and `other` say.
 #include <cmath>
 
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
 #include "codegen/Lowerer.h"
 
 namespace tilevm::codegen {
@@ -81,7 +83,7 @@ std::optional<Lowerer::TensorMapLoad> Lowerer::tensorMapLoad(const ir::Op& load)
   // Pointers: splat(base) + term + term, a term per dim.
   TensorMap map;
   std::vector<DimIndex> dims(2);
-  std::vector<std::optional<unsigned>> strides(2);
+  std::vector<const ir::Value*> strides(2), shapes(2);
   const ir::Value* p = load.operands[0];
   for (int term = 0; term < 2; ++term) {
     const ir::Op* add = defOf(p, Opcode::AddPtr);
@@ -95,15 +97,12 @@ std::optional<Lowerer::TensorMapLoad> Lowerer::tensorMapLoad(const ir::Op& load)
     const int dim = alongDim(expand);
     if (dims[dim].index || d->size != t.dim(dim)) return std::nullopt;
     dims[dim] = *d;
-    strides[dim] = paramIndex(stride);
-    if (!strides[dim]) return std::nullopt;
+    strides[dim] = stride;
     p = add->operands[0];
   }
   const ir::Value* base = splatOf(p);
-  auto baseParam = base ? paramIndex(base) : std::nullopt;
-  if (!baseParam) return std::nullopt;
+  if (!base) return std::nullopt;
   // The mask: the and of (index >= 0) and (index < shape) over both dims, each along its dim.
-  std::vector<std::optional<unsigned>> shapes(2);
   std::vector<bool> nonNegative(2, false);
   std::vector<std::pair<const ir::Value*, int>> leaves;  // (i1 value, dim it runs along; -1: 2-D)
   std::vector<std::pair<const ir::Value*, int>> work{{load.operands[1], -1}};
@@ -128,8 +127,7 @@ std::optional<Lowerer::TensorMapLoad> Lowerer::tensorMapLoad(const ir::Op& load)
     if (pred == "sge" && splatOfInt(cmp->operands[1], 0)) {
       nonNegative[dim] = true;
     } else if (pred == "slt" && splatOf(cmp->operands[1]) && !shapes[dim]) {
-      shapes[dim] = paramIndex(splatOf(cmp->operands[1]));
-      if (!shapes[dim]) return std::nullopt;
+      shapes[dim] = splatOf(cmp->operands[1]);
     } else {
       return std::nullopt;
     }
@@ -141,21 +139,44 @@ std::optional<Lowerer::TensorMapLoad> Lowerer::tensorMapLoad(const ir::Op& load)
   if (!f || !(std::isnan(*f) || (*f == 0.0 && !std::signbit(*f))) || (byte && std::isnan(*f))) return std::nullopt;  // NaN fill: floats
   for (int d = 0; d < 2; ++d)
     if (!nonNegative[d] || !shapes[d]) return std::nullopt;
-  // TMA's alignment, as the launch specializes the parameters: a 16-byte aligned base, a leading
-  // stride of whole 16 bytes, the last stride 1.
-  auto divisor = [&](unsigned i) { return i < o_.paramDivisors.size() ? o_.paramDivisors[i] : 1u; };
-  auto one = [&](unsigned i) { return i < o_.paramOnes.size() && o_.paramOnes[i]; };
   const SharedLayout s = sharedLayoutOf(t);
-  if (divisor(*baseParam) % 16 != 0 || divisor(*strides[0]) * s.elemBytes % 16 != 0 || !one(*strides[1])) return std::nullopt;
   if (s.swizzleBytes == 0) return std::nullopt;
-  map.base = *baseParam;
-  map.shape = {*shapes[0], *shapes[1]};
-  map.stride = {*strides[0], *strides[1]};
   map.dtype = dtype;
   map.box = {uint32_t(t.dim(0)), uint32_t(s.swizzleBytes / s.elemBytes)};
   map.swizzleBytes = s.swizzleBytes;
   map.nanFill = std::isnan(*f);
-  return TensorMapLoad{map, {dims[0].offset, dims[1].offset}};
+  // A host descriptor: TMA's alignment as the launch specializes the parameters (a 16-byte
+  // aligned base, a leading stride of whole 16 bytes, the last stride 1).
+  auto base_ = paramIndex(base);
+  std::vector<std::optional<unsigned>> shape_{paramIndex(shapes[0]), paramIndex(shapes[1])};
+  std::vector<std::optional<unsigned>> stride_{paramIndex(strides[0]), paramIndex(strides[1])};
+  auto divisor = [&](unsigned i) { return i < o_.paramDivisors.size() ? o_.paramDivisors[i] : 1u; };
+  auto one = [&](unsigned i) { return i < o_.paramOnes.size() && o_.paramOnes[i]; };
+  if (base_ && shape_[0] && shape_[1] && stride_[0] && stride_[1] && divisor(*base_) % 16 == 0 &&
+      divisor(*stride_[0]) * s.elemBytes % 16 == 0 && one(*stride_[1])) {
+    map.base = *base_;
+    map.shape = {*shape_[0], *shape_[1]};
+    map.stride = {*stride_[0], *stride_[1]};
+    return TensorMapLoad{map, {dims[0].offset, dims[1].offset}, std::nullopt};
+  }
+  // One made in the kernel: the same facts from the axis analysis, which holds the hints
+  // make_tensor_descriptor puts on its contract (frontend/BlockPointers.cpp), and i64 scalars.
+  auto known = [&](const ir::Value* v) {
+    auto it = axes_.find(v);
+    return it == axes_.end() ? AxisInfo{} : it->second;
+  };
+  auto isOne = [&](const ir::Value* v) {
+    const ir::Op* ext = defOf(v, Opcode::ExtSI);
+    const ir::Op* c = constantOf(ext ? ext->operands[0] : v);
+    const int64_t* i = c ? c->intAttr("value") : nullptr;
+    return known(v).one || (i && *i == 1);
+  };
+  for (const ir::Value* v : {shapes[0], shapes[1], strides[0], strides[1]})
+    if (!v->type.isScalar() || v->type.elem().kind != ir::ScalarKind::I64) return std::nullopt;
+  if (!base->type.isScalar() || known(base).divisibility % 16 != 0 || known(strides[0]).divisibility * s.elemBytes % 16 != 0 ||
+      !isOne(strides[1]))
+    return std::nullopt;
+  return TensorMapLoad{map, {dims[0].offset, dims[1].offset}, DeviceMapValues{base, {shapes[0], shapes[1]}, {strides[0], strides[1]}}};
 }
 
 unsigned Lowerer::tensorMapIndex(const TensorMap& m) {
@@ -167,6 +188,77 @@ unsigned Lowerer::tensorMapIndex(const TensorMap& m) {
 
 llvm::Value* Lowerer::tensorMapAddress(unsigned i) {
   return b_.CreatePtrToInt(fn_->getArg(unsigned(k_.params().size() + i)), b_.getInt64Ty());
+}
+
+llvm::Value* Lowerer::deviceMapAddress(unsigned slot) {
+  auto sreg = [&](llvm::Intrinsic::ID id) { return b_.CreateZExt(b_.CreateIntrinsic(id, {}, {}), b_.getInt64Ty()); };
+  llvm::Value* program =
+      b_.CreateAdd(sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                   b_.CreateMul(sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
+                                b_.CreateAdd(sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y),
+                                             b_.CreateMul(sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y),
+                                                          sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z)))));
+  llvm::Value* base = b_.CreatePtrToInt(fn_->getArg(unsigned(k_.params().size() + tensorMaps_.size())), b_.getInt64Ty());
+  llvm::Value* index = b_.CreateAdd(b_.CreateMul(program, b_.getInt64(deviceMaps_)), b_.getInt64(slot));
+  return b_.CreateAdd(base, b_.CreateMul(index, b_.getInt64(128)));
+}
+
+llvm::Value* Lowerer::buildDeviceMap(const TensorMapLoad& t, llvm::Value* map, llvm::Value* staging) {
+  const DeviceMapValues& d = *t.device;
+  const TensorMap& m = t.map;
+  const int64_t elemBytes = m.dtype == "f32" ? 4 : m.dtype == "u8" ? 1 : 2;
+  // tensormap.replace's element types (PTX ISA: .u8 0, .f16 6, .f32 7, .bf16 10; not the
+  // driver's CUtensorMapDataType numbering) and swizzle modes (32, 64, 128 bytes: 1, 2, 3).
+  const int elemType = m.dtype == "u8" ? 0 : m.dtype == "f16" ? 6 : m.dtype == "f32" ? 7 : 10;
+  const int swizzle = m.swizzleBytes == 32 ? 1 : m.swizzleBytes == 64 ? 2 : 3;
+  llvm::Value* i64One = b_.getInt64(1);
+  llvm::Value* rows = slot(d.shape[0], 0);
+  llvm::Value* cols = slot(d.shape[1], 0);
+  llvm::Value* nonEmpty = b_.CreateAnd(b_.CreateICmpSGE(rows, i64One), b_.CreateICmpSGE(cols, i64One));
+  auto dim = [&](llvm::Value* n) { return b_.CreateTrunc(b_.CreateSelect(nonEmpty, n, i64One), b_.getInt32Ty()); };
+  llvm::Value* stride = slot(d.stride[0], 0);
+  llvm::Value* bytes = b_.CreateMul(stride, b_.getInt64(elemBytes));
+  // A non-empty array with a leading stride TMA cannot take (the contract has made it a
+  // multiple of 16 bytes) traps: the launch reports the fault.
+  llvm::Value* unfit = b_.CreateAnd(nonEmpty, b_.CreateOr(b_.CreateICmpSLT(stride, i64One),
+                                                          b_.CreateICmpUGE(bytes, b_.getInt64(int64_t(1) << 40))));
+  auto* trap = llvm::BasicBlock::Create(ctx_, "tensormap_unfit", fn_);
+  auto* fits = llvm::BasicBlock::Create(ctx_, "tensormap_fits", fn_);
+  b_.CreateCondBr(unfit, trap, fits);
+  b_.SetInsertPoint(trap);
+  b_.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  b_.CreateUnreachable();
+  b_.SetInsertPoint(fits);
+  bytes = b_.CreateSelect(nonEmpty, bytes, b_.getInt64(16));
+  llvm::Value* base = b_.CreatePtrToInt(slot(d.base, 0), b_.getInt64Ty());
+  llvm::Value* zeroAt = b_.CreateAdd(staging, b_.CreateShl(b_.CreateAnd(tid_, b_.getInt32(31)), b_.getInt32(2)));
+  // Warp 0 (p) zero-fills the 128 bytes, thread 0 (q) writes the fields (dim 0 innermost: the
+  // box's columns), and warp 0 copies them to global memory and acquires them for the TMA
+  // (with Triton's workaround for a missing fence: a bulk commit and wait).
+  std::string text = "{\n\t.reg .pred p, q;\n\tsetp.lt.u32 p, $0, 32;\n\tsetp.eq.u32 q, $0, 0;\n\t"
+                     "@p st.shared.b32 [$1], 0;\n\t@p bar.warp.sync -1;\n\t";
+  auto replace = [&](const std::string& field, const std::string& type, const std::string& args) {
+    text += "@q tensormap.replace.tile." + field + ".shared::cta.b1024." + type + " [$2], " + args + ";\n\t";
+  };
+  replace("global_address", "b64", "$4");
+  replace("rank", "b32", "1");
+  replace("box_dim", "b32", "0, " + std::to_string(m.box[1]));
+  replace("box_dim", "b32", "1, " + std::to_string(m.box[0]));
+  replace("global_dim", "b32", "0, $5");
+  replace("global_dim", "b32", "1, $6");
+  replace("global_stride", "b64", "0, $7");
+  replace("element_stride", "b32", "0, 1");
+  replace("element_stride", "b32", "1, 1");
+  replace("elemtype", "b32", std::to_string(elemType));
+  replace("interleave_layout", "b32", "0");
+  replace("swizzle_mode", "b32", std::to_string(swizzle));
+  replace("fill_mode", "b32", m.nanFill ? "1" : "0");
+  text += "@p bar.warp.sync -1;\n\t"
+          "@p tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$3], [$2], 128;\n\t"
+          "@p fence.proxy.tensormap::generic.acquire.gpu [$3], 128;\n\t"
+          "@p cp.async.bulk.commit_group;\n\t@p cp.async.bulk.wait_group.read 0;\n\t}";
+  asmCall(b_.getVoidTy(), text, "r,r,r,l,l,r,r,l,~{memory}", {tid_, zeroAt, staging, map, base, dim(cols), dim(rows), bytes});
+  return nonEmpty;
 }
 
 void Lowerer::initBarriers(llvm::Value* addr, unsigned count) {
@@ -199,11 +291,11 @@ void Lowerer::expectBytes(llvm::Value* addr, unsigned bytes, llvm::Value* issue)
           "r,r,~{memory}", {b_.CreateZExt(issue, b_.getInt32Ty()), addr});
 }
 
-void Lowerer::tensorCopy(unsigned map, llvm::Value* dst, llvm::Value* x, llvm::Value* y, llvm::Value* bar, llvm::Value* issue) {
+void Lowerer::tensorCopy(llvm::Value* map, llvm::Value* dst, llvm::Value* x, llvm::Value* y, llvm::Value* bar, llvm::Value* issue) {
   asmCall(b_.getVoidTy(),
           "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $0, 0;\n\t@p cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
           "[$1], [$2, {$3, $4}], [$5];\n\t}",
-          "r,r,l,r,r,r,~{memory}", {b_.CreateZExt(issue, b_.getInt32Ty()), dst, tensorMapAddress(map), x, y, bar});
+          "r,r,l,r,r,r,~{memory}", {b_.CreateZExt(issue, b_.getInt32Ty()), dst, map, x, y, bar});
 }
 
 void Lowerer::invalidateBarriers(llvm::Value* addr, unsigned count) {

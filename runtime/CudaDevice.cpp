@@ -45,6 +45,8 @@ struct Driver {
   CUresult (*memcpyHtoD)(CUdeviceptr, const void*, size_t) = nullptr;
   CUresult (*memcpy)(CUdeviceptr, CUdeviceptr, size_t) = nullptr;  ///< unified addressing: either side host or device
   CUresult (*memsetD8)(CUdeviceptr, unsigned char, size_t) = nullptr;
+  CUresult (*memAllocAsync)(CUdeviceptr*, size_t, Handle) = nullptr;
+  CUresult (*memFreeAsync)(CUdeviceptr, Handle) = nullptr;
   CUresult (*launchKernel)(Handle, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, Handle, void**,
                            void**) = nullptr;
   CUresult (*ctxSynchronize)() = nullptr;
@@ -92,6 +94,8 @@ std::string loadDriver(Driver& d) {
   load(d.memcpyHtoD, "cuMemcpyHtoD");
   load(d.memcpy, "cuMemcpy");
   load(d.memsetD8, "cuMemsetD8");
+  load(d.memAllocAsync, "cuMemAllocAsync");
+  load(d.memFreeAsync, "cuMemFreeAsync");
   load(d.launchKernel, "cuLaunchKernel");
   load(d.ctxSynchronize, "cuCtxSynchronize");
   load(d.eventCreate, "cuEventCreate");
@@ -106,6 +110,36 @@ std::string loadDriver(Driver& d) {
   load(d.tensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   return ok ? "" : "the CUDA driver lacks entry points tilevm needs";
 }
+
+// The global memory in which a launch's programs build their tensor maps
+// (LaunchInfo::deviceTensorMaps): allocated on the launch's stream and freed on it after the
+// launch, so launches on other streams never share it.
+class DeviceMapScratch {
+ public:
+  DeviceMapScratch(const Driver& d, Handle stream) : d_(d), stream_(stream) {}
+  DeviceMapScratch(const DeviceMapScratch&) = delete;
+  DeviceMapScratch& operator=(const DeviceMapScratch&) = delete;
+  ~DeviceMapScratch() {
+    if (ptr_) d_.memFreeAsync(ptr_, stream_);
+  }
+  /// Room for `maps` tensor maps of 128 bytes per program of `grid` (none: nothing); "" or why not.
+  std::string allocate(unsigned maps, const std::array<int64_t, 3>& grid) {
+    if (!maps) return "";
+    const uint64_t bytes = uint64_t(grid[0]) * uint64_t(grid[1]) * uint64_t(grid[2]) * maps * 128;
+    if (CUresult r = d_.memAllocAsync(&ptr_, bytes, stream_); r != 0) {
+      ptr_ = 0;
+      return d_.error("cuMemAllocAsync (the programs' tensor maps)", r);
+    }
+    return "";
+  }
+  /// The hidden parameter's slot (after the tensor maps).
+  CUdeviceptr* parameter() { return &ptr_; }
+
+ private:
+  const Driver& d_;
+  Handle stream_;
+  CUdeviceptr ptr_ = 0;
+};
 
 // The divisor an integer argument is specialized on (a descriptor's stride: codegen::strideDivisorOf).
 uint32_t integerDivisor(bool descriptorStride, uint64_t v) {
@@ -233,6 +267,11 @@ class CudaDevice : public Device {
       for (TensorMapBytes& m : maps) params.push_back(&m);
     }
     Handle stream = reinterpret_cast<Handle>(uintptr_t(o.gpu.stream));
+    DeviceMapScratch deviceMaps(d_, stream);
+    if (lm.launch.deviceTensorMaps) {
+      if (std::string why = deviceMaps.allocate(lm.launch.deviceTensorMaps, o.grid); !why.empty()) return fail(why);
+      params.push_back(deviceMaps.parameter());
+    }
     auto launchOnce = [&] {
       return d_.launchKernel(fn, unsigned(o.grid[0]), unsigned(o.grid[1]), unsigned(o.grid[2]), lm.launch.threads, 1, 1,
                              unsigned(dynamicShared), stream, params.data(), nullptr);
@@ -305,6 +344,7 @@ class CudaDevice : public Device {
     // shared memory its driver lets one block have: every limit is this GPU's.
     copts.arch = target_->arch;
     copts.deviceSharedOptInBytes = uint64_t(probe_.sharedOptInBytes);
+    copts.deviceTensorMaps = probe_.driverVersion >= 12080;
     copts.numWarps = gpu.numWarps;
     copts.numStages = gpu.numStages;
     copts.maxRegisters = gpu.maxRegisters;
@@ -319,6 +359,7 @@ class CudaDevice : public Device {
     for (size_t i = 0; i < copts.paramDivisors.size(); ++i)
       keyParts.push_back(std::to_string(copts.paramDivisors[i]) + (copts.paramOnes[i] ? "=1" : ""));
     keyParts.push_back("shared-opt-in=" + std::to_string(copts.deviceSharedOptInBytes));
+    keyParts.push_back(copts.deviceTensorMaps ? "device-maps" : "no-device-maps");
     std::string memoryKey;
     for (const std::string& p : keyParts) memoryKey += std::to_string(p.size()) + ":" + p;
     if (auto it = modules_.find(memoryKey); it != modules_.end()) {
@@ -448,7 +489,8 @@ class CudaDirectLaunch final : public DirectLaunch {
   };
   CudaDirectLaunch(CudaDevice& dev, const CudaDevice::LoadedModule& lm, std::vector<Param> params, std::vector<std::string> names)
       : dev_(dev), fn_(lm.fn), threads_(lm.launch.threads), dynamicShared_(unsigned(lm.launch.dynamicSharedBytes)),
-        loaded_(lm.loaded), params_(std::move(params)), names_(std::move(names)), tensorMaps_(lm.launch.tensorMaps) {}
+        loaded_(lm.loaded), params_(std::move(params)), names_(std::move(names)), tensorMaps_(lm.launch.tensorMaps),
+        deviceMaps_(lm.launch.deviceTensorMaps) {}
 
   Outcome<bool> launch(const std::array<int64_t, 3>& grid, const std::vector<uint64_t>& args, uint64_t stream) override {
     if (!*loaded_ || args.size() != params_.size()) return false;
@@ -488,6 +530,11 @@ class CudaDirectLaunch final : public DirectLaunch {
       for (TensorMapBytes& m : maps) slots.push_back(&m);
     }
     if (dev_.d_.ctxSetCurrent(dev_.ctx_) != 0) return environmentError("cannot make the GPU's context current");
+    DeviceMapScratch deviceMaps(dev_.d_, reinterpret_cast<Handle>(uintptr_t(stream)));
+    if (deviceMaps_) {
+      if (std::string why = deviceMaps.allocate(deviceMaps_, grid); !why.empty()) return environmentError(why);
+      slots.push_back(deviceMaps.parameter());
+    }
     if (CUresult r = dev_.d_.launchKernel(fn_, unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]), threads_, 1, 1, dynamicShared_,
                                           reinterpret_cast<Handle>(uintptr_t(stream)), slots.data(), nullptr);
         r != 0)
@@ -504,6 +551,7 @@ class CudaDirectLaunch final : public DirectLaunch {
   std::vector<Param> params_;
   std::vector<std::string> names_;                ///< the kernel's parameter names (errors)
   std::vector<codegen::TensorMap> tensorMaps_;  ///< encoded per launch from the arguments
+  unsigned deviceMaps_;                         ///< tensor maps each program builds (LaunchInfo::deviceTensorMaps)
 };
 
 std::unique_ptr<DirectLaunch> CudaDevice::direct(const LoadedKernel& k, const BoundArgs& bound, const GpuOptions& gpu) {

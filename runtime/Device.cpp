@@ -87,6 +87,7 @@ using DeviceGetCount = CUresult (*)(int*);
 using DeviceGet = CUresult (*)(CUdevice*, int);
 using DeviceGetName = CUresult (*)(char*, int, CUdevice);
 using DeviceGetAttribute = CUresult (*)(int*, int, CUdevice);
+using DriverGetVersion = CUresult (*)(int*);
 constexpr int kStubLibrary = 34;             // CUDA_ERROR_STUB_LIBRARY
 constexpr int kAttrComputeMajor = 75, kAttrComputeMinor = 76;
 constexpr int kAttrSharedOptIn = 97;  // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
@@ -123,7 +124,8 @@ CudaProbe probeCuda(int ordinal) {
   auto get = reinterpret_cast<DeviceGet>(sym("cuDeviceGet"));
   auto getName = reinterpret_cast<DeviceGetName>(sym("cuDeviceGetName"));
   auto getAttr = reinterpret_cast<DeviceGetAttribute>(sym("cuDeviceGetAttribute"));
-  if (!init || !count || !get || !getName || !getAttr) {
+  auto version = reinterpret_cast<DriverGetVersion>(sym("cuDriverGetVersion"));
+  if (!init || !count || !get || !getName || !getAttr || !version) {
     p.reason = "the CUDA driver lacks entry points tilevm needs";
     return p;
   }
@@ -147,7 +149,8 @@ CudaProbe probeCuda(int ordinal) {
   CUdevice dev = 0;
   char name[256] = {0};
   if (get(&dev, ordinal) != 0 || getName(name, sizeof name, dev) != 0 || getAttr(&p.major, kAttrComputeMajor, dev) != 0 ||
-      getAttr(&p.minor, kAttrComputeMinor, dev) != 0 || getAttr(&p.sharedOptInBytes, kAttrSharedOptIn, dev) != 0) {
+      getAttr(&p.minor, kAttrComputeMinor, dev) != 0 || getAttr(&p.sharedOptInBytes, kAttrSharedOptIn, dev) != 0 ||
+      version(&p.driverVersion) != 0) {
     p.reason = "cannot query cuda:" + std::to_string(ordinal);
     return p;
   }

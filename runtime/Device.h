@@ -65,6 +65,7 @@ struct CudaProbe {
   std::string name;     ///< of device `ordinal`
   int major = 0, minor = 0;
   int sharedOptInBytes = 0;  ///< shared memory one block may opt in to (the driver's figure)
+  int driverVersion = 0;     ///< the driver's CUDA version, 1000 major + 10 minor (cuDriverGetVersion)
 };
 
 /// Loads libcuda.so.1 with dlopen and asks for device `ordinal`.

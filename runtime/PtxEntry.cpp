@@ -1,8 +1,8 @@
 // PtxEntry.cpp - the kernel cache's entry format for compiled kernels (see PtxEntry.h): one
-// header line "tilevm-launch v2 kernel=K arch=A threads=T dynamic_shared_bytes=N tensor_maps=M",
-// then the PTX. M is "-", or the tensor maps joined by ';', each
+// header line "tilevm-launch v3 kernel=K arch=A threads=T dynamic_shared_bytes=N tensor_maps=M
+// device_maps=D", then the PTX. M is "-", or the tensor maps joined by ';', each
 // "BASE/SHAPE0,SHAPE1/STRIDE0,STRIDE1/DTYPE/BOX0,BOX1/SWIZZLE/FILL" (parameter indices, the
-// box, the swizzle in bytes, FILL z or n).
+// box, the swizzle in bytes, FILL z or n); D the tensor maps each program builds.
 #include "runtime/PtxEntry.h"
 
 #include <cstdint>
@@ -12,8 +12,8 @@ namespace tilevm::rt {
 
 namespace {
 
-constexpr const char* kHeader = "tilevm-launch v2";
-constexpr int kFields = 5;
+constexpr const char* kHeader = "tilevm-launch v3";
+constexpr int kFields = 6;
 
 // Whole decimal digits (at most 19: no overflow).
 bool number(const std::string& s, uint64_t& out) {
@@ -91,7 +91,8 @@ bool decodeMaps(const std::string& s, std::vector<codegen::TensorMap>& maps) {
 std::string encodePtxEntry(const codegen::CompiledPtx& c) {
   return std::string(kHeader) + " kernel=" + c.launch.kernel + " arch=" + c.launch.arch + " threads=" +
          std::to_string(c.launch.threads) + " dynamic_shared_bytes=" + std::to_string(c.launch.dynamicSharedBytes) +
-         " tensor_maps=" + encodeMaps(c.launch.tensorMaps) + "\n" + c.ptx;
+         " tensor_maps=" + encodeMaps(c.launch.tensorMaps) + " device_maps=" + std::to_string(c.launch.deviceTensorMaps) + "\n" +
+         c.ptx;
 }
 
 std::optional<codegen::CompiledPtx> decodePtxEntry(const std::string& entry) {
@@ -99,7 +100,7 @@ std::optional<codegen::CompiledPtx> decodePtxEntry(const std::string& entry) {
   if (eol == std::string::npos) return std::nullopt;
   std::string line = entry.substr(0, eol);
   codegen::CompiledPtx c;
-  const char* fields[kFields] = {"kernel=", "arch=", "threads=", "dynamic_shared_bytes=", "tensor_maps="};
+  const char* fields[kFields] = {"kernel=", "arch=", "threads=", "dynamic_shared_bytes=", "tensor_maps=", "device_maps="};
   std::string values[kFields];
   std::string rest = line;
   if (rest.rfind(std::string(kHeader) + " ", 0) != 0) return std::nullopt;
@@ -113,10 +114,12 @@ std::optional<codegen::CompiledPtx> decodePtxEntry(const std::string& entry) {
     if ((space == std::string::npos) != (i == kFields - 1)) return std::nullopt;
     if (space != std::string::npos) rest = rest.substr(space + 1);
   }
-  uint64_t threads = 0, dynamic = 0;
+  uint64_t threads = 0, dynamic = 0, deviceMaps = 0;
   if (!number(values[2], threads) || threads == 0 || threads > codegen::kMaxThreadsPerBlock || !number(values[3], dynamic) ||
-      !codegen::findTarget(values[1]) || !decodeMaps(values[4], c.launch.tensorMaps))
+      !codegen::findTarget(values[1]) || !decodeMaps(values[4], c.launch.tensorMaps) || !number(values[5], deviceMaps) ||
+      deviceMaps > codegen::kMaxDeviceTensorMaps)
     return std::nullopt;
+  c.launch.deviceTensorMaps = unsigned(deviceMaps);
   c.launch.kernel = values[0];
   c.launch.arch = values[1];
   c.launch.threads = unsigned(threads);

@@ -83,7 +83,8 @@ int runCodegen(const CodegenCli& o) {
     if (o.stats)
       std::cerr << "tilevm ptx: @" << l.kernel << " for " << l.arch << ": " << l.threads << " threads per block, "
                 << l.dynamicSharedBytes << " bytes of dynamic shared memory"
-                << (l.tensorMaps.empty() ? "" : ", " + std::to_string(l.tensorMaps.size()) + " tensor maps (TMA)") << "\n";
+                << (l.tensorMaps.empty() ? "" : ", " + std::to_string(l.tensorMaps.size()) + " tensor maps (TMA)")
+                << (l.deviceTensorMaps ? ", " + std::to_string(l.deviceTensorMaps) + " tensor maps built per program (TMA)" : "") << "\n";
     text = std::move(ptx->ptx);
   }
   if (!text) {

@@ -37,7 +37,7 @@ TEST_CASE("per-arch shared memory opt-in maxima", "[targets]") {
 TEST_CASE("launch metadata round-trips through a cache entry as fields", "[targets]") {
   codegen::CompiledPtx c;
   c.ptx = ".version 8.5\n.target sm_86\n// tilevm.dynamic_shared_bytes 5\n";
-  c.launch = {"dot_k", "sm_86", 256, 98304, {}};
+  c.launch = {"dot_k", "sm_86", 256, 98304, {}, 0};
   std::string entry = rt::encodePtxEntry(c);
   auto back = rt::decodePtxEntry(entry);
   REQUIRE(back);
@@ -52,22 +52,31 @@ TEST_CASE("launch metadata round-trips through a cache entry as fields", "[targe
   back = rt::decodePtxEntry(rt::encodePtxEntry(c));
   REQUIRE(back);
   CHECK(back->launch.tensorMaps == c.launch.tensorMaps);
+  // So does the count of tensor maps each program builds on the device.
+  c.launch.deviceTensorMaps = 3;
+  back = rt::decodePtxEntry(rt::encodePtxEntry(c));
+  REQUIRE(back);
+  CHECK(back->launch.deviceTensorMaps == 3);
   // Anything else is a miss: plain PTX (an older entry), a damaged or foreign header.
-  const std::string v2 = "tilevm-launch v2 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0 tensor_maps=";
+  const std::string v3 = "tilevm-launch v3 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0 tensor_maps=";
   CHECK_FALSE(rt::decodePtxEntry(c.ptx));
   CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v1 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));  // before tensor maps
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_75 threads=128 dynamic_shared_bytes=0 tensor_maps=-\n"));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_90 threads=2048 dynamic_shared_bytes=0 tensor_maps=-\n"));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=-1 tensor_maps=-\n"));
-  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));
-  CHECK_FALSE(rt::decodePtxEntry(v2 + "- x=1\n"));
-  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/f16/128,64/96/z\n"));    // no such swizzle
-  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3/f16/128,64/128/z\n"));     // a stride short
-  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/i8/128,64/128/z\n"));    // no such element type here (bytes are u8)
-  CHECK(rt::decodePtxEntry(v2 + "0/1,2/3,4/u8/128,128/128/z\n"));
-  CHECK_FALSE(rt::decodePtxEntry(v2 + "0/1,2/3,4/f16/128,64/128/q\n"));   // no such fill
-  CHECK(rt::decodePtxEntry(v2 + "-\n"));
-  CHECK(rt::decodePtxEntry(v2 + "0/1,2/3,4/bf16/128,64/32/n\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v2 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0 tensor_maps=-\n"));  // before device maps
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v3 kernel=k arch=sm_75 threads=128 dynamic_shared_bytes=0 tensor_maps=- device_maps=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v3 kernel=k arch=sm_90 threads=2048 dynamic_shared_bytes=0 tensor_maps=- device_maps=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v3 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=-1 tensor_maps=- device_maps=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry("tilevm-launch v3 kernel=k arch=sm_90 threads=128 dynamic_shared_bytes=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "- x=1\n"));
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "-\n"));                                           // no device_maps
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "- device_maps=x\n"));
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "- device_maps=65\n"));
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "0/1,2/3,4/f16/128,64/96/z device_maps=0\n"));    // no such swizzle
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "0/1,2/3/f16/128,64/128/z device_maps=0\n"));     // a stride short
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "0/1,2/3,4/i8/128,64/128/z device_maps=0\n"));    // no such element type here (bytes are u8)
+  CHECK(rt::decodePtxEntry(v3 + "0/1,2/3,4/u8/128,128/128/z device_maps=0\n"));
+  CHECK_FALSE(rt::decodePtxEntry(v3 + "0/1,2/3,4/f16/128,64/128/q device_maps=0\n"));   // no such fill
+  CHECK(rt::decodePtxEntry(v3 + "- device_maps=2\n"));
+  CHECK(rt::decodePtxEntry(v3 + "0/1,2/3,4/bf16/128,64/32/n device_maps=0\n"));
 }
 
 TEST_CASE("the register budget that keeps a kernel's blocks per SM", "[targets]") {
