@@ -2,7 +2,7 @@
 # manager): a launcher layer derived from triton.KernelInterface that reads JITFunction.params,
 # .signature and .cache_key; an autotuner derived from triton.runtime.Autotuner with Triton's
 # constructor, calling prune_configs, _bench and pre_hook as Triton's own run does; Heuristics
-# with Triton's constructor; a FileCacheManager subclass.
+# with Triton's constructor; a FileCacheManager subclass; the driver holder and its base class.
 import inspect
 import os
 import tempfile
@@ -124,4 +124,17 @@ with tempfile.TemporaryDirectory() as d:
     assert cache.get_file("a.txt") == path and open(path).read() == "hello"
     cache.put_group("g", {"a.txt": path})
     assert cache.get_group("g") == {"a.txt": path}
-print("runtime classes: ok (KernelInterface layer, Autotuner subclass, Heuristics, params, cache_key, FileCacheManager)")
+# triton.runtime.driver is Triton's DriverConfig: the active driver made when first asked for,
+# set and reset; it is a triton.backends.driver.DriverBase.
+from triton.backends.compiler import GPUTarget  # noqa: E402
+from triton.backends.driver import DriverBase  # noqa: E402
+
+config = triton.runtime.driver
+active = config.active
+assert isinstance(active, DriverBase) and config.default is active
+assert isinstance(active.get_current_target(), GPUTarget)
+config.set_active("another")
+assert config.active == "another"
+config.reset_active()
+assert config.active is active
+print("runtime classes: ok (KernelInterface layer, Autotuner subclass, Heuristics, params, cache_key, FileCacheManager, driver)")

@@ -4,6 +4,7 @@ kernels launched on tilevm's checking interpreter (or its GPU engine: `--device 
 from . import language  # noqa: F401
 from . import testing  # noqa: F401
 from . import runtime  # noqa: F401
+from . import backends  # noqa: F401
 from . import tools  # noqa: F401
 from . import knobs  # noqa: F401
 from .errors import TritonError  # noqa: F401

@@ -29,7 +29,7 @@ from tilevm import _tilevm
 from tilevm.errors import CompilationError  # noqa: F401 (triton.compiler.CompilationError)
 from tilevm import errors as _errors
 from . import errors  # noqa: F401 (triton.compiler.errors)
-from ..runtime import GPUTarget
+from ..backends.compiler import GPUTarget
 from ..runtime.errors import OutOfResources
 
 # The target the interpreter presents (triton.runtime: the H200's properties).

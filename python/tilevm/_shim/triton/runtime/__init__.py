@@ -7,27 +7,14 @@ CUDA path on `is_cuda_backend()` go on to call torch.cuda, which a CPU build lac
 device `cpu`; `get_device_properties` there gives the properties of the GPU tilevm targets by
 default (the H200, sm_90), for host code that sizes its grid by them (tutorial 02)."""
 import sys
-from dataclasses import dataclass
 
 import tilevm
+from ..backends.compiler import GPUTarget
+from ..backends.driver import DriverBase
 
 # What the interpreter presents: the H200's properties (CUDA's device attributes on sm_90).
 _MODELED_PROPERTIES = {"max_shared_mem": 232448, "max_num_regs": 65536, "multiprocessor_count": 132, "warpSize": 32,
                        "sm_clock_rate": 1980000, "mem_clock_rate": 2619000, "mem_bus_width": 6144}
-
-
-@dataclass(frozen=True)
-class GPUTarget:
-    """Triton's GPUTarget: backend, arch (compute capability as an int for CUDA) and warp size."""
-    backend: str
-    arch: int
-    warp_size: int
-
-    def is_cuda_backend(self):
-        return self.backend == "cuda"
-
-    def is_hip_backend(self):
-        return self.backend == "hip"
 
 
 def _on_gpu():
@@ -55,7 +42,9 @@ class _Utils:
         return dict(_MODELED_PROPERTIES)
 
 
-class _Active:
+class _Active(DriverBase):
+    """tilevm's driver: the GPU engine's device under `--device cuda`, else the interpreter."""
+
     utils = _Utils()
 
     def get_current_target(self):
@@ -117,11 +106,7 @@ if "torch" in sys.modules and not _on_gpu():
     _cpu_streams(sys.modules["torch"])
 
 
-class _Driver:
-    active = _Active()
-
-
-driver = _Driver()
+from .driver import driver  # noqa: E402 (after _Active, which it makes when first asked)
 
 
 from .errors import AutotunerError, InterpreterError, OutOfResources, PTXASError  # noqa: E402,F401
