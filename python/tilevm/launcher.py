@@ -263,6 +263,20 @@ class LaunchResult(dict):
         super().__init__(numbers)
         self._source, self._asm = source, None
 
+    def __getitem__(self, key):
+        """A number by its name; or, as Triton's CompiledKernel[grid], a launcher of the kernel
+        as compiled: called with every argument (constexprs included), whose types and
+        constexprs must be those compiled (else a TypeError and nothing runs)."""
+        if isinstance(key, str):
+            return super().__getitem__(key)
+        jit_fn, _, _, _, _, num_warps, num_stages, maxnreg, fp_fusion, debug, _ = self._source
+        expect = (self.get("signature"), self.get("defines"))
+
+        def runner(*args, stream=None, **kwargs):
+            return launch(jit_fn, key, args, kwargs, num_warps=num_warps, num_stages=num_stages, maxnreg=maxnreg,
+                          fp_fusion=fp_fusion, debug=debug, expect=expect)
+        return runner
+
     @property
     def asm(self):
         if self._asm is None:

@@ -88,6 +88,18 @@ assert inner.benched == inner.configs and inner.best_config in inner.configs
 assert tuned.keys == [(np.dtype("float32"), np.dtype("float32"), int)], tuned.keys
 assert tuned.constexprs == ["BLOCK", "ALPHA"] and tuned.specialize == [0, 1, 2]
 
+# A launch gives back the compiled kernel's launcher as Triton's run does: kernel[grid](every
+# argument) runs it again; other constexprs than those compiled are a TypeError.
+compiled = scaled[(triton.cdiv(n, 128), )](x, out, n, BLOCK=128)
+again = np.zeros_like(out)
+compiled[(triton.cdiv(n, 128), )](x, again, n, 128, 2)
+assert np.array_equal(again, x * 2 * 3), again
+try:
+    compiled[(triton.cdiv(n, 64), )](x, again, n, 64, 2)
+    raise AssertionError("no error")
+except TypeError as e:
+    assert "warm up a kernel for each" in str(e), e
+
 # JITFunction as Triton describes it.
 assert JITFunction is triton.runtime.JITFunction is triton.JITFunction and isinstance(scaled, triton.KernelInterface)
 assert list(scaled.signature.parameters) == scaled.arg_names == ["x_ptr", "out_ptr", "n", "BLOCK", "ALPHA"]
