@@ -63,6 +63,13 @@ inline bool isTensorMapDtype(const std::string& dtype) {
   return dtype == "f16" || dtype == "bf16" || dtype == "f32" || dtype == "u8";
 }
 
+/// The bytes of one element of a TensorMap's dtype.
+inline unsigned tensorMapElementBytes(const std::string& dtype) { return dtype == "f32" ? 4 : dtype == "u8" ? 1 : 2; }
+
+/// A swizzle span's mode (32, 64, 128 bytes: 1, 2, 3), as the driver's CUtensorMapSwizzle and
+/// PTX's `tensormap.replace ... swizzle_mode` both number it; -1 for another span.
+inline int tensorMapSwizzleMode(unsigned bytes) { return bytes == 32 ? 1 : bytes == 64 ? 2 : bytes == 128 ? 3 : -1; }
+
 /// What a launch of compiled PTX needs to know, handed over as data (never read back from the
 /// assembly): the runtime sizes and checks the launch with it.
 struct LaunchInfo {

@@ -206,11 +206,11 @@ llvm::Value* Lowerer::deviceMapAddress(unsigned slot) {
 llvm::Value* Lowerer::buildDeviceMap(const TensorMapLoad& t, llvm::Value* map, llvm::Value* staging) {
   const DeviceMapValues& d = *t.device;
   const TensorMap& m = t.map;
-  const int64_t elemBytes = m.dtype == "f32" ? 4 : m.dtype == "u8" ? 1 : 2;
+  const int64_t elemBytes = tensorMapElementBytes(m.dtype);
   // tensormap.replace's element types (PTX ISA: .u8 0, .f16 6, .f32 7, .bf16 10; not the
-  // driver's CUtensorMapDataType numbering) and swizzle modes (32, 64, 128 bytes: 1, 2, 3).
+  // driver's CUtensorMapDataType numbering).
   const int elemType = m.dtype == "u8" ? 0 : m.dtype == "f16" ? 6 : m.dtype == "f32" ? 7 : 10;
-  const int swizzle = m.swizzleBytes == 32 ? 1 : m.swizzleBytes == 64 ? 2 : 3;
+  const int swizzle = tensorMapSwizzleMode(m.swizzleBytes);
   llvm::Value* i64One = b_.getInt64(1);
   llvm::Value* rows = slot(d.shape[0], 0);
   llvm::Value* cols = slot(d.shape[1], 0);

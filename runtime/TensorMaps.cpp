@@ -16,11 +16,6 @@ int dataType(const std::string& t) {
   return -1;
 }
 
-// CUtensorMapSwizzle for a swizzle span in bytes, or -1.
-int swizzle(unsigned bytes) { return bytes == 32 ? 1 : bytes == 64 ? 2 : bytes == 128 ? 3 : -1; }
-
-unsigned elementBytes(const std::string& t) { return t == "f32" ? 4 : t == "u8" ? 1 : 2; }
-
 }  // namespace
 
 std::string encodeTensorMaps(EncodeTiled encode, const std::vector<codegen::TensorMap>& maps, const std::vector<uint64_t>& params,
@@ -31,7 +26,7 @@ std::string encodeTensorMaps(EncodeTiled encode, const std::vector<codegen::Tens
     const size_t rank = m.shape.size();
     auto name = [&](unsigned p) { return p < names.size() ? "'" + names[p] + "'" : "parameter " + std::to_string(p); };
     auto value = [&](unsigned p) { return p < params.size() ? params[p] : 0; };
-    if (rank < 1 || rank > 5 || m.stride.size() != rank || m.box.size() != rank || dataType(m.dtype) < 0 || swizzle(m.swizzleBytes) < 0 ||
+    if (rank < 1 || rank > 5 || m.stride.size() != rank || m.box.size() != rank || dataType(m.dtype) < 0 || codegen::tensorMapSwizzleMode(m.swizzleBytes) < 0 ||
         (m.nanFill && m.dtype == "u8"))
       return "internal error: a malformed tensor map";
     if (value(m.base) % 16 != 0) return "tensor descriptor base " + name(m.base) + " is not 16-byte aligned, as TMA requires";
@@ -47,7 +42,7 @@ std::string encodeTensorMaps(EncodeTiled encode, const std::vector<codegen::Tens
       box[d] = m.box[from];
       if (d == 0) continue;
       const int64_t stride = int64_t(value(m.stride[from]));
-      const uint64_t bytes = uint64_t(stride) * elementBytes(m.dtype);
+      const uint64_t bytes = uint64_t(stride) * codegen::tensorMapElementBytes(m.dtype);
       if (stride < 1 || bytes % 16 != 0 || bytes >= (uint64_t(1) << 40))
         return "tensor descriptor stride " + name(m.stride[from]) + " = " + std::to_string(stride) +
                " is not a positive multiple of 16 bytes below 2^40, as TMA requires";
@@ -57,7 +52,7 @@ std::string encodeTensorMaps(EncodeTiled encode, const std::vector<codegen::Tens
     const int oobNan = m.nanFill ? 1 : 0;  // CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
     const int l2Promotion256 = 3;          // CU_TENSOR_MAP_L2_PROMOTION_L2_256B
     if (int r = encode(&out[i], dataType(m.dtype), uint32_t(rank), reinterpret_cast<void*>(uintptr_t(value(m.base))), dims, strides,
-                       box, ones, 0, swizzle(m.swizzleBytes), l2Promotion256, oobNan);
+                       box, ones, 0, codegen::tensorMapSwizzleMode(m.swizzleBytes), l2Promotion256, oobNan);
         r != 0)
       return "cuTensorMapEncodeTiled failed for the tensor descriptor at " + name(m.base) + ": CUDA error " + std::to_string(r);
   }

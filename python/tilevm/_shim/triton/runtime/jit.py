@@ -217,7 +217,7 @@ class JITFunction(KernelInterface):
         if self._hash is None:
             self._hash = f"recursion:{self.__qualname__}"  # a function that calls itself
             parts = [self._src, str(self.starting_line_number)]
-            scope = {**self.__globals__, **(inspect.getclosurevars(self.fn).nonlocals if self.fn.__closure__ else {})}
+            scope = self.get_capture_scope()
             for name in sorted({n.id for n in ast.walk(ast.parse(self._src)) if isinstance(n, ast.Name)}):
                 value = scope.get(name)
                 if isinstance(value, JITFunction):
@@ -255,8 +255,8 @@ class JITFunction(KernelInterface):
         return self._unit
 
     def is_constexpr(self, p):
-        a = p.annotation
-        return a is _core.constexpr or (isinstance(a, str) and "constexpr" in a)
+        """Whether inspect's parameter `p` is a constexpr, by KernelParam's one rule."""
+        return KernelParam(0, p, False, False).is_constexpr
 
     def add_pre_run_hook(self, hook):
         """As Triton's: `hook(*args, **kwargs)` runs before each launch, with the launch's arguments."""
